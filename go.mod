@@ -1,0 +1,3 @@
+module github.com/vpbench/vpbench
+
+go 1.26.8

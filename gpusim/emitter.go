@@ -1,0 +1,144 @@
+package gpusim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// Emitter is a liquid source (Rate > 0) or sink (Rate < 0) over a disc of cells.
+type Emitter struct {
+	X, Y, Z float64 // centre, m; Z picks the column in each cell (terrain.Columns.ColumnAt)
+	Radius  float64 // m; cells whose centres lie within it share the rate equally. A radius
+	// smaller than half a cell takes the one cell holding (X, Y).
+	Rate  float64 // m^3/s: > 0 adds liquid, < 0 removes it
+	Start float64 // s: active from Start ...
+	Stop  float64 // ... until Stop (exclusive); +Inf (or 0 from NewSource) = never stops
+}
+
+// emitterSet holds every emitter with its target columns precomputed (flat CSR arrays), so
+// that applying them allocates nothing. Removed emitters stay, marked inactive, so their
+// ids stay valid.
+type emitterSet struct {
+	list    []Emitter
+	active  []bool
+	tStart  []int32 // targets of emitter e: tStart[e] .. tStart[e+1]-1
+	tCol    []int32
+	tWeight []float64
+}
+
+// targets finds the columns an emitter acts on.
+func emitterTargets(cols *terrain.Columns, e Emitter) ([]int32, error) {
+	if _, _, ok := cols.CellAt(e.X, e.Y); !ok {
+		return nil, fmt.Errorf("at = {%g, %g, %g} is outside the domain [0, %g] x [0, %g]",
+			e.X, e.Y, e.Z, float64(cols.Nx)*cols.Dx, float64(cols.Ny)*cols.Dx)
+	}
+	var out []int32
+	r := e.Radius
+	x0, x1 := max(int(math.Floor((e.X-r)/cols.Dx)), 0), min(int(math.Floor((e.X+r)/cols.Dx)), cols.Nx-1)
+	y0, y1 := max(int(math.Floor((e.Y-r)/cols.Dx)), 0), min(int(math.Floor((e.Y+r)/cols.Dx)), cols.Ny-1)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			cx, cy := cols.CellCentre(x, y)
+			if math.Hypot(cx-e.X, cy-e.Y) > r {
+				continue
+			}
+			if i := cols.ColumnAt(x, y, e.Z); i >= 0 {
+				out = append(out, int32(i))
+			}
+		}
+	}
+	if len(out) == 0 {
+		x, y, _ := cols.CellAt(e.X, e.Y)
+		if i := cols.ColumnAt(x, y, e.Z); i >= 0 {
+			out = append(out, int32(i))
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("at = {%g, %g, %g}: the cell there is solid from floor to top, no liquid can go there", e.X, e.Y, e.Z)
+	}
+	return out, nil
+}
+
+func validateEmitter(e Emitter) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"at[1] (x)", e.X}, {"at[2] (y)", e.Y}, {"at[3] (z)", e.Z}, {"radius", e.Radius}, {"rate", e.Rate}, {"start", e.Start}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("%s is %v: it must be a finite number", f.name, f.v)
+		}
+	}
+	if math.IsNaN(e.Stop) {
+		return fmt.Errorf("stop is NaN")
+	}
+	if e.Radius < 0 {
+		return fmt.Errorf("radius is %g m: it must be >= 0", e.Radius)
+	}
+	if e.Stop < e.Start {
+		return fmt.Errorf("stop (%g s) is before start (%g s)", e.Stop, e.Start)
+	}
+	return nil
+}
+
+func (s *emitterSet) add(cols *terrain.Columns, e Emitter) (int, error) {
+	if err := validateEmitter(e); err != nil {
+		return 0, err
+	}
+	tg, err := emitterTargets(cols, e)
+	if err != nil {
+		return 0, err
+	}
+	if len(s.tStart) == 0 {
+		s.tStart = append(s.tStart, 0)
+	}
+	s.list = append(s.list, e)
+	s.active = append(s.active, true)
+	w := 1 / float64(len(tg))
+	for _, c := range tg {
+		s.tCol = append(s.tCol, c)
+		s.tWeight = append(s.tWeight, w)
+	}
+	s.tStart = append(s.tStart, int32(len(s.tCol)))
+	return len(s.list) - 1, nil
+}
+
+// any tells whether some emitter may act.
+func (s *emitterSet) any() bool {
+	for i, a := range s.active {
+		if a && s.list[i].Rate != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// apply runs every emitter active at time t for one step of dt. Sources fill their columns
+// up to max and report the rest as rejected; sinks take at most what is there. The volume
+// booked is the change of the float32 state itself, so the accounting matches the state.
+func (s *emitterSet) apply(t, dt, dx2 float64, h, base, top []float32, acct *accounting) {
+	for e := range s.list {
+		em := &s.list[e]
+		if !s.active[e] || em.Rate == 0 || t < em.Start || t >= em.Stop {
+			continue
+		}
+		v := em.Rate * dt
+		for k := s.tStart[e]; k < s.tStart[e+1]; k++ {
+			i := s.tCol[k]
+			want := v * s.tWeight[k]
+			old := h[i]
+			if want > 0 {
+				nh := min(float32(float64(old)+want/dx2), top[i])
+				h[i] = nh
+				put := (float64(nh) - float64(old)) * dx2
+				acct.added += put
+				acct.rejected += want - put
+			} else {
+				nh := max(float32(float64(old)+want/dx2), base[i])
+				h[i] = nh
+				acct.removed += (float64(old) - float64(nh)) * dx2
+			}
+		}
+	}
+}

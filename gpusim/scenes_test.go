@@ -1,0 +1,126 @@
+package gpusim
+
+// The analytic test scenes, in one place. They are built from explicit column intervals
+// (terrain.FromIntervals) so that the solver's tests do not depend on SDF extraction.
+
+import (
+	"math"
+	"sort"
+	"testing"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// slab is a horizontal solid plate [z0, z1] over the whole domain, pierced where hole is true.
+type slab struct {
+	z0, z1 float64
+	hole   func(x, y float64) bool
+}
+
+// layeredScene builds columns over a floor z = floor(x, y) with slabs above it: each cell
+// has one free interval per gap between solids. layers caps the columns per cell.
+func layeredScene(t testing.TB, nx, ny int, dx, height float64, layers int, floor func(x, y float64) float64, slabs []slab) *terrain.Columns {
+	t.Helper()
+	cells := make([][]terrain.Interval, nx*ny)
+	for y := range ny {
+		for x := range nx {
+			cx, cy := (float64(x)+0.5)*dx, (float64(y)+0.5)*dx
+			type span struct{ lo, hi float64 }
+			solids := []span{{-1, floor(cx, cy)}}
+			for _, s := range slabs {
+				if s.hole == nil || !s.hole(cx, cy) {
+					solids = append(solids, span{s.z0, s.z1})
+				}
+			}
+			sort.Slice(solids, func(i, j int) bool { return solids[i].lo < solids[j].lo })
+			var iv []terrain.Interval
+			top := solids[0].hi
+			for _, s := range solids[1:] {
+				if s.lo > top {
+					iv = append(iv, terrain.Interval{Min: float32(top), Base: float32(top), Max: float32(s.lo)})
+				}
+				top = math.Max(top, s.hi)
+			}
+			if top < height {
+				iv = append(iv, terrain.Interval{Min: float32(top), Base: float32(top), Max: float32(height)})
+			}
+			if len(iv) > layers {
+				iv = iv[len(iv)-layers:]
+			}
+			cells[y*nx+x] = iv
+		}
+	}
+	c, err := terrain.FromIntervals(nx, ny, dx, height, layers, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// inclineScene is a single-layer plane rising along x: base = z0 + x*tan(angle).
+func inclineScene(t testing.TB, nx, ny int, dx, angle float64) *terrain.Columns {
+	z0 := 0.001
+	height := z0 + float64(nx)*dx*math.Tan(angle) + 0.02
+	return layeredScene(t, nx, ny, dx, height, 1, func(x, _ float64) float64 { return z0 + x*math.Tan(angle) }, nil)
+}
+
+// bumpyFloor is an uneven floor between 1 and 5 mm for a domain of about 5-10 cm.
+func bumpyFloor(x, y float64) float64 {
+	return 0.003 + 0.002*math.Sin(97*x)*math.Cos(71*y)
+}
+
+// overhangScene is a three-layer terrain: a bumpy floor, a slab at 8-10 mm with holes and
+// a second slab at 16-18 mm with other holes, so cells have 1 to 3 columns, overhangs,
+// and openings between layers.
+func overhangScene(t testing.TB, nx, ny int, dx float64) *terrain.Columns {
+	w := float64(nx) * dx
+	return layeredScene(t, nx, ny, dx, 0.03, 3, bumpyFloor, []slab{
+		{0.008, 0.010, func(x, y float64) bool { return math.Hypot(x-0.3*w, y-0.3*w) < 0.12*w || x > 0.8*w }},
+		{0.016, 0.018, func(x, y float64) bool { return math.Hypot(x-0.7*w, y-0.6*w) < 0.15*w || y < 0.15*w }},
+	})
+}
+
+// fiveLayerScene stacks four pierced slabs over a bumpy floor: up to five columns a cell.
+func fiveLayerScene(t testing.TB, nx, ny int, dx float64) *terrain.Columns {
+	w := float64(nx) * dx
+	var slabs []slab
+	for k := range 4 {
+		z0 := 0.008 + 0.008*float64(k)
+		cx, cy := w*(0.25+0.5*float64(k%2)), w*(0.25+0.5*float64(k/2))
+		slabs = append(slabs, slab{z0, z0 + 0.002, func(x, y float64) bool {
+			return math.Hypot(x-cx, y-cy) < 0.15*w || math.Mod(x+y, 0.25*w) < 0.02*w
+		}})
+	}
+	return layeredScene(t, nx, ny, dx, 0.05, 5, bumpyFloor, slabs)
+}
+
+// newSim builds a Sim and fails the test on error.
+func newSim(t testing.TB, c *terrain.Columns, s Settings) *Sim {
+	t.Helper()
+	sim, err := New(c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Close)
+	return sim
+}
+
+// settings returns DefaultSettings with the given dt, viscosity and workers.
+func settings(dt, nu float64, workers int) Settings {
+	s := DefaultSettings()
+	s.Dt, s.Viscosity, s.Workers = dt, nu, workers
+	return s
+}
+
+// checkBounds fails if some column has h outside [b, max] or a NaN.
+func checkBounds(t testing.TB, sim *Sim, step int) {
+	t.Helper()
+	var snap Snapshot
+	sim.Snapshot(&snap)
+	c := sim.Columns()
+	for i, h := range snap.Height {
+		if !(h >= c.Base[i] && h <= c.Max[i]) {
+			t.Fatalf("step %d: column %d has h = %g outside [b, max] = [%g, %g]", step, i, h, c.Base[i], c.Max[i])
+		}
+	}
+}

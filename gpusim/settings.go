@@ -1,0 +1,188 @@
+package gpusim
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// CrossSection is the pipe cross-section A used in the flux update (METHOD.md,
+// "Cross-section").
+type CrossSection int
+
+const (
+	// CrossPaper is the paper's A = dx^2: wave speed sqrt(g dx) whatever the depth.
+	CrossPaper CrossSection = iota
+	// CrossFilm is the thin-film A = dx * min(H, dx), H the upwind depth: the steady viscous
+	// flux is the Nusselt film's for films up to one cell deep.
+	CrossFilm
+)
+
+// String returns the name scripts use: "paper" or "film".
+func (c CrossSection) String() string {
+	switch c {
+	case CrossPaper:
+		return "paper"
+	case CrossFilm:
+		return "film"
+	}
+	return fmt.Sprintf("CrossSection(%d)", int(c))
+}
+
+// ParseCrossSection reads a script's cross_section value.
+func ParseCrossSection(s string) (CrossSection, error) {
+	switch s {
+	case "paper":
+		return CrossPaper, nil
+	case "film":
+		return CrossFilm, nil
+	}
+	return 0, fmt.Errorf("cross_section %q: want \"paper\" or \"film\"", s)
+}
+
+// ExtendedPipes selects how fully flooded passages pass liquid (METHOD.md, "Extended pipes").
+type ExtendedPipes int
+
+const (
+	// ExtendedOff is the plain multi-layer method: a flooded passage blocks the flow.
+	ExtendedOff ExtendedPipes = iota
+	// ExtendedAxis joins the ends of full runs along x and y (paper Sec. 3.3).
+	ExtendedAxis
+	// ExtendedUnified is one many-to-many pipe per flooded passage (paper Sec. 7).
+	ExtendedUnified
+)
+
+// String returns the name scripts use: "off", "axis" or "unified".
+func (e ExtendedPipes) String() string {
+	switch e {
+	case ExtendedOff:
+		return "off"
+	case ExtendedAxis:
+		return "axis"
+	case ExtendedUnified:
+		return "unified"
+	}
+	return fmt.Sprintf("ExtendedPipes(%d)", int(e))
+}
+
+// ParseExtendedPipes reads a script's extended_pipes value.
+func ParseExtendedPipes(s string) (ExtendedPipes, error) {
+	switch s {
+	case "off":
+		return ExtendedOff, nil
+	case "axis":
+		return ExtendedAxis, nil
+	case "unified":
+		return ExtendedUnified, nil
+	}
+	return 0, fmt.Errorf("extended_pipes %q: want \"off\", \"axis\" or \"unified\"", s)
+}
+
+// Settings are the solver's parameters, SI units. Every one of them may change mid-run
+// through Sim.Set; the grid (dx, layers) comes with the terrain's columns.
+type Settings struct {
+	// Dt is the time step in seconds; 0 picks AutoDt(dx, gravity).
+	Dt float64
+	// Viscosity is the kinematic viscosity nu, m^2/s (0 = inviscid; 1e-6 water).
+	Viscosity float64
+	// Damping is omega, the fraction of a pipe's flux kept per second (zeta = omega^dt).
+	Damping float64
+	// Gravity is g, m/s^2.
+	Gravity       float64
+	CrossSection  CrossSection
+	ExtendedPipes ExtendedPipes
+	// Workers is the number of CPU threads that step the solver; 0 = all cores. Results
+	// are bit-identical for every value.
+	Workers int
+}
+
+// DefaultSettings are the values of LUA_API.md's vp.sim defaults that the solver owns.
+func DefaultSettings() Settings {
+	return Settings{
+		Dt:            0,
+		Viscosity:     4e-6,
+		Damping:       0.5,
+		Gravity:       9.81,
+		CrossSection:  CrossPaper,
+		ExtendedPipes: ExtendedOff,
+	}
+}
+
+// Validate names the first field that cannot be used. It checks values only; Sim.New and
+// Sim.Set call it before they change anything.
+func (s Settings) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+		ok   bool
+		want string
+	}{
+		{"dt", s.Dt, s.Dt >= 0, ">= 0 seconds (0 = auto)"},
+		{"viscosity", s.Viscosity, s.Viscosity >= 0, ">= 0 m^2/s"},
+		{"damping", s.Damping, s.Damping >= 0 && s.Damping <= 1, "in [0, 1] (fraction of flux kept per second)"},
+		{"gravity", s.Gravity, s.Gravity > 0, "> 0 m/s^2"},
+	} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("%s is %v: it must be a finite number, %s", f.name, f.v, f.want)
+		}
+		if !f.ok {
+			return fmt.Errorf("%s is %g: it must be %s", f.name, f.v, f.want)
+		}
+	}
+	if s.CrossSection != CrossPaper && s.CrossSection != CrossFilm {
+		return fmt.Errorf("cross_section is %v: want \"paper\" or \"film\"", s.CrossSection)
+	}
+	switch s.ExtendedPipes {
+	case ExtendedOff:
+	case ExtendedAxis, ExtendedUnified:
+		return fmt.Errorf("extended_pipes %q is not available in this build yet: use \"off\"", s.ExtendedPipes)
+	default:
+		return fmt.Errorf("extended_pipes is %v: want \"off\", \"axis\" or \"unified\"", s.ExtendedPipes)
+	}
+	if s.Workers < 0 {
+		return fmt.Errorf("workers is %d: it must be >= 0 (0 = all cores)", s.Workers)
+	}
+	return nil
+}
+
+// StableDt is the linear stability limit of the flux and height updates, in seconds. The
+// scheme is symplectic Euler on d2h/dt2 = (A g / (l dx^2)) * (discrete Laplacian); the
+// Laplacian's largest eigenvalue on a 4-neighbour grid is 8, so the step is stable while
+// dt <= 2 / sqrt(8 A g / (l dx^2)). Both cross-sections have A/l <= dx (the film one caps
+// A at dx^2), so the limit is sqrt(dx / (2 g)) for both: 5.05 ms at dx = 0.5 mm.
+// Damping and viscosity only shrink fluxes and do not lower it.
+func StableDt(dx, gravity float64) float64 {
+	return math.Sqrt(dx / (2 * gravity))
+}
+
+// AutoDtFraction is the share of StableDt that dt = "auto" takes. The paper runs
+// dt = 3 ms at dx = 0.5 mm (0.59 of the limit); 0.6 reproduces that.
+const AutoDtFraction = 0.6
+
+// AutoDt is the step dt = "auto" picks: AutoDtFraction of StableDt.
+func AutoDt(dx, gravity float64) float64 {
+	return AutoDtFraction * StableDt(dx, gravity)
+}
+
+// dtWarning returns a warning when dt exceeds the stability limit, naming both values, or "".
+func dtWarning(dt, dx, gravity float64) string {
+	lim := StableDt(dx, gravity)
+	if dt <= lim {
+		return ""
+	}
+	return fmt.Sprintf("dt = %.3g ms is above the stability limit %.3g ms for dx = %g m (sqrt(dx/(2g))): "+
+		"the flux scaling keeps volume and bounds, but waves may ring; dt = \"auto\" picks %.3g ms",
+		dt*1e3, lim*1e3, dx, AutoDt(dx, gravity)*1e3)
+}
+
+// String lists the settings in the names scripts use.
+func (s Settings) String() string {
+	var b strings.Builder
+	dt := "auto"
+	if s.Dt > 0 {
+		dt = fmt.Sprintf("%g", s.Dt)
+	}
+	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s workers=%d",
+		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Workers)
+	return b.String()
+}

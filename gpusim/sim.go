@@ -1,0 +1,417 @@
+package gpusim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// backend is what a solver backend implements: the state lives in the backend (host or
+// device memory); Sim keeps everything else (settings, emitters, accounting, snapshots).
+type backend interface {
+	name() string
+	workers() int
+	setWorkers(n int)
+	setParams(p stepParams)
+	// step advances n steps from simulated time t0, applying em after each, and returns
+	// the volume sources and sinks moved.
+	step(n int, t0 float64, em *emitterSet) accounting
+	readHeight(dst []float32)
+	writeHeight(src []float32)
+	readFlux(dst []float32)
+	writeFlux(src []float32)
+	close()
+}
+
+// Sim is a running simulation: columns, liquid depths and pipe fluxes, advanced by Step.
+//
+// Sim is driven by one goroutine (the runner): Step, Set, AddEmitter, Fill and the other
+// mutating methods must not be called concurrently. Other goroutines read the state only
+// through Snapshot, which copies the last published state under a short lock that is never
+// held during a step.
+type Sim struct {
+	cols     *terrain.Columns
+	topo     *topology
+	settings Settings
+	dt       float64
+	be       backend
+	em       emitterSet
+	warnings []string
+
+	time    float64
+	steps   int64
+	acct    accounting
+	wall    time.Duration // spent inside Step
+	initial float64       // volume placed by Fill, m^3 (also counted in acct.added)
+
+	scratch []float32 // host copy of the heights for Fill and Volume
+
+	mu          sync.Mutex // guards the fields below
+	published   *Snapshot
+	backendName string
+	workers     int
+	back        *Snapshot
+}
+
+// Snapshot is a consistent copy of the state at one instant, for the surface, the UI and
+// scripts. Height[i] is the absolute liquid height h of column i of Columns, in metres
+// (Base[i] <= Height[i] <= Max[i]; the column is dry when Height[i] == Base[i]).
+type Snapshot struct {
+	Columns *terrain.Columns
+	Height  []float32
+	Time    float64 // simulated seconds
+	Steps   int64
+	Dt      float64
+	Volume  float64 // m^3, float64 sum of Depth * dx^2
+	Added   float64 // m^3 added by sources and Fill since the start
+	Removed float64 // m^3 removed by sinks
+	// Rejected is what sources could not place because their columns were full, m^3.
+	Rejected float64
+	Wet      int // columns with h > b
+	// StepWall is the wall time spent inside Step since the start.
+	StepWall time.Duration
+}
+
+// Depth returns the liquid depth h - b of column i, m.
+func (s *Snapshot) Depth(i int) float64 {
+	return float64(s.Height[i]) - float64(s.Columns.Base[i])
+}
+
+// copyInto copies s into dst, reusing dst's buffer.
+func (s *Snapshot) copyInto(dst *Snapshot) {
+	h := dst.Height
+	*dst = *s
+	if cap(h) < len(s.Height) {
+		h = make([]float32, len(s.Height))
+	}
+	dst.Height = h[:len(s.Height)]
+	copy(dst.Height, s.Height)
+}
+
+// Stats is a summary of the run so far.
+type Stats struct {
+	Backend  string
+	Workers  int
+	Steps    int64
+	Time     float64 // simulated s
+	Dt       float64
+	Columns  int
+	Pipes    int
+	Extended int // active extended pipes
+	Wet      int
+	Volume   float64
+	Added    float64
+	Removed  float64
+	Rejected float64
+	// StepWall is the wall time spent inside Step; StepWall / Steps is the mean cost of
+	// one step.
+	StepWall time.Duration
+}
+
+// New builds a solver for the given columns. Everything is checked before anything large
+// is allocated: bad settings, and a grid whose memory need exceeds what the machine has,
+// give an error naming the field.
+func New(cols *terrain.Columns, s Settings) (*Sim, error) {
+	if cols == nil {
+		return nil, errors.New("no terrain columns")
+	}
+	if err := cols.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	np := countPipes(cols)
+	if need, have := topologyBytes(cols.NumColumns(), np), availableMemory(); need > have {
+		return nil, fmt.Errorf("grid %dx%d with %d columns and %d pipes needs about %s for the solver, more than the %s available",
+			cols.Nx, cols.Ny, cols.NumColumns(), np, formatBytes(need), formatBytes(have))
+	}
+	sim := &Sim{cols: cols, topo: newTopology(cols, np)}
+	sim.be = newCPUBackend(sim.topo, s.Workers)
+	sim.scratch = make([]float32, cols.NumColumns())
+	sim.published = &Snapshot{Columns: cols, Height: make([]float32, cols.NumColumns())}
+	sim.back = &Snapshot{Columns: cols, Height: make([]float32, cols.NumColumns())}
+	sim.apply(s)
+	sim.publish()
+	return sim, nil
+}
+
+// apply installs validated settings.
+func (s *Sim) apply(st Settings) {
+	s.settings = st
+	dx := s.cols.Dx
+	s.dt = st.Dt
+	if s.dt == 0 {
+		s.dt = AutoDt(dx, st.Gravity)
+	}
+	if w := dtWarning(s.dt, dx, st.Gravity); w != "" {
+		s.warnings = append(s.warnings, w)
+	}
+	p := stepParams{
+		dt:        s.dt,
+		dx:        dx,
+		dxf:       float32(dx),
+		dx2:       dx * dx,
+		zeta:      float32(math.Pow(st.Damping, s.dt)),
+		visc3:     float32(3 * s.dt * st.Viscosity),
+		film:      st.CrossSection == CrossFilm,
+		dtOverDx2: float32(s.dt / (dx * dx)),
+		dx2OverDt: float32(dx * dx / s.dt),
+	}
+	if p.film {
+		p.accel = float32(s.dt * st.Gravity) // times min(H, dx) per pipe
+	} else {
+		p.accel = float32(s.dt * st.Gravity * dx)
+	}
+	s.be.setWorkers(st.Workers)
+	s.be.setParams(p)
+	s.mu.Lock()
+	s.backendName, s.workers = s.be.name(), s.be.workers()
+	s.mu.Unlock()
+}
+
+// Set changes settings mid-run. Invalid settings change nothing and return an error naming
+// the field. Fluxes are kept across the change.
+func (s *Sim) Set(st Settings) error {
+	if err := st.Validate(); err != nil {
+		return err
+	}
+	s.apply(st)
+	return nil
+}
+
+// Settings returns the current settings (Dt as given: 0 for auto; see Dt).
+func (s *Sim) Settings() Settings { return s.settings }
+
+// Dt is the time step in use, s.
+func (s *Sim) Dt() float64 { return s.dt }
+
+// Time is the simulated time, s.
+func (s *Sim) Time() float64 { return s.time }
+
+// Steps is the number of steps taken.
+func (s *Sim) Steps() int64 { return s.steps }
+
+// Columns returns the terrain's columns the solver runs on.
+func (s *Sim) Columns() *terrain.Columns { return s.cols }
+
+// Warnings returns (and clears) the warnings raised since the last call, such as a dt
+// above the stability limit.
+func (s *Sim) Warnings() []string {
+	w := s.warnings
+	s.warnings = nil
+	return w
+}
+
+// Step advances the simulation by n steps, then publishes a snapshot.
+func (s *Sim) Step(n int) {
+	if n <= 0 {
+		return
+	}
+	t0 := time.Now()
+	a := s.be.step(n, s.time, &s.em)
+	s.wall += time.Since(t0)
+	s.acct.added += a.added
+	s.acct.removed += a.removed
+	s.acct.rejected += a.rejected
+	s.steps += int64(n)
+	s.time += float64(n) * s.dt
+	s.publish()
+}
+
+// AddEmitter adds a source (Rate > 0) or sink (Rate < 0) and returns its id.
+func (s *Sim) AddEmitter(e Emitter) (int, error) {
+	if e.Stop == 0 {
+		e.Stop = math.Inf(1)
+	}
+	return s.em.add(s.cols, e)
+}
+
+// SetEmitterRate changes an emitter's rate, m^3/s (keep the sign: > 0 source, < 0 sink).
+func (s *Sim) SetEmitterRate(id int, rate float64) error {
+	if id < 0 || id >= len(s.em.list) {
+		return fmt.Errorf("no source or sink with id %d", id)
+	}
+	if math.IsNaN(rate) || math.IsInf(rate, 0) {
+		return fmt.Errorf("rate is %v: it must be a finite number of m^3/s", rate)
+	}
+	s.em.list[id].Rate = rate
+	return nil
+}
+
+// StopEmitter stops an emitter for good.
+func (s *Sim) StopEmitter(id int) error {
+	if id < 0 || id >= len(s.em.list) {
+		return fmt.Errorf("no source or sink with id %d", id)
+	}
+	s.em.active[id] = false
+	return nil
+}
+
+// Fill floods the free space connected to the point (x, y, z) up to height level: starting
+// from the column there, every column reachable through pipes whose shared range starts
+// below level is raised to min(level, max). Liquid is only added, never removed. It
+// returns the volume added (m^3), which is booked as added.
+func (s *Sim) Fill(x, y, z, level float64) (float64, error) {
+	for _, f := range []struct {
+		n string
+		v float64
+	}{{"at[1] (x)", x}, {"at[2] (y)", y}, {"at[3] (z)", z}, {"level", level}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return 0, fmt.Errorf("fill: %s is %v: it must be a finite number", f.n, f.v)
+		}
+	}
+	cx, cy, ok := s.cols.CellAt(x, y)
+	if !ok {
+		return 0, fmt.Errorf("fill: at = {%g, %g, %g} is outside the domain", x, y, z)
+	}
+	start := s.cols.ColumnAt(cx, cy, z)
+	if start < 0 {
+		return 0, fmt.Errorf("fill: at = {%g, %g, %g} is in a cell that is solid from floor to top", x, y, z)
+	}
+	s.be.readHeight(s.scratch)
+	lvl := float32(level)
+	t := s.topo
+	seen := make([]bool, s.cols.NumColumns())
+	queue := []int32{int32(start)}
+	seen[start] = true
+	dx2 := s.cols.Dx * s.cols.Dx
+	var added float64
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		b := s.cols.Base[i]
+		if b >= lvl {
+			continue
+		}
+		want := min(lvl, s.cols.Max[i])
+		if old := s.scratch[i]; want > old {
+			s.scratch[i] = want
+			added += (float64(want) - float64(old)) * dx2
+		}
+		for e := t.adjStart[i]; e < t.adjStart[i+1]; e++ {
+			j := t.adjOther[e]
+			if !seen[j] && max(b, s.cols.Base[j]) < lvl {
+				seen[j] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	s.be.writeHeight(s.scratch)
+	s.acct.added += added
+	s.initial += added
+	s.publish()
+	return added, nil
+}
+
+// SetHeights replaces every column's liquid height (m, absolute; len = number of columns).
+// Each must lie in [base, max] of its column; the change in volume is booked as added (or
+// removed, if negative). Fluxes are kept. It is how a saved state is restored.
+func (s *Sim) SetHeights(h []float32) error {
+	c := s.cols
+	if len(h) != c.NumColumns() {
+		return fmt.Errorf("set heights: %d values for %d columns", len(h), c.NumColumns())
+	}
+	for i, v := range h {
+		if !(v >= c.Base[i] && v <= c.Max[i]) {
+			return fmt.Errorf("set heights: column %d: h = %g is outside [base, max] = [%g, %g]", i, v, c.Base[i], c.Max[i])
+		}
+	}
+	before := s.Volume()
+	s.be.writeHeight(h)
+	if d := s.Volume() - before; d >= 0 {
+		s.acct.added += d
+	} else {
+		s.acct.removed -= d
+	}
+	s.publish()
+	return nil
+}
+
+// Volume is the liquid volume now, m^3 (float64 sum).
+func (s *Sim) Volume() float64 {
+	s.be.readHeight(s.scratch)
+	v, _ := volumeOf(s.scratch, s.cols)
+	return v
+}
+
+// volumeOf sums (h - b) dx^2 in float64, in column order (each difference is exact in
+// float64), and counts wet columns.
+func volumeOf(h []float32, c *terrain.Columns) (float64, int) {
+	var v float64
+	wet := 0
+	for i, hi := range h {
+		if b := c.Base[i]; hi > b {
+			v += float64(hi) - float64(b)
+			wet++
+		}
+	}
+	return v * c.Dx * c.Dx, wet
+}
+
+// Accounting returns the volume added, removed and rejected since the start, m^3.
+func (s *Sim) Accounting() (added, removed, rejected float64) {
+	return s.acct.added, s.acct.removed, s.acct.rejected
+}
+
+// Fluxes copies the pipes' fluxes (m^3/s, positive from a pipe's first column to its
+// second) into dst, reusing it, and returns it.
+func (s *Sim) Fluxes(dst []float32) []float32 {
+	if cap(dst) < s.topo.numPipes() {
+		dst = make([]float32, s.topo.numPipes())
+	}
+	dst = dst[:s.topo.numPipes()]
+	s.be.readFlux(dst)
+	return dst
+}
+
+// Pipe returns the two columns pipe p joins (the flux is positive from a to b).
+func (s *Sim) Pipe(p int) (a, b int) { return int(s.topo.pipeA[p]), int(s.topo.pipeB[p]) }
+
+// NumPipes is the number of pipes between columns.
+func (s *Sim) NumPipes() int { return s.topo.numPipes() }
+
+// publish copies the state into the back snapshot and swaps it with the published one.
+// The lock is held only for the pointer swap.
+func (s *Sim) publish() {
+	b := s.back
+	s.be.readHeight(b.Height)
+	b.Columns = s.cols
+	b.Time, b.Steps, b.Dt = s.time, s.steps, s.dt
+	b.Volume, b.Wet = volumeOf(b.Height, s.cols)
+	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
+	b.StepWall = s.wall
+	s.mu.Lock()
+	s.back, s.published = s.published, b
+	s.mu.Unlock()
+}
+
+// Snapshot copies the last published state into dst (reusing dst.Depth). It is safe to
+// call from any goroutine while another one steps.
+func (s *Sim) Snapshot(dst *Snapshot) {
+	s.mu.Lock()
+	s.published.copyInto(dst)
+	s.mu.Unlock()
+}
+
+// Stats summarises the run, from the last published snapshot.
+func (s *Sim) Stats() Stats {
+	s.mu.Lock()
+	p := s.published
+	st := Stats{
+		Backend: s.backendName, Workers: s.workers,
+		Steps: p.Steps, Time: p.Time, Dt: p.Dt,
+		Columns: s.cols.NumColumns(), Pipes: s.topo.numPipes(),
+		Wet: p.Wet, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected,
+		StepWall: p.StepWall,
+	}
+	s.mu.Unlock()
+	return st
+}
+
+// Close stops the backend's workers. The Sim must not be stepped afterwards.
+func (s *Sim) Close() { s.be.close() }

@@ -1,0 +1,108 @@
+package gpusim
+
+import (
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// topology is the pipe network of one terrain's columns. It is backend-neutral and
+// immutable: every backend uploads the same arrays.
+//
+// A pipe joins column a of cell c and column b of the +x or +y neighbour cell of c when
+// their liquid ranges [base, max] overlap; a column may have several pipes into one
+// neighbour cell. Each pipe carries one flux, positive from a to b, stored once. Pipes are
+// ordered by a (their owner), so the pipes of consecutive columns are contiguous.
+//
+// adj lists, for each column i, the pipes it is an end of (CSR: adjStart[i] ..
+// adjStart[i+1]-1, in pipe order): adjPipe = the pipe, adjOther = the column at its other
+// end, adjSign = +1 if i is the pipe's a (a positive flux leaves i), -1 if it is b.
+type topology struct {
+	cols  *terrain.Columns
+	pipeA []int32
+	pipeB []int32
+
+	adjStart []int32
+	adjPipe  []int32
+	adjOther []int32
+	adjSign  []float32
+}
+
+// overlaps tells whether two columns' liquid ranges share a stretch of positive length.
+func overlaps(c *terrain.Columns, i, j int) bool {
+	return max(c.Base[i], c.Base[j]) < min(c.Max[i], c.Max[j])
+}
+
+// forEachPipe calls fn(a, b) for every pipe in pipe order.
+func forEachPipe(c *terrain.Columns, fn func(a, b int)) {
+	for y := 0; y < c.Ny; y++ {
+		for x := 0; x < c.Nx; x++ {
+			lo, hi := c.Cell(x, y)
+			for a := lo; a < hi; a++ {
+				if x+1 < c.Nx {
+					nlo, nhi := c.Cell(x+1, y)
+					for b := nlo; b < nhi; b++ {
+						if overlaps(c, a, b) {
+							fn(a, b)
+						}
+					}
+				}
+				if y+1 < c.Ny {
+					nlo, nhi := c.Cell(x, y+1)
+					for b := nlo; b < nhi; b++ {
+						if overlaps(c, a, b) {
+							fn(a, b)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// countPipes returns the number of pipes without allocating, so that memory can be
+// checked before anything large is made.
+func countPipes(c *terrain.Columns) int {
+	n := 0
+	forEachPipe(c, func(int, int) { n++ })
+	return n
+}
+
+// topologyBytes estimates what a topology and a CPU backend hold for n columns and np pipes.
+func topologyBytes(n, np int) uint64 {
+	// columns: base, max, h, K, S, snapshot buffers (3), scratch, adjStart; pipes: a, b,
+	// raw and final flux, two adjacency entries of two int32 each.
+	return uint64(n)*4*10 + uint64(np)*4*10
+}
+
+func newTopology(c *terrain.Columns, npipes int) *topology {
+	n := c.NumColumns()
+	t := &topology{
+		cols:     c,
+		pipeA:    make([]int32, 0, npipes),
+		pipeB:    make([]int32, 0, npipes),
+		adjStart: make([]int32, n+1),
+		adjPipe:  make([]int32, 2*npipes),
+		adjOther: make([]int32, 2*npipes),
+		adjSign:  make([]float32, 2*npipes),
+	}
+	forEachPipe(c, func(a, b int) {
+		t.pipeA = append(t.pipeA, int32(a))
+		t.pipeB = append(t.pipeB, int32(b))
+		t.adjStart[a+1]++
+		t.adjStart[b+1]++
+	})
+	for i := range n {
+		t.adjStart[i+1] += t.adjStart[i]
+	}
+	fill := make([]int32, n)
+	copy(fill, t.adjStart[:n])
+	for p := range t.pipeA {
+		a, b := t.pipeA[p], t.pipeB[p]
+		t.adjPipe[fill[a]], t.adjOther[fill[a]], t.adjSign[fill[a]] = int32(p), b, 1
+		fill[a]++
+		t.adjPipe[fill[b]], t.adjOther[fill[b]], t.adjSign[fill[b]] = int32(p), a, -1
+		fill[b]++
+	}
+	return t
+}
+
+func (t *topology) numPipes() int { return len(t.pipeA) }

@@ -1,0 +1,491 @@
+package terrain
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// LoadOBJ reads a closed triangle mesh from a Wavefront OBJ file as a solid; see ParseOBJ.
+func LoadOBJ(path string) (Solid, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("terrain: %w", err)
+	}
+	defer f.Close()
+	return ParseOBJ(f, path)
+}
+
+// ParseOBJ reads a closed triangle mesh in Wavefront OBJ format as a solid; name labels
+// errors (name:line: what is wrong).
+//
+// It reads "v x y z" (metres; extra components such as w or a colour are ignored) and
+// "f" lines with three or more vertex references of the forms i, i/t, i//n or i/t/n;
+// negative indices count back from the latest vertex. Polygons are triangulated as fans.
+// Every other statement (vn, vt, o, g, s, usemtl, mtllib, l, ...) and # comments are
+// ignored. Vertices at exactly the same position are merged, and triangles that use one
+// vertex twice are dropped. The mesh must be closed: every edge shared by exactly two
+// triangles; the error names the first edge that is not.
+//
+// Dist is the exact signed distance: the distance to the nearest triangle (through a
+// bounding volume hierarchy, so 100k-triangle meshes are fine), negative inside. Inside
+// is decided by the parity of ray crossings along three fixed oblique directions, by
+// majority, so a ray grazing an edge cannot flip the sign; face orientation does not
+// matter and nested shells (a hollow) work.
+func ParseOBJ(r io.Reader, name string) (Solid, error) {
+	var (
+		verts   []Vec3
+		tris    [][3]int32
+		lines   []int32 // line of each triangle's face
+		face    []int32
+		maxRef  = -1 // the highest 0-based vertex index referenced, checked at the end
+		maxLine int
+	)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<26)
+	for ln := 1; sc.Scan(); ln++ {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		switch fields[0] {
+		case "v":
+			if len(fields) < 4 {
+				return nil, fmt.Errorf("%s:%d: vertex has %d coordinates, want x y z", name, ln, len(fields)-1)
+			}
+			var c [3]float64
+			for i := range c {
+				x, err := strconv.ParseFloat(fields[1+i], 64)
+				if err != nil || !finite(x) {
+					return nil, fmt.Errorf("%s:%d: vertex coordinate %q is not a finite number", name, ln, fields[1+i])
+				}
+				c[i] = x
+			}
+			if len(verts) >= math.MaxInt32 {
+				return nil, fmt.Errorf("%s:%d: more than %d vertices", name, ln, math.MaxInt32)
+			}
+			verts = append(verts, Vec3{c[0], c[1], c[2]})
+		case "f":
+			if len(fields) < 4 {
+				return nil, fmt.Errorf("%s:%d: face has %d vertices, want at least 3", name, ln, len(fields)-1)
+			}
+			face = face[:0]
+			for _, ref := range fields[1:] {
+				s, _, _ := strings.Cut(ref, "/")
+				n, err := strconv.Atoi(s)
+				switch {
+				case err != nil:
+					return nil, fmt.Errorf("%s:%d: vertex reference %q is not an integer", name, ln, ref)
+				case n == 0:
+					return nil, fmt.Errorf("%s:%d: vertex index 0: OBJ indices start at 1", name, ln)
+				case n < 0:
+					if -n > len(verts) {
+						return nil, fmt.Errorf("%s:%d: vertex index %d reaches before the first vertex (%d defined so far)", name, ln, n, len(verts))
+					}
+					n = len(verts) + n
+				default:
+					if n > math.MaxInt32 {
+						return nil, fmt.Errorf("%s:%d: vertex index %d is out of range", name, ln, n)
+					}
+					n--
+					if n > maxRef {
+						maxRef, maxLine = n, ln
+					}
+				}
+				face = append(face, int32(n))
+			}
+			for i := 1; i+1 < len(face); i++ {
+				tris = append(tris, [3]int32{face[0], face[i], face[i+1]})
+				lines = append(lines, int32(min(ln, math.MaxInt32)))
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s: a line is longer than %d bytes", name, 1<<26)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if maxRef >= len(verts) {
+		return nil, fmt.Errorf("%s:%d: vertex index %d is out of range: the file has %d vertices", name, maxLine, maxRef+1, len(verts))
+	}
+	if len(tris) == 0 {
+		return nil, fmt.Errorf("%s: no faces: a solid needs a closed triangle mesh", name)
+	}
+	m, err := newMeshSolid(name, verts, tris, lines)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// meshSolid is a closed triangle mesh; tris are stored in BVH leaf order.
+type meshSolid struct {
+	tris  []triangle
+	nodes []bvhNode
+}
+
+type triangle struct{ a, b, c Vec3 }
+
+func newMeshSolid(name string, verts []Vec3, tris [][3]int32, lines []int32) (*meshSolid, error) {
+	// Merge vertices at the same position, so meshes written with split vertices (as STL
+	// converters do) still close.
+	id := make([]int32, len(verts))
+	first := make([]int32, 0, len(verts)) // original index of each merged vertex
+	seen := make(map[Vec3]int32, len(verts))
+	for i, v := range verts {
+		if v.X == 0 {
+			v.X = 0 // -0 and +0 are one position
+		}
+		if v.Y == 0 {
+			v.Y = 0
+		}
+		if v.Z == 0 {
+			v.Z = 0
+		}
+		j, ok := seen[v]
+		if !ok {
+			j = int32(len(first))
+			seen[v] = j
+			first = append(first, int32(i))
+		}
+		id[i] = j
+	}
+	type use struct{ n, tri int32 }
+	edges := make(map[uint64]use, 3*len(tris)/2)
+	kept := tris[:0]
+	keptLines := lines[:0]
+	for t, tri := range tris {
+		a, b, c := id[tri[0]], id[tri[1]], id[tri[2]]
+		if a == b || b == c || a == c {
+			continue
+		}
+		for _, e := range [3][2]int32{{a, b}, {b, c}, {c, a}} {
+			k := uint64(min(e[0], e[1]))<<32 | uint64(max(e[0], e[1]))
+			u := edges[k]
+			if u.n == 0 {
+				u.tri = int32(len(kept))
+			}
+			u.n++
+			edges[k] = u
+		}
+		kept = append(kept, [3]int32{a, b, c})
+		keptLines = append(keptLines, lines[t])
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("%s: no faces with three distinct vertices: a solid needs a closed triangle mesh", name)
+	}
+	// Report the open edge of the earliest face, so the message is reproducible.
+	bad, badKey := use{tri: math.MaxInt32}, uint64(0)
+	for k, u := range edges {
+		if u.n != 2 && (u.tri < bad.tri || u.tri == bad.tri && k < badKey) {
+			bad, badKey = u, k
+		}
+	}
+	if bad.n != 0 {
+		a, b := int32(badKey>>32), int32(badKey&0xffffffff)
+		va, vb := verts[first[a]], verts[first[b]]
+		return nil, fmt.Errorf("%s:%d: the mesh is not closed: the edge from vertex %d %v to vertex %d %v is used by %d triangles; in a closed mesh every edge is shared by exactly 2",
+			name, keptLines[bad.tri], first[a]+1, va, first[b]+1, vb, bad.n)
+	}
+	m := &meshSolid{tris: make([]triangle, len(kept))}
+	for i, t := range kept {
+		m.tris[i] = triangle{verts[first[t[0]]], verts[first[t[1]]], verts[first[t[2]]]}
+	}
+	m.build()
+	return m, nil
+}
+
+func (m *meshSolid) Bound() Bound { return Lipschitz }
+
+// Dist is the distance to the nearest triangle, negative inside the mesh.
+func (m *meshSolid) Dist(p Vec3) float64 {
+	d := math.Sqrt(m.nearest2(p))
+	if m.inside(p) {
+		return -d
+	}
+	return d
+}
+
+// bvhNode is a node of the bounding volume hierarchy: an inner node's children are
+// nodes first and first+1; a leaf holds tris[first : first+count].
+type bvhNode struct {
+	lo, hi       Vec3
+	first, count int32
+}
+
+const bvhLeaf = 4 // triangles per leaf at most, unless their centroids coincide
+
+// build orders m.tris into a BVH by median splits along the longest axis of the
+// centroids' bounds: depth about log2(n/bvhLeaf).
+func (m *meshSolid) build() {
+	n := len(m.tris)
+	cent := make([]Vec3, n)
+	for i, t := range m.tris {
+		cent[i] = t.a.Add(t.b).Add(t.c).Scale(1.0 / 3)
+	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	m.nodes = make([]bvhNode, 1, 2*n/bvhLeaf+2)
+	type job struct{ node, lo, hi int32 }
+	stack := []job{{0, 0, int32(n)}}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		clo, chi := cent[order[j.lo]], cent[order[j.lo]]
+		for _, i := range order[j.lo:j.hi] {
+			clo, chi = vmin(clo, cent[i]), vmax(chi, cent[i])
+		}
+		ext := chi.Sub(clo)
+		axis := 0
+		if ext.Y > ext.get(axis) {
+			axis = 1
+		}
+		if ext.Z > ext.get(axis) {
+			axis = 2
+		}
+		if j.hi-j.lo <= bvhLeaf || ext.get(axis) == 0 {
+			m.nodes[j.node].first, m.nodes[j.node].count = j.lo, j.hi-j.lo
+			continue
+		}
+		mid := (j.lo + j.hi) / 2
+		selectNth(order[j.lo:j.hi], int(mid-j.lo), func(i int32) float64 { return cent[i].get(axis) })
+		c := int32(len(m.nodes))
+		m.nodes = append(m.nodes, bvhNode{}, bvhNode{})
+		m.nodes[j.node].first = c
+		stack = append(stack, job{c, j.lo, mid}, job{c + 1, mid, j.hi})
+	}
+	tris := make([]triangle, n)
+	for i, o := range order {
+		tris[i] = m.tris[o]
+	}
+	m.tris = tris
+	// Bounds, children before parents: children always come after their parent.
+	for i := len(m.nodes) - 1; i >= 0; i-- {
+		nd := &m.nodes[i]
+		if nd.count > 0 {
+			t := m.tris[nd.first]
+			nd.lo, nd.hi = vmin(t.a, vmin(t.b, t.c)), vmax(t.a, vmax(t.b, t.c))
+			for _, t := range m.tris[nd.first+1 : nd.first+nd.count] {
+				nd.lo, nd.hi = vmin(nd.lo, vmin(t.a, vmin(t.b, t.c))), vmax(nd.hi, vmax(t.a, vmax(t.b, t.c)))
+			}
+		} else {
+			l, r := m.nodes[nd.first], m.nodes[nd.first+1]
+			nd.lo, nd.hi = vmin(l.lo, r.lo), vmax(l.hi, r.hi)
+		}
+	}
+}
+
+// selectNth reorders s so that s[k] has the k-th smallest key, with no larger key before
+// it and no smaller one after it (quickselect).
+func selectNth(s []int32, k int, key func(int32) float64) {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		// Median of three as the pivot keeps sorted input linear.
+		mid := lo + (hi-lo)/2
+		if key(s[mid]) < key(s[lo]) {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if key(s[hi]) < key(s[lo]) {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if key(s[hi]) < key(s[mid]) {
+			s[hi], s[mid] = s[mid], s[hi]
+		}
+		pivot := key(s[mid])
+		i, j := lo, hi
+		for i <= j {
+			for key(s[i]) < pivot {
+				i++
+			}
+			for key(s[j]) > pivot {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// nearest2 returns the squared distance from p to the nearest triangle.
+func (m *meshSolid) nearest2(p Vec3) float64 {
+	best := math.Inf(1)
+	var stack [64]int32
+	sp := 0
+	stack[sp] = 0
+	sp++
+	for sp > 0 {
+		sp--
+		nd := &m.nodes[stack[sp]]
+		if boxDist2(p, nd.lo, nd.hi) >= best {
+			continue
+		}
+		if nd.count > 0 {
+			for i := nd.first; i < nd.first+nd.count; i++ {
+				best = min(best, triDist2(p, &m.tris[i]))
+			}
+			continue
+		}
+		// Visit the nearer child first (it goes on top of the stack).
+		l, r := nd.first, nd.first+1
+		dl, dr := boxDist2(p, m.nodes[l].lo, m.nodes[l].hi), boxDist2(p, m.nodes[r].lo, m.nodes[r].hi)
+		if dl < dr {
+			l, r, dl, dr = r, l, dr, dl
+		}
+		if dl < best {
+			stack[sp] = l
+			sp++
+		}
+		if dr < best {
+			stack[sp] = r
+			sp++
+		}
+	}
+	return best
+}
+
+func boxDist2(p, lo, hi Vec3) float64 {
+	dx := max(lo.X-p.X, 0, p.X-hi.X)
+	dy := max(lo.Y-p.Y, 0, p.Y-hi.Y)
+	dz := max(lo.Z-p.Z, 0, p.Z-hi.Z)
+	return dx*dx + dy*dy + dz*dz
+}
+
+// triDist2 returns the squared distance from p to triangle t (the closest point by
+// Voronoi regions of the vertices, edges and face).
+func triDist2(p Vec3, t *triangle) float64 {
+	a, b, c := t.a, t.b, t.c
+	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
+	d1, d2 := ab.Dot(ap), ac.Dot(ap)
+	if d1 <= 0 && d2 <= 0 {
+		return ap.Dot(ap) // vertex a
+	}
+	bp := p.Sub(b)
+	d3, d4 := ab.Dot(bp), ac.Dot(bp)
+	if d3 >= 0 && d4 <= d3 {
+		return bp.Dot(bp) // vertex b
+	}
+	vc := d1*d4 - d3*d2
+	if vc <= 0 && d1 >= 0 && d3 <= 0 {
+		return dist2(p, a.Add(ab.Scale(d1/(d1-d3)))) // edge ab
+	}
+	cp := p.Sub(c)
+	d5, d6 := ab.Dot(cp), ac.Dot(cp)
+	if d6 >= 0 && d5 <= d6 {
+		return cp.Dot(cp) // vertex c
+	}
+	vb := d5*d2 - d1*d6
+	if vb <= 0 && d2 >= 0 && d6 <= 0 {
+		return dist2(p, a.Add(ac.Scale(d2/(d2-d6)))) // edge ac
+	}
+	va := d3*d6 - d5*d4
+	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
+		return dist2(p, b.Add(c.Sub(b).Scale((d4-d3)/((d4-d3)+(d5-d6))))) // edge bc
+	}
+	denom := va + vb + vc
+	if denom == 0 { // degenerate (zero-area) triangle: its edges were handled above
+		return math.Inf(1)
+	}
+	v, w := vb/denom, vc/denom
+	return dist2(p, a.Add(ab.Scale(v)).Add(ac.Scale(w)))
+}
+
+func dist2(p, q Vec3) float64 { d := p.Sub(q); return d.Dot(d) }
+
+// insideDirs are the rays of the inside test: fixed, oblique, far from any axis or
+// diagonal, so that no axis-aligned or grid-like mesh feeds them an edge on purpose.
+var insideDirs = [3]Vec3{
+	Vec3{0.2718281828459045, 0.3141592653589793, 0.9159655941772190}.Unit(),
+	Vec3{-0.6180339887498949, 0.5772156649015329, 0.4142135623730950}.Unit(),
+	Vec3{0.1234567890123456, -0.7071067811865476, -0.5436563656918090}.Unit(),
+}
+
+// inside reports whether p is inside the mesh: two of three rays cross it an odd number
+// of times.
+func (m *meshSolid) inside(p Vec3) bool {
+	a, b := m.crossings(p, insideDirs[0])&1, m.crossings(p, insideDirs[1])&1
+	if a == b {
+		return a == 1
+	}
+	return m.crossings(p, insideDirs[2])&1 == 1
+}
+
+// crossings counts the triangles the ray from o along dir passes through.
+func (m *meshSolid) crossings(o, dir Vec3) int {
+	inv := Vec3{1 / dir.X, 1 / dir.Y, 1 / dir.Z}
+	n := 0
+	var stack [64]int32
+	sp := 0
+	stack[sp] = 0
+	sp++
+	for sp > 0 {
+		sp--
+		nd := &m.nodes[stack[sp]]
+		if !rayHitsBox(o, inv, nd.lo, nd.hi) {
+			continue
+		}
+		if nd.count > 0 {
+			for i := nd.first; i < nd.first+nd.count; i++ {
+				if rayHitsTri(o, dir, &m.tris[i]) {
+					n++
+				}
+			}
+			continue
+		}
+		stack[sp], stack[sp+1] = nd.first, nd.first+1
+		sp += 2
+	}
+	return n
+}
+
+// rayHitsBox is the slab test for the ray o + t dir, t >= 0 (inv = 1/dir, all finite).
+func rayHitsBox(o, inv, lo, hi Vec3) bool {
+	t1, t2 := (lo.X-o.X)*inv.X, (hi.X-o.X)*inv.X
+	tmin, tmax := min(t1, t2), max(t1, t2)
+	t1, t2 = (lo.Y-o.Y)*inv.Y, (hi.Y-o.Y)*inv.Y
+	tmin, tmax = max(tmin, min(t1, t2)), min(tmax, max(t1, t2))
+	t1, t2 = (lo.Z-o.Z)*inv.Z, (hi.Z-o.Z)*inv.Z
+	tmin, tmax = max(tmin, min(t1, t2)), min(tmax, max(t1, t2))
+	return tmax >= max(tmin, 0)
+}
+
+// rayHitsTri reports whether the ray o + t dir, t > 0, passes through t
+// (Moller-Trumbore).
+func rayHitsTri(o, dir Vec3, t *triangle) bool {
+	e1, e2 := t.b.Sub(t.a), t.c.Sub(t.a)
+	pv := dir.Cross(e2)
+	det := e1.Dot(pv)
+	if det == 0 {
+		return false
+	}
+	inv := 1 / det
+	tv := o.Sub(t.a)
+	u := tv.Dot(pv) * inv
+	if u < 0 || u > 1 {
+		return false
+	}
+	qv := tv.Cross(e1)
+	v := dir.Dot(qv) * inv
+	if v < 0 || u+v > 1 {
+		return false
+	}
+	return e2.Dot(qv)*inv > 0
+}
