@@ -29,6 +29,12 @@ type cpuBackend struct {
 	base []float32
 	top  []float32 // max: the highest a column's liquid may reach
 	h    []float32 // absolute liquid heights, m: the state
+	// r is each column's height-update rounding error, carried into its next update
+	// (compensated summation), m. In steady flow a column's small net change would round
+	// the same way every step, and columns at different heights round differently, which
+	// creates or destroys volume steadily; with r carried, sum(h - b + r) is kept to the
+	// rounding of the flux sums alone.
+	r []float32
 	// The state carried between steps is the final (scaled) flux of each pipe,
 	// raw*K[from]*S[to]. It is kept factored, as raw, K and S, and multiplied out where it
 	// is read (finalFlux): storing it would cost a pass or a branch per pipe.
@@ -80,6 +86,7 @@ func newCPUBackend(t *topology, workers int) *cpuBackend {
 		base: t.cols.Base,
 		top:  t.cols.Max,
 		h:    append([]float32(nil), t.cols.Base...), // dry: h = b
+		r:    make([]float32, n),
 		raw:  make([]float32, np),
 		k:    make([]float32, n),
 		s:    make([]float32, n),
@@ -286,7 +293,7 @@ func finalFlux(u, ki, ko, si, so float32) float32 {
 // heightPhase: the height update for columns [lo, hi).
 func (c *cpuBackend) heightPhase(lo, hi int) {
 	as, ap, ao, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjOther, c.topo.adjSign
-	raw, h, base, top, kk, ss := c.raw, c.h, c.base, c.top, c.k, c.s
+	raw, h, res, base, top, kk, ss := c.raw, c.h, c.r, c.base, c.top, c.k, c.s
 	dtOverDx2 := c.p.dtOverDx2
 	for i := lo; i < hi; i++ {
 		var out float32
@@ -295,13 +302,22 @@ func (c *cpuBackend) heightPhase(lo, hi int) {
 			o := ao[e]
 			out += finalFlux(raw[ap[e]]*sg[e], ki, kk[o], si, ss[o])
 		}
-		// Clamping only removes float rounding: the scaling keeps b <= h <= max exactly.
-		h[i] = min(max(h[i]-out*dtOverDx2, base[i]), top[i])
+		// TwoSum: nh + e == hi + x exactly.
+		hi, x := h[i], res[i]-out*dtOverDx2
+		nh := hi + x
+		xv := nh - hi
+		e := (hi - (nh - xv)) + (x - xv)
+		// The scaling keeps b <= h <= max in exact arithmetic; a clamp only takes back a
+		// rounding, and what it takes stays in the residual.
+		ch := min(max(nh, base[i]), top[i])
+		h[i] = ch
+		res[i] = e + (nh - ch)
 	}
 }
 
-func (c *cpuBackend) readHeight(dst []float32)  { copy(dst, c.h) }
-func (c *cpuBackend) writeHeight(src []float32) { copy(c.h, src) }
+func (c *cpuBackend) readHeight(dst []float32)   { copy(dst, c.h) }
+func (c *cpuBackend) readResidual(dst []float32) { copy(dst, c.r) }
+func (c *cpuBackend) writeHeight(src []float32)  { copy(c.h, src) }
 
 // readFlux multiplies out the final fluxes.
 func (c *cpuBackend) readFlux(dst []float32) {

@@ -21,6 +21,8 @@ type backend interface {
 	// the volume sources and sinks moved.
 	step(n int, t0 float64, em *emitterSet) accounting
 	readHeight(dst []float32)
+	// readResidual copies the per-column height rounding still to be applied (m).
+	readResidual(dst []float32)
 	writeHeight(src []float32)
 	readFlux(dst []float32)
 	writeFlux(src []float32)
@@ -48,7 +50,8 @@ type Sim struct {
 	wall    time.Duration // spent inside Step
 	initial float64       // volume placed by Fill, m^3 (also counted in acct.added)
 
-	scratch []float32 // host copy of the heights for Fill and Volume
+	scratch  []float32 // host copy of the heights for Fill and Volume
+	residual []float32 // host copy of the backend's rounding residuals
 
 	mu          sync.Mutex // guards the fields below
 	published   *Snapshot
@@ -66,7 +69,9 @@ type Snapshot struct {
 	Time    float64 // simulated seconds
 	Steps   int64
 	Dt      float64
-	Volume  float64 // m^3, float64 sum of Depth * dx^2
+	// Volume is the liquid volume, m^3: the float64 sum of (h - b) dx^2 plus the sub-ulp
+	// height roundings the solver carries to the next step (see volumeOf).
+	Volume  float64
 	Added   float64 // m^3 added by sources and Fill since the start
 	Removed float64 // m^3 removed by sinks
 	// Rejected is what sources could not place because their columns were full, m^3.
@@ -133,6 +138,7 @@ func New(cols *terrain.Columns, s Settings) (*Sim, error) {
 	sim := &Sim{cols: cols, topo: newTopology(cols, np)}
 	sim.be = newCPUBackend(sim.topo, s.Workers)
 	sim.scratch = make([]float32, cols.NumColumns())
+	sim.residual = make([]float32, cols.NumColumns())
 	sim.published = &Snapshot{Columns: cols, Height: make([]float32, cols.NumColumns())}
 	sim.back = &Snapshot{Columns: cols, Height: make([]float32, cols.NumColumns())}
 	sim.apply(s)
@@ -335,20 +341,23 @@ func (s *Sim) SetHeights(h []float32) error {
 // Volume is the liquid volume now, m^3 (float64 sum).
 func (s *Sim) Volume() float64 {
 	s.be.readHeight(s.scratch)
-	v, _ := volumeOf(s.scratch, s.cols)
+	s.be.readResidual(s.residual)
+	v, _ := volumeOf(s.scratch, s.residual, s.cols)
 	return v
 }
 
-// volumeOf sums (h - b) dx^2 in float64, in column order (each difference is exact in
-// float64), and counts wet columns.
-func volumeOf(h []float32, c *terrain.Columns) (float64, int) {
+// volumeOf sums (h - b + r) dx^2 in float64, in column order (each term is exact in
+// float64), and counts wet columns (h > b). r is the rounding each column still has to
+// apply to its height (see cpuBackend.r): at most half a float32 ulp of h per column.
+func volumeOf(h, r []float32, c *terrain.Columns) (float64, int) {
 	var v float64
 	wet := 0
 	for i, hi := range h {
-		if b := c.Base[i]; hi > b {
-			v += float64(hi) - float64(b)
+		b := c.Base[i]
+		if hi > b {
 			wet++
 		}
+		v += float64(hi) - float64(b) + float64(r[i])
 	}
 	return v * c.Dx * c.Dx, wet
 }
@@ -380,9 +389,10 @@ func (s *Sim) NumPipes() int { return s.topo.numPipes() }
 func (s *Sim) publish() {
 	b := s.back
 	s.be.readHeight(b.Height)
+	s.be.readResidual(s.residual)
 	b.Columns = s.cols
 	b.Time, b.Steps, b.Dt = s.time, s.steps, s.dt
-	b.Volume, b.Wet = volumeOf(b.Height, s.cols)
+	b.Volume, b.Wet = volumeOf(b.Height, s.residual, s.cols)
 	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
 	b.StepWall = s.wall
 	s.mu.Lock()

@@ -1,0 +1,40 @@
+# vpbench: `make run` builds and runs the built-in demo; `make test` runs every test.
+# Both work on a fresh Debian machine: tools/ensure-go.sh fetches a Go toolchain when none
+# is installed (later capabilities add their system packages to the deps target).
+
+SHELL := /bin/bash
+GOBIN_DIR := $(shell tools/ensure-go.sh)
+export PATH := $(if $(GOBIN_DIR),$(GOBIN_DIR):,)$(PATH)
+GO ?= go
+BIN := bin/vpbench
+BENCHTIME ?= 2s
+
+.PHONY: all build run test check bench deps fmt clean
+
+all: build
+
+deps:
+	@$(GO) version >/dev/null
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/vpbench
+
+run: build
+	./$(BIN)
+
+# check: formatting and vet, then every test (the solver's with the race detector too).
+test: deps
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race -short ./gpusim/
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./gpusim/
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin
