@@ -1,0 +1,121 @@
+package gpusim
+
+import "math"
+
+// The arithmetic of one pipe and one column, shared by every CPU kernel layout so that
+// they compute the same operations in the same order and agree bit for bit. All float32.
+
+// stepParams are the per-step constants derived from the settings.
+type stepParams struct {
+	dt, dx, dx2 float64
+	zeta        float32 // omega^dt: fraction of flux kept over one step
+	// accel is dt*g*A/(l*a) where a is the part of A that depends on depth: the paper's
+	// A = dx^2 gives dt*g*dx (a = 1); the film A = dx*min(H, dx) gives dt*g (a = min(H, dx)).
+	accel     float32
+	visc3     float32 // 3*dt*nu; 0 = inviscid
+	film      bool
+	dxf       float32
+	dtOverDx2 float32
+	dx2OverDt float32
+}
+
+// upwind returns a when x >= 0 and b otherwise, without a branch: flux signs are
+// unpredictable and a mispredicted branch costs more than these integer operations. (For
+// x == 0 either choice gives the same result: the flux is zero.)
+func upwind(x, a, b float32) float32 {
+	mask := ^uint32(int32(math.Float32bits(x)) >> 31) // all ones when x's sign bit is clear
+	ba, bb := math.Float32bits(a), math.Float32bits(b)
+	return math.Float32frombits(bb ^ ((ba ^ bb) & mask))
+}
+
+// abs32 is |u|: the sign bit cleared.
+func abs32(u float32) float32 {
+	return math.Float32frombits(math.Float32bits(u) &^ (1 << 31))
+}
+
+// splitSum adds u to running sums of twice its positive part (out2) and twice its
+// negative part (in2). u + |u| is exactly 2*max(u, 0) and u - |u| exactly 2*min(u, 0),
+// and doubling commutes with rounding, so halving the sums gives exactly the sums of
+// max(u, 0) and min(u, 0), for fewer instructions than Go's NaN-aware float max and min.
+func splitSum(out2, in2, u float32) (float32, float32) {
+	a := abs32(u)
+	return out2 + (u + a), in2 + (u - a)
+}
+
+// finalFlux is a pipe's flux after scaling, raw*K[from]*S[to], seen from end i (other end
+// o): u = raw*sign(i), positive when it leaves i. One of the two terms is zero and the
+// other is the same product at both ends up to its sign (negation is exact), so both ends,
+// and the next step's flux update, agree bit for bit.
+func finalFlux(u, ki, ko, si, so float32) float32 {
+	a := abs32(u)
+	return (u+a)*0.5*ki*so + (u-a)*0.5*ko*si
+}
+
+// The flux update of one pipe from a to b (METHOD.md steps 2 and 3), prev its final flux
+// of the last step, dh = h_a - h_b, d the depths of its ends, is
+//
+//	p.viscous(p.zeta*prev+p.acceleration(dh, da, db)*dh, da, db)
+//
+// written out in each kernel: as one function it would be too large to inline, and the
+// call would cost more than the arithmetic.
+
+// acceleration is dt*g*A/l (A/l = dx for the paper's cross-section; for the film one
+// A = dx*min(H, dx) with H upwind along the head difference dh).
+func (p *stepParams) acceleration(dh, da, db float32) float32 {
+	if p.film { // predictable: the same for every pipe
+		return p.accel * min(upwind(dh, da, db), p.dxf)
+	}
+	return p.accel
+}
+
+// viscous applies gamma = H^2/(H^2 + 3 dt nu) to flux f, H the depth of the end it comes
+// from; H = 0 gives 0.
+func (p *stepParams) viscous(f, da, db float32) float32 {
+	if p.visc3 > 0 {
+		u := upwind(f, da, db)
+		u2 := u * u
+		f *= u2 / (u2 + p.visc3)
+	}
+	return f
+}
+
+// outflowFactor is K (Mei et al.): the share of the outflows (sum out, m^3/s) that the
+// column's depth can supply in one step.
+func (p *stepParams) outflowFactor(out, depth float32) float32 {
+	if lim := depth * p.dx2OverDt; lim < out {
+		return lim / out
+	}
+	return 1
+}
+
+// mayOverflow tells whether inflows summing to in (<= 0, before outflow scaling) could
+// lift h above top: if not, S = 1 exactly, since scaling by K <= 1 and float rounding are
+// both monotone.
+func (p *stepParams) mayOverflow(in, h, top float32) bool {
+	return h-in*p.dtOverDx2-top > 0
+}
+
+// inflowFactor is S (Kellomaki) from the outflow-scaled inflows in (<= 0).
+func (p *stepParams) inflowFactor(in, h, top float32) float32 {
+	total := -in * p.dtOverDx2
+	if over := h + total - top; over > 0 {
+		return max((total-over)/total, 0)
+	}
+	return 1
+}
+
+// updateHeight applies the net outflow out (m^3/s) to a column with compensated
+// summation (TwoSum: nh + e == h + x exactly) and returns the new height and residual.
+// The scaling keeps b <= h <= max in exact arithmetic; a clamp only takes back a rounding,
+// and what it takes stays in the residual.
+func (p *stepParams) updateHeight(out, h, res, base, top float32) (float32, float32) {
+	x := res - out*p.dtOverDx2
+	nh := h + x
+	xv := nh - h
+	e := (h - (nh - xv)) + (x - xv)
+	if nh < base || nh > top { // rare: a branch is cheaper than a float min and max
+		ch := min(max(nh, base), top)
+		return ch, e + (nh - ch)
+	}
+	return nh, e
+}

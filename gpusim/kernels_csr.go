@@ -1,0 +1,96 @@
+package gpusim
+
+// The general layout: pipes in topology order, per-column pipe lists (topology.adj*).
+// Works for any terrain. In the column phases u = f*sign is a pipe's flux seen from
+// column i: > 0 leaves i.
+
+func (c *cpuBackend) csrStep(w int) {
+	cr, pr := c.ranges[w], c.pipes[w]
+	c.csrFlux(pr[0], pr[1])
+	c.bar.wait()
+	c.csrOutflow(w, cr[0], cr[1])
+	c.bar.wait()
+	c.csrInflow(w)
+	c.bar.wait()
+	c.csrFinal(pr[0], pr[1])
+	c.bar.wait()
+	c.csrHeight(cr[0], cr[1])
+}
+
+// csrFlux: the flux update of pipes [lo, hi).
+func (c *cpuBackend) csrFlux(lo, hi int) {
+	pa, pb := c.topo.pipeA[lo:hi], c.topo.pipeB[lo:hi]
+	f := c.f[lo:hi]
+	pb = pb[:len(pa)]
+	f = f[:len(pa)]
+	base, h := c.base, c.h
+	p := &c.p
+	for j, a := range pa {
+		b := pb[j]
+		ha, hb := h[a], h[b]
+		dh, da, db := ha-hb, ha-base[a], hb-base[b]
+		f[j] = p.viscous(p.zeta*f[j]+p.acceleration(dh, da, db)*dh, da, db)
+	}
+}
+
+// csrFinal: the scaled fluxes of pipes [lo, hi), raw*K[from]*S[to], in place.
+func (c *cpuBackend) csrFinal(lo, hi int) {
+	pa, pb := c.topo.pipeA[lo:hi], c.topo.pipeB[lo:hi]
+	f := c.f[lo:hi]
+	pb = pb[:len(pa)]
+	f = f[:len(pa)]
+	kk, ss := c.k, c.s
+	for j, a := range pa {
+		b := pb[j]
+		f[j] = finalFlux(f[j], kk[a], kk[b], ss[a], ss[b])
+	}
+}
+
+// csrOutflow: K for columns [lo, hi), S = 1 where no overflow is possible, and the list
+// of the others for csrInflow.
+func (c *cpuBackend) csrOutflow(w, lo, hi int) {
+	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
+	raw, h, base, top, kk, ss := c.f, c.h, c.base, c.top, c.k, c.s
+	p := &c.p
+	flag := c.flag[w][:0]
+	for i := lo; i < hi; i++ {
+		var out2, in2 float32
+		for e := as[i]; e < as[i+1]; e++ {
+			out2, in2 = splitSum(out2, in2, raw[ap[e]]*sg[e])
+		}
+		out, in := out2*0.5, in2*0.5
+		kk[i] = p.outflowFactor(out, h[i]-base[i])
+		ss[i] = 1
+		if p.mayOverflow(in, h[i], top[i]) {
+			flag = append(flag, int32(i))
+		}
+	}
+	c.flag[w] = flag
+}
+
+// csrInflow: S for the columns csrOutflow listed.
+func (c *cpuBackend) csrInflow(w int) {
+	as, ap, ao, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjOther, c.topo.adjSign
+	raw, h, top, kk, ss := c.f, c.h, c.top, c.k, c.s
+	for _, i := range c.flag[w] {
+		var in float32 // <= 0
+		for e := as[i]; e < as[i+1]; e++ {
+			in += min(raw[ap[e]]*sg[e], 0) * kk[ao[e]]
+		}
+		ss[i] = c.p.inflowFactor(in, h[i], top[i])
+	}
+}
+
+// csrHeight: the height update of columns [lo, hi).
+func (c *cpuBackend) csrHeight(lo, hi int) {
+	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
+	f, h, res, base, top := c.f, c.h, c.r, c.base, c.top
+	p := &c.p
+	for i := lo; i < hi; i++ {
+		var out float32
+		for e := as[i]; e < as[i+1]; e++ {
+			out += f[ap[e]] * sg[e]
+		}
+		h[i], res[i] = p.updateHeight(out, h[i], res[i], base[i], top[i])
+	}
+}
