@@ -131,9 +131,9 @@ func New(cols *terrain.Columns, s Settings) (*Sim, error) {
 		return nil, err
 	}
 	np := countPipes(cols)
-	if need, have := topologyBytes(cols.NumColumns(), np), availableMemory(); need > have {
+	if need, have := topologyBytes(cols.NumColumns(), np), terrain.AvailableMemory(); need > have {
 		return nil, fmt.Errorf("grid %dx%d with %d columns and %d pipes needs about %s for the solver, more than the %s available",
-			cols.Nx, cols.Ny, cols.NumColumns(), np, formatBytes(need), formatBytes(have))
+			cols.Nx, cols.Ny, cols.NumColumns(), np, terrain.FormatBytes(need), terrain.FormatBytes(have))
 	}
 	sim := &Sim{cols: cols, topo: newTopology(cols, np)}
 	sim.be = newCPUBackend(sim.topo, s.Workers)

@@ -37,6 +37,9 @@ func (d Domain) Validate() error {
 	if d.Dx > d.SizeX || d.Dx > d.SizeY {
 		return fmt.Errorf("dx is %g m, larger than the domain (%g x %g m)", d.Dx, d.SizeX, d.SizeY)
 	}
+	if n := math.Max(d.SizeX, d.SizeY) / d.Dx; n > 1<<30 {
+		return fmt.Errorf("dx = %g m cuts the domain into %.3g cells along one axis: at most 2^30", d.Dx, n)
+	}
 	return nil
 }
 

@@ -25,22 +25,22 @@ const mcColumnBytes = 2*(8+1+1+4+4) + 4 + 4 + 8
 
 // SurfaceMesh returns the terrain's surface by marching cubes of s over domain d.
 //
-// The lattice points are the cell centres, (i+0.5)*dx, horizontally and (k+0.5)*dx
-// vertically, plus one point beyond the domain on every side. What is meshed is the
-// terrain as the simulation sees it, closed into a diorama: the solid joined with a floor
-// slab from z = -dx to z = 0 (the domain floor, so it shows where no solid covers it),
-// cut to the domain [0, Nx*dx] x [0, Ny*dx] x [-dx, Height]. The mesh is therefore
-// closed (every edge shared by exactly two triangles) and consistently wound; it has
-// vertical walls where the solid meets the domain's sides and a cap at Height where it
-// reaches the top. s.Dist is called only at points inside the domain (points beyond it
-// are clamped onto its boundary), so a heightfield need not be defined outside.
+// What is meshed is the terrain as the simulation sees it, closed into a diorama: the
+// solid joined with a floor slab from z = -dx to z = 0 (the domain floor, so it shows
+// where no solid covers it), cut to the box [0, Nx*dx] x [0, Ny*dx] x [-dx, Height].
+// The mesh is closed (every edge shared by exactly two triangles) and consistently
+// wound; it has flat walls where the solid meets the domain's sides and a flat cap at
+// Height where it reaches the top.
 //
-// Vertices lie on the lattice edges the surface crosses, shared between the triangles
-// that use them, placed by linear interpolation of Dist; normals come from the
-// gradient of the clipped field by central differences. Where the surface passes exactly
-// through a lattice point, triangles of zero area can occur. When s has a VerticalBound
-// or better, lattice points far from the surface are not evaluated: their sign follows
-// from the last value in their column.
+// The lattice points are the cell centres horizontally and (k+0.5)*dx vertically: the
+// points inside that box, where s.Dist is evaluated (never outside the domain), plus a
+// ring of points outside it that count as free space. A vertex lies on each lattice edge
+// the surface crosses, shared by the triangles that use it: inside the box by linear
+// interpolation of Dist, with a normal from its gradient (central differences); on an
+// edge leaving the box exactly on the box, with the box face's normal. Where the surface
+// passes exactly through a lattice point, triangles of zero area can occur. When s has a
+// VerticalBound or better, lattice points far from the surface are not evaluated: their
+// sign follows from the last value in their column.
 //
 // Errors: an invalid domain, a lattice too large for memory, a NaN distance or a panic
 // in s.Dist (naming the point). Work is spread over runtime.GOMAXPROCS goroutines; the
@@ -49,33 +49,53 @@ func SurfaceMesh(s Solid, d Domain) (*Mesh, error) {
 	return surfaceMesh(s, d, runtime.GOMAXPROCS(0), true)
 }
 
-// clipped is the field SurfaceMesh meshes: (s joined with the floor) cut to the box.
-type clipped struct {
+// floorField is the field SurfaceMesh meshes inside the domain: s joined with the floor
+// half-space z <= 0, s being read at heights clamped to [0, height].
+type floorField struct {
 	s      Solid
-	hi     Vec3 // domain top corner (Nx*dx, Ny*dx, Height); the low corner is the origin
-	box    box  // [0, hi.X] x [0, hi.Y] x [-dx, hi.Z]
-	bound  Bound
-	inside Vec3 // scratch-free clamp bounds: same as hi
+	height float64
 }
 
-func (c *clipped) Dist(p Vec3) float64 {
-	q := Vec3{min(max(p.X, 0), c.hi.X), min(max(p.Y, 0), c.hi.Y), min(max(p.Z, 0), c.hi.Z)}
-	return max(min(c.s.Dist(q), p.Z), c.box.Dist(p))
+func (f floorField) Dist(p Vec3) float64 {
+	return min(f.s.Dist(Vec3{p.X, p.Y, min(max(p.Z, 0), f.height)}), p.Z)
 }
 
-func (c *clipped) Bound() Bound { return c.bound }
+func (f floorField) Bound() Bound { return BoundOf(f.s) }
 
 // mcLayer is one horizontal layer of lattice points.
 type mcLayer struct {
 	val   []float64 // field value; exact only where exact is set
-	solid []bool    // val <= 0
-	exact []bool    // val was evaluated, not inferred from a bound
+	solid []bool    // val <= 0; false outside the box
+	exact []bool    // val was evaluated, not inferred from a bound; true outside the box
 	xe    []int32   // vertex on the x edge starting at the point; -1 if none yet
 	ye    []int32   // vertex on the y edge starting at the point; -1 if none yet
 }
 
 func newMCLayer(n int) *mcLayer {
 	return &mcLayer{make([]float64, n), make([]bool, n), make([]bool, n), make([]int32, n), make([]int32, n)}
+}
+
+// marcher holds the state of one SurfaceMesh call. Lattice point (i, j, k) lies at
+// ((i-0.5) dx, (j-0.5) dx, (k-1.5) dx); it is inside the box for 1 <= i <= nx,
+// 1 <= j <= ny and 1 <= k <= kTop, outside (free, never evaluated) otherwise.
+type marcher struct {
+	f          floorField
+	nx, ny     int
+	nX, nY, nZ int // lattice points along each axis, the outside ring included
+	kTop       int // the highest layer at or below the domain top
+	dx, height float64
+	skip       bool // infer signs from the bound where it settles them
+	workers    int
+	probes     []probe   // one per worker
+	lastK      []int32   // per lattice column: the latest evaluated layer, -1 if none
+	lastV      []float64 // and its value
+	ze         []int32   // vertex on the z edge from each point of the lower layer
+	off        [8]int    // corner c of a cube is point cube+off[c] of layer c>>2
+
+	pos      []float64 // vertex positions (float64 until the normals are done)
+	nrm      []float32 // vertex normals; zero until computed for vertices inside the box
+	interior []uint32  // vertices whose normal comes from the gradient
+	tris     []uint32
 }
 
 func surfaceMesh(s Solid, d Domain, workers int, skip bool) (*Mesh, error) {
@@ -89,172 +109,221 @@ func surfaceMesh(s Solid, d Domain, workers int, skip bool) (*Mesh, error) {
 	if d.Height/d.Dx > maxAxisCells {
 		return nil, fmt.Errorf("terrain: the domain is %.3g cells tall: at most %d", d.Height/d.Dx, maxAxisCells)
 	}
-	nz := int(math.Ceil(d.Height / d.Dx))
-	NX, NY, NZ := nx+2, ny+2, nz+3
-	plane := NX * NY
-	if err := checkBytes(fmt.Sprintf("a surface mesh of a %d x %d x %d lattice", NX, NY, NZ), mulSat(uint64(plane), mcColumnBytes)); err != nil {
+	m := &marcher{f: floorField{s, d.Height}, nx: nx, ny: ny, nX: nx + 2, nY: ny + 2, dx: d.Dx, height: d.Height}
+	m.kTop = int(d.Height/d.Dx + 1.5)
+	for m.z(m.kTop) > d.Height {
+		m.kTop--
+	}
+	for m.z(m.kTop+1) <= d.Height {
+		m.kTop++
+	}
+	m.nZ = m.kTop + 2
+	plane := m.nX * m.nY
+	if err := checkBytes(fmt.Sprintf("a surface mesh of a %d x %d x %d lattice", m.nX, m.nY, m.nZ), mulSat(uint64(plane), mcColumnBytes)); err != nil {
 		return nil, err
 	}
-	dx := d.Dx
-	hi := Vec3{float64(nx) * dx, float64(ny) * dx, d.Height}
-	f := &clipped{s: s, hi: hi, bound: BoundOf(s)}
-	f.box = box{c: Vec3{hi.X / 2, hi.Y / 2, (hi.Z - dx) / 2}, h: Vec3{hi.X / 2, hi.Y / 2, (hi.Z + dx) / 2}}
-	skip = skip && f.bound >= VerticalBound
-	workers = max(1, min(workers, NY))
-	probes := make([]probe, workers)
-	for w := range probes {
-		probes[w].s = f
+	m.skip = skip && BoundOf(s) >= VerticalBound
+	m.workers = max(1, min(workers, m.nY))
+	m.probes = make([]probe, m.workers)
+	for w := range m.probes {
+		m.probes[w].s = m.f
 	}
-	at := func(i, j, k int) Vec3 {
-		return Vec3{(float64(i) - 0.5) * dx, (float64(j) - 0.5) * dx, (float64(k) - 1.5) * dx}
+	m.lastK, m.lastV, m.ze = make([]int32, plane), make([]float64, plane), make([]int32, plane)
+	for i := range m.lastK {
+		m.lastK[i] = -1
 	}
-	wrap := func(err error) error { return fmt.Errorf("terrain: surface mesh: %w", err) }
+	for c := range m.off {
+		m.off[c] = (c>>1&1)*m.nX + c&1
+	}
+	if err := m.run(); err != nil {
+		return nil, fmt.Errorf("terrain: surface mesh: %w", err)
+	}
+	out := &Mesh{Positions: make([]float32, len(m.pos)), Normals: m.nrm, Indices: m.tris}
+	for i, v := range m.pos {
+		out.Positions[i] = float32(v)
+	}
+	return out, nil
+}
 
-	// Tracing state per lattice column: the latest evaluated layer and its value.
-	lastK := make([]int32, plane)
-	lastV := make([]float64, plane)
-	for i := range lastK {
-		lastK[i] = -1
+func (m *marcher) z(k int) float64 { return (float64(k) - 1.5) * m.dx }
+
+func (m *marcher) at(i, j, k int) Vec3 {
+	return Vec3{(float64(i) - 0.5) * m.dx, (float64(j) - 0.5) * m.dx, m.z(k)}
+}
+
+func (m *marcher) inside(i, j, k int) bool {
+	return i >= 1 && i <= m.nx && j >= 1 && j <= m.ny && k >= 1 && k <= m.kTop
+}
+
+// run sweeps the lattice layer by layer, keeping two layers of points.
+func (m *marcher) run() error {
+	a, b := newMCLayer(m.nX*m.nY), newMCLayer(m.nX*m.nY)
+	if err := m.fill(a, 0); err != nil {
+		return err
 	}
-	margin := dx / 16
-	eval := func(pr *probe, L *mcLayer, idx, i, j, k int) error {
-		v, err := pr.dist(at(i, j, k))
-		if err != nil {
+	for k := 0; k+1 < m.nZ; k++ {
+		if err := m.fill(b, k+1); err != nil {
 			return err
 		}
-		L.val[idx], L.exact[idx] = v, true
-		if int32(k) > lastK[idx] {
-			lastK[idx], lastV[idx] = int32(k), v
+		if err := m.exact(a, b, k); err != nil {
+			return err
+		}
+		if err := m.triangulate(a, b, k); err != nil {
+			return err
+		}
+		a, b = b, a
+	}
+	return m.normals()
+}
+
+func (m *marcher) eval(pr *probe, L *mcLayer, idx, i, j, k int) error {
+	v, err := pr.dist(m.at(i, j, k))
+	if err != nil {
+		return err
+	}
+	L.val[idx], L.solid[idx], L.exact[idx] = v, v <= 0, true
+	if int32(k) > m.lastK[idx] {
+		m.lastK[idx], m.lastV[idx] = int32(k), v
+	}
+	return nil
+}
+
+// fill sets the signs of layer k: free outside the box; inside, from the column's
+// latest value where the bound settles the sign, by evaluation elsewhere.
+func (m *marcher) fill(L *mcLayer, k int) error {
+	margin := m.dx / 16
+	return forRows(m.nY, m.workers, func(w, j int) (err error) {
+		pr := &m.probes[w]
+		defer pr.catch(&err)
+		for i := range m.nX {
+			idx := j*m.nX + i
+			L.xe[idx], L.ye[idx] = -1, -1
+			if !m.inside(i, j, k) {
+				L.val[idx], L.solid[idx], L.exact[idx] = 0, false, true
+				continue
+			}
+			if lk := m.lastK[idx]; m.skip && lk >= 0 {
+				if v := m.lastV[idx]; math.Abs(v)-float64(k-int(lk))*m.dx > margin {
+					L.val[idx], L.solid[idx], L.exact[idx] = v, v <= 0, false
+					continue
+				}
+			}
+			if err := m.eval(pr, L, idx, i, j, k); err != nil {
+				return err
+			}
 		}
 		return nil
-	}
-	// fill sets the signs of layer k: from the column's latest value where the bound
-	// settles it, by evaluation elsewhere.
-	fill := func(L *mcLayer, k int) error {
-		return forRows(NY, workers, func(w, j int) (err error) {
-			pr := &probes[w]
-			defer pr.catch(&err)
-			for i := range NX {
-				idx := j*NX + i
-				L.xe[idx], L.ye[idx], L.exact[idx] = -1, -1, false
-				if lk := lastK[idx]; skip && lk >= 0 {
-					if math.Abs(lastV[idx])-float64(k-int(lk))*dx > margin {
-						L.val[idx], L.solid[idx] = lastV[idx], lastV[idx] <= 0
-						continue
-					}
-				}
-				if err := eval(pr, L, idx, i, j, k); err != nil {
-					return err
-				}
-				L.solid[idx] = L.val[idx] <= 0
-			}
-			return nil
-		})
-	}
-	// exact evaluates the points of layers a (k) and b (k+1) that end a lattice edge
-	// crossing the surface, whose values interpolation needs. Signs do not change.
-	exact := func(a, b *mcLayer, k int) error {
-		return forRows(NY, workers, func(w, j int) (err error) {
-			pr := &probes[w]
-			defer pr.catch(&err)
-			for i := range NX {
-				idx := j*NX + i
-				for l, L := range [2]*mcLayer{a, b} {
-					if L.exact[idx] {
-						continue
-					}
-					other := b
-					if l == 1 {
-						other = a
-					}
-					s := L.solid[idx]
-					if other.solid[idx] != s ||
-						i > 0 && L.solid[idx-1] != s || i+1 < NX && L.solid[idx+1] != s ||
-						j > 0 && L.solid[idx-NX] != s || j+1 < NY && L.solid[idx+NX] != s {
-						if err := eval(pr, L, idx, i, j, k+l); err != nil {
-							return err
-						}
-					}
-				}
-			}
-			return nil
-		})
-	}
+	})
+}
 
-	var pos []float64 // vertex positions, float64 until the normals are done
-	var tris []uint32
-	A, B := newMCLayer(plane), newMCLayer(plane)
-	ze := make([]int32, plane) // vertex on the z edge from each point of A
-	if err := fill(A, 0); err != nil {
-		return nil, wrap(err)
-	}
-	var layers [2]*mcLayer
-	for k := 0; k+1 < NZ; k++ {
-		if err := fill(B, k+1); err != nil {
-			return nil, wrap(err)
-		}
-		if err := exact(A, B, k); err != nil {
-			return nil, wrap(err)
-		}
-		for i := range ze {
-			ze[i] = -1
-		}
-		layers = [2]*mcLayer{A, B}
-		for j := 0; j+1 < NY; j++ {
-			for i := 0; i+1 < NX; i++ {
-				cfg := 0
-				for c := range 8 {
-					if layers[c>>2].solid[(j+c>>1&1)*NX+i+c&1] {
-						cfg |= 1 << c
-					}
+// exact evaluates the points of layers a (k) and b (k+1) that end a lattice edge
+// crossing the surface inside the box: interpolation needs their values. Signs stay.
+func (m *marcher) exact(a, b *mcLayer, k int) error {
+	return forRows(m.nY, m.workers, func(w, j int) (err error) {
+		pr := &m.probes[w]
+		defer pr.catch(&err)
+		for i := range m.nX {
+			idx := j*m.nX + i
+			for l, L := range [2]*mcLayer{a, b} {
+				if L.exact[idx] {
+					continue // evaluated, or outside the box
 				}
-				for _, e := range mcCases[cfg] {
-					c0, c1 := int(mcEdgeCorners[e][0]), int(mcEdgeCorners[e][1])
-					L0, L1 := layers[c0>>2], layers[c1>>2]
-					i0, j0 := i+c0&1, j+c0>>1&1
-					idx0, idx1 := j0*NX+i0, (j+c1>>1&1)*NX+i+c1&1
-					var slot *int32
-					switch axis := e / 4; axis {
-					case 0:
-						slot = &L0.xe[idx0]
-					case 1:
-						slot = &L0.ye[idx0]
-					default:
-						slot = &ze[idx0]
+				other, ko := b, k+1
+				if l == 1 {
+					other, ko = a, k
+				}
+				s := L.solid[idx]
+				if m.inside(i, j, ko) && other.solid[idx] != s ||
+					i > 1 && L.solid[idx-1] != s || i < m.nx && L.solid[idx+1] != s ||
+					j > 1 && L.solid[idx-m.nX] != s || j < m.ny && L.solid[idx+m.nX] != s {
+					if err := m.eval(pr, L, idx, i, j, k+l); err != nil {
+						return err
 					}
-					if *slot < 0 {
-						if len(pos)/3 >= math.MaxUint32 {
-							return nil, fmt.Errorf("terrain: surface mesh: more than %d vertices", uint32(math.MaxUint32))
-						}
-						*slot = int32(len(pos) / 3)
-						p := at(i0, j0, k+c0>>2)
-						t := edgeFraction(L0.val[idx0], L1.val[idx1])
-						switch e / 4 {
-						case 0:
-							p.X += t * dx
-						case 1:
-							p.Y += t * dx
-						default:
-							p.Z += t * dx
-						}
-						pos = append(pos, p.X, p.Y, p.Z)
-					}
-					tris = append(tris, uint32(*slot))
 				}
 			}
 		}
-		A, B = B, A
-	}
+		return nil
+	})
+}
 
-	normals, err := meshNormals(f, pos, tris, probes, dx)
-	if err != nil {
-		return nil, wrap(err)
+// triangulate emits the triangles of the cubes between layers k and k+1.
+func (m *marcher) triangulate(a, b *mcLayer, k int) error {
+	for i := range m.ze {
+		m.ze[i] = -1
 	}
-	m := &Mesh{Positions: make([]float32, len(pos)), Normals: normals, Indices: tris}
-	for i, v := range pos {
-		m.Positions[i] = float32(v)
+	layers := [2]*mcLayer{a, b}
+	for j := 0; j+1 < m.nY; j++ {
+		for i := 0; i+1 < m.nX; i++ {
+			cube := j*m.nX + i
+			cfg := 0
+			for c := range 8 {
+				if layers[c>>2].solid[cube+m.off[c]] {
+					cfg |= 1 << c
+				}
+			}
+			for _, e := range mcCases[cfg] {
+				c0 := int(mcEdgeCorners[e][0])
+				idx0 := cube + m.off[c0]
+				var slot *int32
+				switch e / 4 {
+				case 0:
+					slot = &layers[c0>>2].xe[idx0]
+				case 1:
+					slot = &layers[c0>>2].ye[idx0]
+				default:
+					slot = &m.ze[idx0]
+				}
+				if *slot < 0 {
+					v, err := m.vertex(layers, int(e), i, j, k, cube)
+					if err != nil {
+						return err
+					}
+					*slot = v
+				}
+				m.tris = append(m.tris, uint32(*slot))
+			}
+		}
 	}
-	return m, nil
+	return nil
+}
+
+// vertex adds the vertex on edge e of the cube at (i, j, k) and returns its index.
+func (m *marcher) vertex(layers [2]*mcLayer, e, i, j, k, cube int) (int32, error) {
+	n := len(m.pos) / 3
+	if n >= math.MaxInt32 {
+		return 0, fmt.Errorf("more than %d vertices", math.MaxInt32)
+	}
+	c0, c1 := int(mcEdgeCorners[e][0]), int(mcEdgeCorners[e][1])
+	i0, j0, k0 := i+c0&1, j+c0>>1&1, k+c0>>2
+	i1, j1, k1 := i+c1&1, j+c1>>1&1, k+c1>>2
+	in0, in1 := m.inside(i0, j0, k0), m.inside(i1, j1, k1)
+	axis := e / 4
+	var t float64
+	var nrm [3]float32
+	switch {
+	case in0 && in1:
+		t = edgeFraction(layers[c0>>2].val[cube+m.off[c0]], layers[c1>>2].val[cube+m.off[c1]])
+		m.interior = append(m.interior, uint32(n))
+	case in1: // the edge enters the box: the box's low face, halfway along it
+		t, nrm[axis] = 0.5, -1
+	default: // the edge leaves the box: its high face
+		t, nrm[axis] = 0.5, 1
+		if axis == 2 {
+			t = min(max((m.height-m.z(k0))/m.dx, 0), 1)
+		}
+	}
+	p := m.at(i0, j0, k0)
+	switch axis {
+	case 0:
+		p.X += t * m.dx
+	case 1:
+		p.Y += t * m.dx
+	default:
+		p.Z += t * m.dx
+	}
+	m.pos = append(m.pos, p.X, p.Y, p.Z)
+	m.nrm = append(m.nrm, nrm[0], nrm[1], nrm[2])
+	return int32(n), nil
 }
 
 // edgeFraction is where along an edge the field crosses zero, from its end values a and
@@ -266,20 +335,18 @@ func edgeFraction(a, b float64) float64 {
 	return min(max(a/(a-b), 0), 1)
 }
 
-// meshNormals returns the unit gradient of f at each vertex (central differences, step
-// dx/1000). Where the gradient vanishes (a symmetric kink) it falls back to the
-// area-weighted normals of the vertex's triangles, then to +z.
-func meshNormals(f Solid, pos []float64, tris []uint32, probes []probe, dx float64) ([]float32, error) {
-	n := len(pos) / 3
-	out := make([]float32, len(pos))
-	h := dx * 1e-3
+// normals sets the normals of the vertices inside the box to the unit gradient of the
+// field (central differences, step dx/1000). Where the gradient vanishes (a symmetric
+// kink) it falls back to the area-weighted normals of the vertex's triangles, then +z.
+func (m *marcher) normals() error {
+	h := m.dx * 1e-3
 	const chunk = 1024
-	var degenerate []bool
-	err := forRows((n+chunk-1)/chunk, len(probes), func(w, c int) (err error) {
-		pr := &probes[w]
+	n := len(m.interior)
+	err := forRows((n+chunk-1)/chunk, m.workers, func(w, c int) (err error) {
+		pr := &m.probes[w]
 		defer pr.catch(&err)
-		for v := c * chunk; v < min(n, (c+1)*chunk); v++ {
-			p := Vec3{pos[3*v], pos[3*v+1], pos[3*v+2]}
+		for _, v := range m.interior[c*chunk : min(n, (c+1)*chunk)] {
+			p := Vec3{m.pos[3*v], m.pos[3*v+1], m.pos[3*v+2]}
 			var g [3]float64
 			for a := range 3 {
 				var e Vec3
@@ -302,49 +369,45 @@ func meshNormals(f Solid, pos []float64, tris []uint32, probes []probe, dx float
 				g[a] = d1 - d0
 			}
 			u := Vec3{g[0], g[1], g[2]}.Unit()
-			out[3*v], out[3*v+1], out[3*v+2] = float32(u.X), float32(u.Y), float32(u.Z)
+			if !u.IsFinite() {
+				u = Vec3{} // an infinite distance: fall back below
+			}
+			m.nrm[3*v], m.nrm[3*v+1], m.nrm[3*v+2] = float32(u.X), float32(u.Y), float32(u.Z)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	for v := range n {
-		if out[3*v] == 0 && out[3*v+1] == 0 && out[3*v+2] == 0 {
-			if degenerate == nil {
-				degenerate = make([]bool, n)
+	var acc map[uint32]Vec3 // face normals summed at the vertices that need them
+	zero := func(v uint32) bool { return m.nrm[3*v] == 0 && m.nrm[3*v+1] == 0 && m.nrm[3*v+2] == 0 }
+	for _, v := range m.interior {
+		if zero(v) {
+			if acc == nil {
+				acc = make(map[uint32]Vec3)
 			}
-			degenerate[v] = true
+			acc[v] = Vec3{}
 		}
 	}
-	if degenerate == nil {
-		return out, nil
+	if acc == nil {
+		return nil
 	}
-	acc := make(map[uint32]Vec3)
-	for t := 0; t+2 < len(tris); t += 3 {
-		a, b, c := tris[t], tris[t+1], tris[t+2]
-		if !degenerate[a] && !degenerate[b] && !degenerate[c] {
-			continue
-		}
-		pa := Vec3{pos[3*a], pos[3*a+1], pos[3*a+2]}
-		pb := Vec3{pos[3*b], pos[3*b+1], pos[3*b+2]}
-		pc := Vec3{pos[3*c], pos[3*c+1], pos[3*c+2]}
-		fn := pb.Sub(pa).Cross(pc.Sub(pa))
+	pos := func(v uint32) Vec3 { return Vec3{m.pos[3*v], m.pos[3*v+1], m.pos[3*v+2]} }
+	for t := 0; t+2 < len(m.tris); t += 3 {
+		a, b, c := m.tris[t], m.tris[t+1], m.tris[t+2]
+		fn := pos(b).Sub(pos(a)).Cross(pos(c).Sub(pos(a)))
 		for _, v := range [3]uint32{a, b, c} {
-			if degenerate[v] {
-				acc[v] = acc[v].Add(fn)
+			if s, ok := acc[v]; ok {
+				acc[v] = s.Add(fn)
 			}
 		}
 	}
-	for v, isDeg := range degenerate {
-		if !isDeg {
-			continue
-		}
-		u := acc[uint32(v)].Unit()
+	for v, s := range acc {
+		u := s.Unit()
 		if u == (Vec3{}) {
 			u.Z = 1
 		}
-		out[3*v], out[3*v+1], out[3*v+2] = float32(u.X), float32(u.Y), float32(u.Z)
+		m.nrm[3*v], m.nrm[3*v+1], m.nrm[3*v+2] = float32(u.X), float32(u.Y), float32(u.Z)
 	}
-	return out, nil
+	return nil
 }

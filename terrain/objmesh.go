@@ -32,11 +32,13 @@ func LoadOBJ(path string) (Solid, error) {
 // vertex twice are dropped. The mesh must be closed: every edge shared by exactly two
 // triangles; the error names the first edge that is not.
 //
-// Dist is the exact signed distance: the distance to the nearest triangle (through a
-// bounding volume hierarchy, so 100k-triangle meshes are fine), negative inside. Inside
-// is decided by the parity of ray crossings along three fixed oblique directions, by
-// majority, so a ray grazing an edge cannot flip the sign; face orientation does not
-// matter and nested shells (a hollow) work.
+// Dist is the signed distance: the distance to the nearest triangle (found through a
+// bounding volume hierarchy, so 100k-triangle meshes are fine), negative inside. It is
+// exact up to 1/16 of the mesh's bounding-box diagonal and reports that length beyond:
+// still a Lipschitz bound, and it spares searching most of the mesh for points deep
+// inside or far away. Inside is decided by the parity of ray crossings along three fixed
+// oblique directions, by majority, so one ray grazing an edge cannot flip the sign; face
+// orientation does not matter and nested shells (a hollow) work.
 func ParseOBJ(r io.Reader, name string) (Solid, error) {
 	var (
 		verts   []Vec3
@@ -128,6 +130,7 @@ func ParseOBJ(r io.Reader, name string) (Solid, error) {
 type meshSolid struct {
 	tris  []triangle
 	nodes []bvhNode
+	reach float64 // distances are exact up to reach, and reported as reach beyond
 }
 
 type triangle struct{ a, b, c Vec3 }
@@ -198,14 +201,21 @@ func newMeshSolid(name string, verts []Vec3, tris [][3]int32, lines []int32) (*m
 		m.tris[i] = triangle{verts[first[t[0]]], verts[first[t[1]]], verts[first[t[2]]]}
 	}
 	m.build()
+	m.reach = m.nodes[0].hi.Sub(m.nodes[0].lo).Len() / meshReachDiv
 	return m, nil
 }
 
 func (m *meshSolid) Bound() Bound { return Lipschitz }
 
-// Dist is the distance to the nearest triangle, negative inside the mesh.
+// meshReachDiv sets how far a mesh's distance is exact: 1/meshReachDiv of its bounding
+// box's diagonal. Beyond, the search for the nearest triangle would visit most of the
+// mesh (think of the centre of a sphere) to learn a number that no caller needs exactly.
+const meshReachDiv = 16
+
+// Dist is the distance to the nearest triangle, negative inside the mesh, capped at
+// m.reach: min(d, reach) is still 1-Lipschitz, so it remains a safe step length.
 func (m *meshSolid) Dist(p Vec3) float64 {
-	d := math.Sqrt(m.nearest2(p))
+	d := math.Sqrt(m.nearest2(p, m.reach*m.reach))
 	if m.inside(p) {
 		return -d
 	}
@@ -325,9 +335,10 @@ func selectNth(s []int32, k int, key func(int32) float64) {
 	}
 }
 
-// nearest2 returns the squared distance from p to the nearest triangle.
-func (m *meshSolid) nearest2(p Vec3) float64 {
-	best := math.Inf(1)
+// nearest2 returns the squared distance from p to the nearest triangle, or limit when
+// that is smaller: nodes at least that far are never visited.
+func (m *meshSolid) nearest2(p Vec3, limit float64) float64 {
+	best := limit
 	var stack [64]int32
 	sp := 0
 	stack[sp] = 0
@@ -421,6 +432,9 @@ var insideDirs = [3]Vec3{
 // inside reports whether p is inside the mesh: two of three rays cross it an odd number
 // of times.
 func (m *meshSolid) inside(p Vec3) bool {
+	if boxDist2(p, m.nodes[0].lo, m.nodes[0].hi) > 0 {
+		return false
+	}
 	a, b := m.crossings(p, insideDirs[0])&1, m.crossings(p, insideDirs[1])&1
 	if a == b {
 		return a == 1

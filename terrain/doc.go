@@ -1,0 +1,52 @@
+// Package terrain describes the solid the liquid flows over and turns it into what the
+// solver and the renderer need: the column decomposition (Columns, Extract) and a
+// triangle mesh of the surface (SurfaceMesh).
+//
+// # Units and axes
+//
+// SI throughout: lengths in metres. z is up. The domain (Domain) is the box
+// [0, SizeX] x [0, SizeY] x [0, Height] cut into square cells of side Dx; cell (x, y) has
+// its centre at ((x+0.5) Dx, (y+0.5) Dx). Domain.Grid rounds the sizes to whole cells.
+//
+// # Solids
+//
+// A Solid is a signed distance field: Dist(p) < 0 inside the solid, > 0 in free space
+// (where liquid may be), 0 on the surface, which counts as solid. Box, Sphere, Cylinder
+// and Plane give exact distances; Heightfield gives the vertical distance z - fn(x, y);
+// LoadOBJ / ParseOBJ read a closed triangle mesh; Union, Intersection, Difference,
+// Translate and Rotate combine and move them. Every constructor validates its arguments
+// and names the bad one in its error. Bound (BoundOf, IsLipschitz) says how much Dist
+// tells beyond its sign: Lipschitz (|Dist| never exceeds the distance to the surface),
+// VerticalBound (the same along vertical lines only: heightfields) or SignOnly (a Solid
+// of unknown origin); extraction takes longer steps the stronger the bound. Dist must be
+// continuous and safe for concurrent use (Serialized wraps one that is not, such as a
+// heightfield calling into Lua). A NaN distance or a panic in Dist is reported by Extract
+// and SurfaceMesh as an error naming the point, never a crash. Both evaluate Dist only
+// inside the domain box.
+//
+// # Columns
+//
+// Extract casts a ray up each cell centre; every free interval along it is a column
+// [Min, Max] with Base = Min (see METHOD.md, "State"). The domain floor z = 0 is a solid
+// of zero thickness. Interval ends are accurate to RootTolerance*Dx; free intervals
+// thinner than SliverWidth*Dx are dropped; features thinner than MarchStep*Dx along the
+// vertical may be missed. A cell with more free intervals than the layer limit keeps the
+// topmost ones and counts the rest in Columns.Dropped. Columns invariants: within a
+// column Min <= Base < Max; a cell's columns are sorted bottom to top and disjoint;
+// 0 <= Min and Max <= Height; at most Layers per cell (Columns.Validate). MemoryEstimate
+// and CheckMemory bound the memory of a grid before anything is allocated.
+//
+// # Surface mesh
+//
+// SurfaceMesh runs marching cubes of the distance field on a lattice of spacing Dx
+// through the cell centres and returns an indexed mesh (float32 positions and unit
+// normals pointing out of the solid, uint32 triangles wound counter-clockwise seen from
+// outside). It meshes the solid together with a floor slab [-Dx, 0] cut to the domain
+// box, so the mesh is closed and the domain floor shows where nothing covers it.
+//
+// # Determinism
+//
+// Extract and SurfaceMesh split their work over runtime.GOMAXPROCS goroutines; their
+// results, and which error they report when several points fail, do not depend on the
+// number of goroutines.
+package terrain
