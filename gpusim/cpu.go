@@ -107,6 +107,7 @@ func (c *cpuBackend) setWorkers(n int) {
 	c.nw = n
 	if c.dense != nil {
 		c.ranges = split(c.dense.ny, n)
+		c.dense.setWorkers(n)
 	} else {
 		c.ranges = split(len(c.h), n)
 		c.pipes = split(len(c.f), n)
