@@ -43,8 +43,10 @@ func (o demoOptions) validate() error {
 	if o.workers < 0 {
 		return fmt.Errorf("--workers is %d: it must be >= 0 (0 = all cores)", o.workers)
 	}
-	_, err := gpusim.ParseCrossSection(o.crossSection)
-	return err
+	if _, err := gpusim.ParseCrossSection(o.crossSection); err != nil {
+		return fmt.Errorf("--cross-section is %q: want \"paper\" or \"film\"", o.crossSection)
+	}
+	return nil
 }
 
 // demoScene is a 10 x 10 cm incline rising 10 degrees along x with a low rim at its foot,
