@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
@@ -143,6 +144,8 @@ func New(cols *terrain.Columns, s Settings) (*Sim, error) {
 	sim.back = &Snapshot{Columns: cols, Height: make([]float32, cols.NumColumns())}
 	sim.apply(s)
 	sim.publish()
+	// The workers hold the backend, not the Sim: a Sim dropped without Close still stops them.
+	runtime.AddCleanup(sim, func(be backend) { be.close() }, sim.be)
 	return sim, nil
 }
 
@@ -423,5 +426,6 @@ func (s *Sim) Stats() Stats {
 	return st
 }
 
-// Close stops the backend's workers. The Sim must not be stepped afterwards.
+// Close stops the backend's workers (a Sim that is dropped without Close stops them when
+// it is garbage collected). The Sim must not be stepped afterwards.
 func (s *Sim) Close() { s.be.close() }
