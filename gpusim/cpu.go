@@ -180,7 +180,7 @@ func (c *cpuBackend) run(w, n int) {
 		if emit {
 			c.bar.wait()
 			if w == 0 {
-				c.em.apply(c.t, c.p.dt, c.p.dx2, c.h, c.base, c.top, &c.acct)
+				c.em.apply(c.t, c.p.dt, c.p.dx2, c.h, c.r, c.base, c.top, &c.acct)
 			}
 		}
 		if w == 0 {

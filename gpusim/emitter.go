@@ -115,9 +115,11 @@ func (s *emitterSet) any() bool {
 }
 
 // apply runs every emitter active at time t for one step of dt. Sources fill their columns
-// up to max and report the rest as rejected; sinks take at most what is there. The volume
-// booked is the change of the float32 state itself, so the accounting matches the state.
-func (s *emitterSet) apply(t, dt, dx2 float64, h, base, top []float32, acct *accounting) {
+// up to max and report the rest as rejected; sinks take at most what is there. A column's
+// exact height is h + r (r its rounding residual, see cpuBackend.r): the new height is
+// rounded into h and the remainder kept in r, so the volume booked is exactly what was
+// asked for, and only what a clamp at max (or base) takes is rejected (or not removed).
+func (s *emitterSet) apply(t, dt, dx2 float64, h, r, base, top []float32, acct *accounting) {
 	for e := range s.list {
 		em := &s.list[e]
 		if !s.active[e] || em.Rate == 0 || t < em.Start || t >= em.Stop {
@@ -127,17 +129,25 @@ func (s *emitterSet) apply(t, dt, dx2 float64, h, base, top []float32, acct *acc
 		for k := s.tStart[e]; k < s.tStart[e+1]; k++ {
 			i := s.tCol[k]
 			want := v * s.tWeight[k]
-			old := h[i]
-			if want > 0 {
-				nh := min(float32(float64(old)+want/dx2), top[i])
-				h[i] = nh
-				put := (float64(nh) - float64(old)) * dx2
+			old := float64(h[i]) + float64(r[i]) // the column's exact height
+			target := old + want/dx2
+			switch {
+			case want > 0 && target >= float64(top[i]):
+				put := (float64(top[i]) - old) * dx2
+				h[i], r[i] = top[i], 0
 				acct.added += put
 				acct.rejected += want - put
-			} else {
-				nh := max(float32(float64(old)+want/dx2), base[i])
-				h[i] = nh
-				acct.removed += (float64(old) - float64(nh)) * dx2
+			case want < 0 && target <= float64(base[i]):
+				acct.removed += (old - float64(base[i])) * dx2
+				h[i], r[i] = base[i], 0
+			default:
+				nh := float32(target)
+				h[i], r[i] = nh, float32(target-float64(nh))
+				if want > 0 {
+					acct.added += want
+				} else {
+					acct.removed -= want
+				}
 			}
 		}
 	}

@@ -50,7 +50,7 @@ func (c *cpuBackend) csrFinal(lo, hi int) {
 // of the others for csrInflow.
 func (c *cpuBackend) csrOutflow(w, lo, hi int) {
 	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
-	raw, h, base, top, kk, ss := c.f, c.h, c.base, c.top, c.k, c.s
+	raw, h, res, base, top, kk, ss := c.f, c.h, c.r, c.base, c.top, c.k, c.s
 	p := &c.p
 	flag := c.flag[w][:0]
 	for i := lo; i < hi; i++ {
@@ -59,9 +59,9 @@ func (c *cpuBackend) csrOutflow(w, lo, hi int) {
 			out2, in2 = splitSum(out2, in2, raw[ap[e]]*sg[e])
 		}
 		out, in := out2*0.5, in2*0.5
-		kk[i] = p.outflowFactor(out, h[i]-base[i])
+		kk[i] = p.outflowFactor(out, (h[i]-base[i])+res[i])
 		ss[i] = 1
-		if p.mayOverflow(in, h[i], top[i]) {
+		if p.mayOverflow(in, (top[i]-h[i])-res[i]) {
 			flag = append(flag, int32(i))
 		}
 	}
@@ -77,7 +77,7 @@ func (c *cpuBackend) csrInflow(w int) {
 		for e := as[i]; e < as[i+1]; e++ {
 			in += min(raw[ap[e]]*sg[e], 0) * kk[ao[e]]
 		}
-		ss[i] = c.p.inflowFactor(in, h[i], top[i])
+		ss[i] = c.p.inflowFactor(in, (top[i]-h[i])-c.r[i])
 	}
 }
 
@@ -91,6 +91,7 @@ func (c *cpuBackend) csrHeight(lo, hi int) {
 		for e := as[i]; e < as[i+1]; e++ {
 			out += f[ap[e]] * sg[e]
 		}
-		h[i], res[i] = p.updateHeight(out, h[i], res[i], base[i], top[i])
+		nh, e := p.updateHeight(out, h[i], res[i])
+		h[i], res[i] = keepInside(nh, e, base[i], top[i])
 	}
 }

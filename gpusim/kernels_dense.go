@@ -124,8 +124,9 @@ func (c *cpuBackend) denseFluxOutflow(w, y0, y1 int) {
 		}
 		rxm, rxp := g.rx[lo:hi], g.rx[lo+1:hi+1]
 		hr, br, tr, kr, sr := c.h[lo:hi], c.base[lo:hi], c.top[lo:hi], c.k[lo:hi], c.s[lo:hi]
+		rr := c.r[lo:hi]
 		above, below, rxm, rxp = above[:len(hr)], below[:len(hr)], rxm[:len(hr)], rxp[:len(hr)]
-		br, tr, kr, sr = br[:len(hr)], tr[:len(hr)], kr[:len(hr)], sr[:len(hr)]
+		br, tr, kr, sr, rr = br[:len(hr)], tr[:len(hr)], kr[:len(hr)], sr[:len(hr)], rr[:len(hr)]
 		for j := range hr {
 			var out2, in2 float32
 			out2, in2 = splitSum(out2, in2, -above[j])
@@ -133,9 +134,9 @@ func (c *cpuBackend) denseFluxOutflow(w, y0, y1 int) {
 			out2, in2 = splitSum(out2, in2, rxp[j])
 			out2, in2 = splitSum(out2, in2, below[j])
 			out, in := out2*0.5, in2*0.5
-			kr[j] = p.outflowFactor(out, hr[j]-br[j])
+			kr[j] = p.outflowFactor(out, (hr[j]-br[j])+rr[j])
 			sr[j] = 1
-			if p.mayOverflow(in, hr[j], tr[j]) {
+			if p.mayOverflow(in, (tr[j]-hr[j])-rr[j]) {
 				flag = append(flag, int32(lo+j))
 			}
 		}
@@ -156,7 +157,7 @@ func (c *cpuBackend) denseInflow(w int) {
 		in += min(-g.rx[i], 0) * kp[i-1+nx]
 		in += min(g.rx[i+1], 0) * kp[i+1+nx]
 		in += min(g.ry[i+nx], 0) * kp[i+2*nx]
-		c.s[i] = c.p.inflowFactor(in, c.h[i], c.top[i])
+		c.s[i] = c.p.inflowFactor(in, (c.top[i]-c.h[i])-c.r[i])
 	}
 }
 
@@ -214,7 +215,8 @@ func (c *cpuBackend) denseFinalHeight(w, y0, y1 int) {
 			out += -fxm[j]
 			out += fxp[j]
 			out += below[j]
-			hr[j], rr[j] = p.updateHeight(out, hr[j], rr[j], br[j], tr[j])
+			nh, e := p.updateHeight(out, hr[j], rr[j])
+			hr[j], rr[j] = keepInside(nh, e, br[j], tr[j])
 		}
 		above = below
 	}

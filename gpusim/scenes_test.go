@@ -124,3 +124,25 @@ func checkBounds(t testing.TB, sim *Sim, step int) {
 		}
 	}
 }
+
+// openingScene is an n x n floor at 1 mm under a slab at 5-7 mm that covers it all but a
+// 2 x 2 cell opening at cells x = 2-3, y = n/2-1 .. n/2; the domain top is 15 mm. Cells
+// under the slab have two columns: the lower one [1, 5] mm (full at h = 5 mm) and the
+// upper one [7, 15] mm; opening cells have one column [1, 15] mm.
+func openingScene(t testing.TB, n int, dx float64) *terrain.Columns {
+	oy := float64(n/2-1) * dx
+	return layeredScene(t, n, n, dx, 0.015, 2, func(x, y float64) float64 { return 0.001 }, []slab{{0.005, 0.007,
+		func(x, y float64) bool { return x > 2*dx && x < 4*dx && y > oy && y < oy+2*dx }}})
+}
+
+// boxScene is an n x n grid whose border cells are solid to the top (no column): a closed
+// box of (n-2)^2 single columns on a floor at 1 mm, open up to height.
+func boxScene(t testing.TB, n int, dx, height float64) *terrain.Columns {
+	w := float64(n) * dx
+	return layeredScene(t, n, n, dx, height, 1, func(x, y float64) float64 {
+		if x < dx || y < dx || x > w-dx || y > w-dx {
+			return height
+		}
+		return 0.001
+	}, nil)
+}
