@@ -1369,3 +1369,20 @@ func TestStepAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceConservation is the demo's situation: a strong source on an incline, where a
+// column moves by far more per step than its sub-ulp rounding residual. Folding the
+// residual into the flux term lost it there every step: a drift of 2.7e-8 of the volume
+// after 600 steps. With the residual added exactly it is 7e-10.
+func TestSourceConservation(t *testing.T) {
+	c := inclineScene(t, 200, 200, 0.0005, 10*math.Pi/180)
+	sim := newSim(t, c, settings(0, 4e-6, 0))
+	if _, err := sim.AddEmitter(Emitter{X: 0.085, Y: 0.05, Z: 0.05, Radius: 0.004, Rate: 5e-6, Stop: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sim.Step(600)
+	st := sim.Stats()
+	if drift := (st.Volume - (st.Added - st.Removed)) / st.Added; math.Abs(drift) > 3e-9 {
+		t.Fatalf("volume drifted by %.3g of the volume added (%g m^3 added)", drift, st.Added)
+	}
+}
