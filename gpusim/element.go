@@ -48,7 +48,7 @@ func splitSum(out2, in2, u float32) (float32, float32) {
 // and the next step's flux update, agree bit for bit.
 func finalFlux(u, ki, ko, si, so float32) float32 {
 	a := abs32(u)
-	return (u+a)*0.5*ki*so + (u-a)*0.5*ko*si
+	return ((u+a)*ki*so + (u-a)*ko*si) * 0.5 // u+a and u-a are twice the parts: exact
 }
 
 // The flux update of one pipe from a to b (METHOD.md steps 2 and 3), prev its final flux
@@ -82,10 +82,14 @@ func (p *stepParams) viscous(f, da, db float32) float32 {
 // outflowFactor is K (Mei et al.): the share of the outflows (sum out, m^3/s) that the
 // column's depth (h - b + r, the residual included) can supply in one step.
 func (p *stepParams) outflowFactor(out, depth float32) float32 {
-	if lim := max(depth, 0) * p.dx2OverDt; lim < out {
-		return lim / out
+	lim := depth * p.dx2OverDt
+	switch {
+	case lim >= out: // the usual case: the column can supply all its outflows
+		return 1
+	case lim <= 0: // dry (or owing a rounding): nothing flows out
+		return 0
 	}
-	return 1
+	return lim / out
 }
 
 // mayOverflow tells whether inflows summing to in (<= 0, before outflow scaling) could
