@@ -45,11 +45,10 @@ type Sim struct {
 	em       emitterSet
 	warnings []string
 
-	time    float64
-	steps   int64
-	acct    accounting
-	wall    time.Duration // spent inside Step
-	initial float64       // volume placed by Fill, m^3 (also counted in acct.added)
+	time  float64
+	steps int64
+	acct  accounting
+	wall  time.Duration // spent inside Step
 
 	scratch  []float32 // host copy of the heights for Fill and Volume
 	residual []float32 // host copy of the backend's rounding residuals
@@ -312,7 +311,6 @@ func (s *Sim) Fill(x, y, z, level float64) (float64, error) {
 	}
 	s.be.writeHeight(s.scratch)
 	s.acct.added += added
-	s.initial += added
 	s.publish()
 	return added, nil
 }
