@@ -4,8 +4,6 @@ import (
 	"math"
 	"testing"
 	"time"
-
-	"github.com/vpbench/vpbench/terrain"
 )
 
 // benchStep runs b.N steps of sim and reports column-steps per second, counting every real
@@ -73,4 +71,49 @@ func BenchmarkStepSingle1024(b *testing.B) {
 	benchStep(b, sim)
 }
 
-var _ = terrain.Interval{}
+// floodedPassages is the paper's four-passage scene (Fig. 20) flooded to 6 mm, above the
+// tunnels' roofs, with a source at the centre: four passages, 48 unified pipes.
+func floodedPassages(b *testing.B, mode ExtendedPipes) *Sim {
+	c, _, _ := fourPassages(b)
+	st := settings(0, 4e-6, 0)
+	st.ExtendedPipes = mode
+	sim := newSim(b, c, st)
+	if _, err := sim.Fill(0.005, 0.005, 0.001, 0.006); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := sim.AddEmitter(Emitter{X: 0.05, Y: 0.05, Z: 0.03, Radius: 0.01, Rate: 1e-5}); err != nil {
+		b.Fatal(err)
+	}
+	sim.Step(50)
+	return sim
+}
+
+// BenchmarkStepPassages: one step of the flooded four-passage scene (100x100, up to two
+// columns a cell), for each extended-pipe mode.
+func BenchmarkStepPassages(b *testing.B) {
+	for _, mode := range []ExtendedPipes{ExtendedOff, ExtendedAxis, ExtendedUnified} {
+		b.Run(mode.String(), func(b *testing.B) {
+			benchStep(b, floodedPassages(b, mode))
+		})
+	}
+}
+
+// BenchmarkPassageDetection: the extended pipes' serial work of one step alone (finding
+// the passages and their openings, the raw and the final fluxes) on the same scene. Its
+// ns/op over BenchmarkStepPassages' is the share of the step it takes.
+func BenchmarkPassageDetection(b *testing.B) {
+	for _, mode := range []ExtendedPipes{ExtendedAxis, ExtendedUnified} {
+		b.Run(mode.String(), func(b *testing.B) {
+			sim := floodedPassages(b, mode)
+			be := sim.be.(*cpuBackend)
+			if p, _ := be.extendedCounts(); p == 0 {
+				b.Fatal("no extended pipe in the flooded scene")
+			}
+			b.ResetTimer()
+			for range b.N {
+				be.ext.rawFluxes(be.h, &be.p)
+				be.ext.final(be.k, be.s)
+			}
+		})
+	}
+}

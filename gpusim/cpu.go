@@ -44,6 +44,7 @@ type cpuBackend struct {
 	// phase, scaled (the state carried between steps) after the final phase.
 	f      []float32
 	dense  *denseGrid // the fluxes of the dense layout, instead of f
+	ext    *extended  // extended pipes (general layout only); nil when no passage can form
 	p      stepParams
 	nw     int
 	ranges [][2]int  // per worker: the columns (general) or rows (dense) it owns
@@ -68,7 +69,7 @@ type accounting struct {
 	added, removed, rejected float64
 }
 
-func newCPUBackend(t *topology, workers int) *cpuBackend {
+func newCPUBackend(t *topology, workers int, mode ExtendedPipes) *cpuBackend {
 	n := t.cols.NumColumns()
 	c := &cpuBackend{
 		topo: t,
@@ -78,7 +79,10 @@ func newCPUBackend(t *topology, workers int) *cpuBackend {
 		r:    make([]float32, n),
 	}
 	pad := 0
-	if isDense(t) && !forceGeneralLayout {
+	// Passages need columns a solid caps; the dense layout serves terrains without any, so
+	// it never needs extended pipes.
+	c.ext = newExtended(t, mode)
+	if c.ext == nil && isDense(t) && !forceGeneralLayout {
 		c.dense = newDenseGrid(t.cols.Nx, t.cols.Ny)
 		pad = t.cols.Nx
 	} else {
@@ -152,7 +156,20 @@ func split(n, w int) [][2]int {
 	return r
 }
 
-func (c *cpuBackend) setParams(p stepParams) { c.p = p }
+func (c *cpuBackend) setParams(p stepParams) {
+	c.p = p
+	if c.ext != nil {
+		c.ext.setMode(p.extended)
+	}
+}
+
+// extendedCounts returns the active extended pipes and passages.
+func (c *cpuBackend) extendedCounts() (pipes, passages int) {
+	if c.ext == nil {
+		return 0, 0
+	}
+	return c.ext.counts()
+}
 
 // step advances n steps from simulated time t0 and returns what sources and sinks moved.
 func (c *cpuBackend) step(n int, t0 float64, em *emitterSet) accounting {

@@ -17,6 +17,9 @@ type stepParams struct {
 	dxf       float32
 	dtOverDx2 float32
 	dx2OverDt float32
+	// dtOverDx2d is dt/dx^2 in float64, for the height update.
+	dtOverDx2d float64
+	extended   ExtendedPipes
 }
 
 // upwind returns a when x >= 0 and b otherwise, without a branch: flux signs are
@@ -108,37 +111,25 @@ func (p *stepParams) inflowFactor(in, room float32) float32 {
 	return 1
 }
 
-// twoSum returns s = a + b rounded and its exact rounding error e: s + e == a + b exactly
-// (Knuth's TwoSum; it needs no ordering of |a| and |b|).
-func twoSum(a, b float32) (s, e float32) {
-	s = a + b
-	bv := s - a
-	return s, (a - (s - bv)) + (b - bv)
+// updateHeight is the height update of a column: its new exact height h + r - dt/dx^2 *
+// out, in float64. out is the column's net outflow (m^3/s), summed in float64 from its
+// pipes' float32 fluxes: exact for a handful of terms, so the sum over all columns of what
+// leaves them is zero to float64 rounding, and a pipe's flux leaves one column exactly as
+// it enters the other. settleHeight then rounds the result into the float32 state.
+func (p *stepParams) updateHeight(out float64, h, res float32) float64 {
+	return (float64(h) + float64(res)) - out*p.dtOverDx2d
 }
 
-// updateHeight applies the net outflow out (m^3/s) to a column of height h and residual
-// res, and returns the new height and residual. Both additions are exact (twoSum): the
-// residual is added after the flux term, not folded into it, because a column that
-// drains or fills fast moves by far more than its sub-ulp residual, which would round
-// away (a steady loss at sources, measured at 2.7e-8 of the volume in the demo).
-func (p *stepParams) updateHeight(out, h, res float32) (float32, float32) {
-	s1, e1 := twoSum(h, -(out * p.dtOverDx2))
-	nh, e2 := twoSum(s1, res)
-	return nh, e1 + e2
-}
-
-// keepInside returns h and its residual e unchanged when b <= h <= max, as the scaling
-// guarantees in exact arithmetic; otherwise a rounding put h outside, and clampHeight
-// takes it back. (Separate from updateHeight so that both inline.)
-func keepInside(h, e, base, top float32) (float32, float32) {
+// settleHeight rounds an exact height x into the column's float32 height and the residual
+// that carries the rounding to the next step (a fraction of an ulp of h). In steady flow
+// a column's small net change would otherwise round the same way every step, and columns
+// at different heights round differently, which creates or destroys volume steadily. The
+// scaling keeps b <= h <= max in exact arithmetic; a clamp only takes back a rounding, and
+// what it takes stays in the residual.
+func settleHeight(x float64, base, top float32) (float32, float32) {
+	h := float32(x)
 	if h < base || h > top { // rare: a branch is cheaper than a float min and max
-		return clampHeight(h, e, base, top)
+		h = min(max(h, base), top)
 	}
-	return h, e
-}
-
-// clampHeight moves h back into [base, top], keeping what it moves in the residual e.
-func clampHeight(h, e, base, top float32) (float32, float32) {
-	ch := min(max(h, base), top)
-	return ch, e + (h - ch)
+	return h, float32(x - float64(h))
 }

@@ -210,13 +210,12 @@ func (c *cpuBackend) denseFinalHeight(w, y0, y1 int) {
 		above, below, fxm, fxp = above[:len(hr)], below[:len(hr)], fxm[:len(hr)], fxp[:len(hr)]
 		rr, br, tr = rr[:len(hr)], br[:len(hr)], tr[:len(hr)]
 		for j := range hr {
-			var out float32
-			out += -above[j]
-			out += -fxm[j]
-			out += fxp[j]
-			out += below[j]
-			nh, e := p.updateHeight(out, hr[j], rr[j])
-			hr[j], rr[j] = keepInside(nh, e, br[j], tr[j])
+			var out float64
+			out += float64(-above[j])
+			out += float64(-fxm[j])
+			out += float64(fxp[j])
+			out += float64(below[j])
+			hr[j], rr[j] = settleHeight(p.updateHeight(out, hr[j], rr[j]), br[j], tr[j])
 		}
 		above = below
 	}

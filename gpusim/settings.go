@@ -104,7 +104,7 @@ func DefaultSettings() Settings {
 		Damping:       0.5,
 		Gravity:       9.81,
 		CrossSection:  CrossPaper,
-		ExtendedPipes: ExtendedOff,
+		ExtendedPipes: ExtendedUnified,
 	}
 }
 
@@ -133,9 +133,7 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("cross_section is %v: want \"paper\" or \"film\"", s.CrossSection)
 	}
 	switch s.ExtendedPipes {
-	case ExtendedOff:
-	case ExtendedAxis, ExtendedUnified:
-		return fmt.Errorf("extended_pipes %q is not available in this build yet: use \"off\"", s.ExtendedPipes)
+	case ExtendedOff, ExtendedAxis, ExtendedUnified:
 	default:
 		return fmt.Errorf("extended_pipes is %v: want \"off\", \"axis\" or \"unified\"", s.ExtendedPipes)
 	}

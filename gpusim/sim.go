@@ -27,6 +27,8 @@ type backend interface {
 	writeHeight(src []float32)
 	readFlux(dst []float32)
 	writeFlux(src []float32)
+	// extendedCounts returns the extended pipes and passages active in the last step.
+	extendedCounts() (pipes, passages int)
 	close()
 }
 
@@ -77,6 +79,9 @@ type Snapshot struct {
 	// Rejected is what sources could not place because their columns were full, m^3.
 	Rejected float64
 	Wet      int // columns with h > b
+	// Extended is the number of extended pipes active in the last step (axis pipes, or
+	// unified boundary connections) and Passages the number of flooded passages.
+	Extended, Passages int
 	// StepWall is the wall time spent inside Step since the start.
 	StepWall time.Duration
 }
@@ -107,6 +112,7 @@ type Stats struct {
 	Columns  int
 	Pipes    int
 	Extended int // active extended pipes
+	Passages int // flooded passages
 	Wet      int
 	Volume   float64
 	Added    float64
@@ -136,7 +142,7 @@ func New(cols *terrain.Columns, s Settings) (*Sim, error) {
 			cols.Nx, cols.Ny, cols.NumColumns(), np, terrain.FormatBytes(need), terrain.FormatBytes(have))
 	}
 	sim := &Sim{cols: cols, topo: newTopology(cols, np)}
-	sim.be = newCPUBackend(sim.topo, s.Workers)
+	sim.be = newCPUBackend(sim.topo, s.Workers, s.ExtendedPipes)
 	sim.scratch = make([]float32, cols.NumColumns())
 	sim.residual = make([]float32, cols.NumColumns())
 	sim.published = &Snapshot{Columns: cols, Height: make([]float32, cols.NumColumns())}
@@ -160,15 +166,17 @@ func (s *Sim) apply(st Settings) {
 		s.warnings = append(s.warnings, w)
 	}
 	p := stepParams{
-		dt:        s.dt,
-		dx:        dx,
-		dxf:       float32(dx),
-		dx2:       dx * dx,
-		zeta:      float32(math.Pow(st.Damping, s.dt)),
-		visc3:     float32(3 * s.dt * st.Viscosity),
-		film:      st.CrossSection == CrossFilm,
-		dtOverDx2: float32(s.dt / (dx * dx)),
-		dx2OverDt: float32(dx * dx / s.dt),
+		dt:         s.dt,
+		dx:         dx,
+		dxf:        float32(dx),
+		dx2:        dx * dx,
+		zeta:       float32(math.Pow(st.Damping, s.dt)),
+		visc3:      float32(3 * s.dt * st.Viscosity),
+		film:       st.CrossSection == CrossFilm,
+		dtOverDx2:  float32(s.dt / (dx * dx)),
+		dtOverDx2d: s.dt / (dx * dx),
+		dx2OverDt:  float32(dx * dx / s.dt),
+		extended:   st.ExtendedPipes,
 	}
 	if p.film {
 		p.accel = float32(s.dt * st.Gravity) // times min(H, dx) per pipe
@@ -396,6 +404,7 @@ func (s *Sim) publish() {
 	b.Volume, b.Wet = volumeOf(b.Height, s.residual, s.cols)
 	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
 	b.StepWall = s.wall
+	b.Extended, b.Passages = s.be.extendedCounts()
 	s.mu.Lock()
 	s.back, s.published = s.published, b
 	s.mu.Unlock()
@@ -418,6 +427,7 @@ func (s *Sim) Stats() Stats {
 		Steps: p.Steps, Time: p.Time, Dt: p.Dt,
 		Columns: s.cols.NumColumns(), Pipes: s.topo.numPipes(),
 		Wet: p.Wet, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected,
+		Extended: p.Extended, Passages: p.Passages,
 		StepWall: p.StepWall,
 	}
 	s.mu.Unlock()
