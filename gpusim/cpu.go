@@ -116,6 +116,9 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.ranges = split(len(c.h), n)
 		c.pipes = split(len(c.f), n)
 	}
+	if c.ext != nil {
+		c.ext.setWorkers(n)
+	}
 	c.flag = make([][]int32, n)
 	for w, r := range c.ranges {
 		size := r[1] - r[0]
@@ -198,6 +201,9 @@ func (c *cpuBackend) run(w, n int) {
 			c.bar.wait()
 			if w == 0 {
 				c.em.apply(c.t, c.p.dt, c.p.dx2, c.h, c.r, c.base, c.top, &c.acct)
+				if c.ext != nil && c.ext.mode != ExtendedOff {
+					c.ext.refreshTargets(c.em, c.h)
+				}
 			}
 		}
 		if w == 0 {
@@ -209,7 +215,14 @@ func (c *cpuBackend) run(w, n int) {
 
 func (c *cpuBackend) readHeight(dst []float32)   { copy(dst, c.h) }
 func (c *cpuBackend) readResidual(dst []float32) { copy(dst, c.r) }
-func (c *cpuBackend) writeHeight(src []float32)  { copy(c.h, src) }
+
+// writeHeight sets every height (Fill, SetHeights); the passages are then recomputed.
+func (c *cpuBackend) writeHeight(src []float32) {
+	copy(c.h, src)
+	if c.ext != nil {
+		c.ext.dirty = true
+	}
+}
 
 // readFlux copies the fluxes, in topology order.
 func (c *cpuBackend) readFlux(dst []float32) {

@@ -20,17 +20,22 @@ import (
 //   - Viscosity in an extended pipe uses the passage's mean gap (Max - Base over its
 //     columns) as H: the flow the pipe stands for runs inside the passage.
 //   - Flux history: an axis pipe keeps its flux while the same two ends are joined; a
-//     unified boundary column keeps its flux while it borders a passage, even when the
-//     passage grows, shrinks or merges (Eq. 9's zero-mean correction then rebalances), so
-//     openings appearing elsewhere do not reset the flow. New pipes start at zero.
+//     unified opening keeps its flux while it borders the same passage, a passage being
+//     known by its first column (the lowest index), so a passage that grows or shrinks
+//     elsewhere keeps its flows (Eq. 9's zero-mean correction rebalances them). A column
+//     can open onto several passages; each connection has its own flux. New pipes start
+//     at zero.
 //   - Scaling: extended outflows count in K and extended inflows in S (the hub's side of a
 //     unified pipe with K = 1, which can only make S smaller). After scaling, the larger
 //     side of each passage (what enters or what leaves) is scaled down to the other, so
 //     what enters a passage leaves it in the same step.
 //
-// The work is serial (worker 0) and touches only capped columns, passages and their
-// boundaries; the kernels read the results through the per-column sums extOut, extIn
-// (raw outflow and inflow, for K and S) and extNet (final net outflow, for the heights).
+// The height phase (parallel) keeps each capped column's full flag and counts the flags
+// that flipped. The passages and their openings are rebuilt (serially, on worker 0) only
+// in a step after a flip; otherwise last step's are reused and only the extended fluxes
+// are computed, which touches nothing but the openings. The kernels read the results
+// through the per-column sums extOut, extIn (raw outflow and inflow, for K and S) and
+// extNet (final net outflow, for the heights).
 type extended struct {
 	mode    ExtendedPipes
 	cols    *terrain.Columns
@@ -38,7 +43,10 @@ type extended struct {
 	capped  []int32 // columns a solid caps: the only ones that can be full
 	dirY    []bool  // per pipe: true if it joins +y neighbours (else +x)
 	fullTol float32
-	step    int32 // counts rawFluxes calls; stamps history
+
+	isCapped []bool
+	flips    []int32 // per worker: full flags that flipped in its last height phase
+	dirty    bool    // heights were set from outside: recompute every full flag
 
 	// Per column, reused every step.
 	full      []bool
@@ -57,12 +65,14 @@ type extended struct {
 	fullList []int32
 	seenMark int32
 
-	// Unified mode: one entry per (boundary column, passage) with two or more openings.
+	// Unified mode: one entry per (opening, passage), for passages with two or more
+	// openings. uF holds each entry's flux: raw during a step, final between steps.
 	uCol   []int32
-	uStart []int32 // entries of passage p: uStart[p] .. uStart[p+1]-1
+	uKey   []uint64  // opening<<32 | the passage's first column: the entry's identity
+	uStart []int32   // entries of passage p: uStart[p] .. uStart[p+1]-1
+	uGap   []float32 // per passage: its mean gap
 	uF     []float32
-	uPrev  []float32 // per column: last step's final flux of its unified pipe(s)
-	uAt    []int32   // per column: the step uPrev was written
+	uHist  []axisFlux // the entries' final fluxes before a rebuild, sorted by key
 
 	// Axis mode: pipes sorted by key; last step's final fluxes for history.
 	axis     []axisPipe
@@ -108,7 +118,8 @@ func newExtended(t *topology, mode ExtendedPipes) *extended {
 	}
 	n := c.NumColumns()
 	e := &extended{
-		mode: mode, cols: c, topo: t, capped: capped,
+		mode: mode, cols: c, topo: t, capped: capped, dirty: true,
+		isCapped:  make([]bool, n),
 		dirY:      make([]bool, t.numPipes()),
 		fullTol:   float32(1e-4 * c.Dx),
 		full:      make([]bool, n),
@@ -118,12 +129,13 @@ func newExtended(t *topology, mode ExtendedPipes) *extended {
 		extOut:    make([]float32, n),
 		extIn:     make([]float32, n),
 		extNet:    make([]float32, n),
-		uPrev:     make([]float32, n),
-		uAt:       make([]int32, n),
 		pStart:    []int32{0},
 	}
 	for i := range e.label {
 		e.label[i] = -1
+	}
+	for _, i := range capped {
+		e.isCapped[i] = true
 	}
 	for p := range e.dirY {
 		ca, cb := cellOf(c, int(t.pipeA[p])), cellOf(c, int(t.pipeB[p]))
@@ -144,11 +156,14 @@ func (e *extended) setMode(m ExtendedPipes) {
 		return
 	}
 	e.mode = m
-	e.step += 2 // no unified history matches
 	e.aPrev = e.aPrev[:0]
-	e.reset()
-	e.uCol, e.uStart, e.axis = e.uCol[:0], e.uStart[:0], e.axis[:0]
+	e.uCol, e.uKey, e.uF = e.uCol[:0], e.uKey[:0], e.uF[:0]
+	e.resetSums()
+	e.dirty = true
 }
+
+// setWorkers sizes the per-worker flip counters.
+func (e *extended) setWorkers(n int) { e.flips = make([]int32, n) }
 
 // counts returns the active extended pipes and passages.
 func (e *extended) counts() (pipes, passages int) {
@@ -161,18 +176,13 @@ func (e *extended) counts() (pipes, passages int) {
 	return 0, 0
 }
 
-// reset clears the per-column sums and labels of the last step.
-func (e *extended) reset() {
+// resetSums clears the per-column sums of the last step.
+func (e *extended) resetSums() {
 	for _, i := range e.touched {
 		e.extOut[i], e.extIn[i], e.extNet[i] = 0, 0, 0
 		e.isTouched[i] = false
 	}
 	e.touched = e.touched[:0]
-	for _, i := range e.members {
-		e.label[i] = -1
-	}
-	e.members = e.members[:0]
-	e.pStart = append(e.pStart[:0], 0)
 }
 
 // addRaw books a raw extended flux u leaving column i (u < 0: entering it).
@@ -185,15 +195,47 @@ func (e *extended) addRaw(i int32, u float32) {
 	e.extIn[i] += min(u, 0)
 }
 
-// detect finds this step's passages: connected sets of full columns joined by pipes.
-func (e *extended) detect(h []float32) {
-	e.reset()
-	top := e.cols.Max
+// updateFull sets the full flag of capped column i from its height and tells whether it
+// flipped. The height phase calls it for its columns.
+func (e *extended) updateFull(i int, h float32) bool {
+	f := h >= e.cols.Max[i]-e.fullTol
+	if f == e.full[i] {
+		return false
+	}
+	e.full[i] = f
+	return true
+}
+
+// refreshTargets updates the full flags of the columns emitters act on (they change
+// heights after the height phase). Worker 0 calls it.
+func (e *extended) refreshTargets(em *emitterSet, h []float32) {
+	for _, i := range em.tCol {
+		if e.isCapped[i] && e.updateFull(int(i), h[i]) {
+			e.flips[0]++
+		}
+	}
+}
+
+// rebuild finds the passages (connected sets of full columns joined by pipes) and their
+// openings, from the full flags.
+func (e *extended) rebuild(h []float32) {
+	if e.dirty {
+		for _, i := range e.capped {
+			e.updateFull(int(i), h[i])
+		}
+		e.dirty = false
+	}
+	for w := range e.flips {
+		e.flips[w] = 0
+	}
+	for _, i := range e.members {
+		e.label[i] = -1
+	}
+	e.members = e.members[:0]
+	e.pStart = append(e.pStart[:0], 0)
 	e.fullList = e.fullList[:0]
 	for _, i := range e.capped {
-		f := h[i] >= top[i]-e.fullTol
-		e.full[i] = f
-		if f {
+		if e.full[i] {
 			e.fullList = append(e.fullList, i)
 		}
 	}
@@ -217,6 +259,25 @@ func (e *extended) detect(h []float32) {
 		}
 		e.pStart = append(e.pStart, int32(len(e.members)))
 	}
+	switch e.mode {
+	case ExtendedUnified:
+		e.findOpenings()
+	case ExtendedAxis:
+		e.findRuns()
+	}
+}
+
+// changed tells whether a full flag flipped since the last rebuild.
+func (e *extended) changed() bool {
+	if e.dirty {
+		return true
+	}
+	for _, f := range e.flips {
+		if f != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // gapOf is the mean gap (Max - Base) of passage p, m.
@@ -229,11 +290,14 @@ func (e *extended) gapOf(p int) float32 {
 	return s / float32(len(ms))
 }
 
-// rawFluxes detects the passages and computes the extended pipes' raw fluxes (Eq. 1 with
-// the pipe's length, or Eq. 8 and 9) and their sums per column.
+// rawFluxes computes the extended pipes' raw fluxes (Eq. 1 with the pipe's length, or
+// Eq. 8 and 9) and their sums per column, rebuilding the passages first if a full flag
+// flipped.
 func (e *extended) rawFluxes(h []float32, p *stepParams) {
-	e.step++
-	e.detect(h)
+	e.resetSums()
+	if e.changed() {
+		e.rebuild(h)
+	}
 	switch e.mode {
 	case ExtendedUnified:
 		e.unifiedRaw(h, p)
@@ -242,14 +306,23 @@ func (e *extended) rawFluxes(h []float32, p *stepParams) {
 	}
 }
 
-func (e *extended) unifiedRaw(h []float32, p *stepParams) {
-	t, base := e.topo, e.cols.Base
-	e.uCol, e.uF = e.uCol[:0], e.uF[:0]
+// findOpenings lists, per passage, the non-full columns piped to it (unified mode), and
+// carries each connection's flux over from before the rebuild. Passages with a single
+// opening get none: nothing can flow through them.
+func (e *extended) findOpenings() {
+	t := e.topo
+	e.uHist = e.uHist[:0]
+	for k, key := range e.uKey {
+		e.uHist = append(e.uHist, axisFlux{key: key, f: e.uF[k]})
+	}
+	slices.SortFunc(e.uHist, compareAxisFlux)
+	e.uCol, e.uKey, e.uF = e.uCol[:0], e.uKey[:0], e.uF[:0]
 	e.uStart = append(e.uStart[:0], 0)
+	e.uGap = e.uGap[:0]
 	for q := range len(e.pStart) - 1 {
 		e.seenMark++
 		first := len(e.uCol)
-		var hsum float32
+		rep := e.members[e.pStart[q]]
 		for _, i := range e.members[e.pStart[q]:e.pStart[q+1]] {
 			for a := t.adjStart[i]; a < t.adjStart[i+1]; a++ {
 				b := t.adjOther[a]
@@ -257,42 +330,59 @@ func (e *extended) unifiedRaw(h []float32, p *stepParams) {
 					continue
 				}
 				e.seen[b] = e.seenMark
-				e.uCol = append(e.uCol, b)
-				hsum += h[b]
+				key := axisKey(b, rep)
+				var f float32
+				if h, found := slices.BinarySearchFunc(e.uHist, axisFlux{key: key}, compareAxisFlux); found {
+					f = e.uHist[h].f
+				}
+				e.uCol, e.uKey, e.uF = append(e.uCol, b), append(e.uKey, key), append(e.uF, f)
 			}
 		}
-		n := len(e.uCol) - first
-		if n < 2 { // a single opening: nothing can flow through
-			e.uCol = e.uCol[:first]
-			e.uStart = append(e.uStart, int32(first))
-			continue
-		}
-		gap := e.gapOf(q)
-		mean := hsum / float32(n)
-		var fsum float32
-		for _, b := range e.uCol[first:] {
-			var prev float32
-			if e.uAt[b] == e.step-1 {
-				prev = e.uPrev[b]
-			}
-			dh := h[b] - mean
-			f := p.viscous(p.zeta*prev+p.acceleration(dh, h[b]-base[b], gap)*dh, gap, gap)
-			e.uF = append(e.uF, f)
-			fsum += f
-		}
-		meanF := fsum / float32(n)
-		for k := first; k < len(e.uCol); k++ {
-			e.uF[k] -= meanF // Eq. 9: the fluxes around the passage sum to zero
-			e.addRaw(e.uCol[k], e.uF[k])
+		if len(e.uCol)-first < 2 {
+			e.uCol, e.uKey, e.uF = e.uCol[:first], e.uKey[:first], e.uF[:first]
 		}
 		e.uStart = append(e.uStart, int32(len(e.uCol)))
+		e.uGap = append(e.uGap, e.gapOf(q))
 	}
 }
 
-func (e *extended) axisRaw(h []float32, p *stepParams) {
-	t, c := e.topo, e.cols
+// unifiedRaw computes the unified pipes' raw fluxes from their last final fluxes (Eq. 8
+// and 9).
+func (e *extended) unifiedRaw(h []float32, p *stepParams) {
+	base := e.cols.Base
+	for q := range len(e.uStart) - 1 {
+		lo, hi := e.uStart[q], e.uStart[q+1]
+		if lo == hi {
+			continue
+		}
+		var hsum float32
+		for _, b := range e.uCol[lo:hi] {
+			hsum += h[b]
+		}
+		n := float32(hi - lo)
+		mean, gap := hsum/n, e.uGap[q]
+		var fsum float32
+		for k := lo; k < hi; k++ {
+			b := e.uCol[k]
+			dh := h[b] - mean
+			f := p.viscous(p.zeta*e.uF[k]+p.acceleration(dh, h[b]-base[b], gap)*dh, gap, gap)
+			e.uF[k] = f
+			fsum += f
+		}
+		meanF := fsum / n
+		for k := lo; k < hi; k++ {
+			u := e.uF[k] - meanF // Eq. 9: the fluxes around the passage sum to zero
+			e.uF[k] = u
+			e.addRaw(e.uCol[k], u)
+		}
+	}
+}
+
+// findRuns lists the axis pipes: along x and y, every run of pipe-connected full columns
+// joins the non-full columns at its two ends.
+func (e *extended) findRuns() {
+	t := e.topo
 	e.axis = e.axis[:0]
-	// Every non-full column with a pipe in +x or +y into a full column starts a run.
 	for _, s := range e.fullList {
 		for a := t.adjStart[s]; a < t.adjStart[s+1]; a++ {
 			start := t.adjOther[a]
@@ -303,19 +393,29 @@ func (e *extended) axisRaw(h []float32, p *stepParams) {
 		}
 	}
 	// Branching runs can join the same ends twice: keep one (the first of a stable sort,
-	// so the choice does not depend on anything but the terrain and the heights).
+	// so the choice depends on nothing but the terrain and the heights).
 	slices.SortStableFunc(e.axis, compareAxisPipe)
 	e.axis = slices.CompactFunc(e.axis, func(x, y axisPipe) bool { return x.key == y.key })
+	// History: last step's final fluxes, by the pipe's two ends.
 	for k := range e.axis {
 		ap := &e.axis[k]
-		var prev float32
+		ap.f = 0
 		if i, found := slices.BinarySearchFunc(e.aPrev, axisFlux{key: ap.key}, compareAxisFlux); found {
-			prev = e.aPrev[i].f
+			ap.f = e.aPrev[i].f
 		}
+	}
+}
+
+// axisRaw computes the axis pipes' raw fluxes; each pipe's f holds its last final flux
+// (set by final, or by findRuns for a rebuilt list).
+func (e *extended) axisRaw(h []float32, p *stepParams) {
+	c := e.cols
+	for k := range e.axis {
+		ap := &e.axis[k]
 		a, b := ap.a, ap.b
 		dh := h[a] - h[b]
 		acc := p.acceleration(dh, h[a]-c.Base[a], h[b]-c.Base[b]) / ap.cells
-		ap.f = p.viscous(p.zeta*prev+acc*dh, ap.gap, ap.gap)
+		ap.f = p.viscous(p.zeta*ap.f+acc*dh, ap.gap, ap.gap)
 		e.addRaw(a, ap.f)
 		e.addRaw(b, -ap.f)
 	}
@@ -379,10 +479,6 @@ func (e *extended) final(kk, ss []float32) {
 				}
 				e.uF[k] = u
 				e.extNet[b] += u
-				if e.uAt[b] != e.step {
-					e.uAt[b], e.uPrev[b] = e.step, 0
-				}
-				e.uPrev[b] += u
 			}
 		}
 	case ExtendedAxis:

@@ -24,7 +24,7 @@ func (c *cpuBackend) csrStep(w int) {
 		ext.final(c.k, c.s)
 	}
 	c.bar.wait()
-	c.csrHeight(cr[0], cr[1], ext)
+	c.csrHeight(w, cr[0], cr[1], ext)
 }
 
 // csrFlux: the flux update of pipes [lo, hi).
@@ -103,14 +103,17 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 	}
 }
 
-// csrHeight: the height update of columns [lo, hi).
-func (c *cpuBackend) csrHeight(lo, hi int, ext *extended) {
+// csrHeight: the height update of columns [lo, hi), and the full flags of its capped
+// columns for the extended pipes.
+func (c *cpuBackend) csrHeight(w, lo, hi int, ext *extended) {
 	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
 	f, h, res, base, top := c.f, c.h, c.r, c.base, c.top
 	p := &c.p
 	var extNet []float32
+	var capped []bool
+	var flips int32
 	if ext != nil {
-		extNet = ext.extNet
+		extNet, capped = ext.extNet, ext.isCapped
 	}
 	for i := lo; i < hi; i++ {
 		var out float64
@@ -121,5 +124,11 @@ func (c *cpuBackend) csrHeight(lo, hi int, ext *extended) {
 			out += float64(extNet[i])
 		}
 		h[i], res[i] = settleHeight(p.updateHeight(out, h[i], res[i]), base[i], top[i])
+		if capped != nil && capped[i] && ext.updateFull(i, h[i]) {
+			flips++
+		}
+	}
+	if ext != nil {
+		ext.flips[w] = flips
 	}
 }
