@@ -213,8 +213,9 @@ func (c *cpuBackend) run(w, n int) {
 	}
 }
 
-func (c *cpuBackend) readHeight(dst []float32)   { copy(dst, c.h) }
-func (c *cpuBackend) readResidual(dst []float32) { copy(dst, c.r) }
+func (c *cpuBackend) readHeight(dst []float32)    { copy(dst, c.h) }
+func (c *cpuBackend) readResidual(dst []float32)  { copy(dst, c.r) }
+func (c *cpuBackend) writeResidual(src []float32) { copy(c.r, src) }
 
 // writeHeight sets every height (Fill, SetHeights); the passages are then recomputed.
 func (c *cpuBackend) writeHeight(src []float32) {

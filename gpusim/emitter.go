@@ -104,6 +104,30 @@ func (s *emitterSet) add(cols *terrain.Columns, e Emitter) (int, error) {
 	return len(s.list) - 1, nil
 }
 
+// retarget returns a copy of the set with every emitter's columns found again in new
+// columns (after a terrain change); ids, rates and times are kept. It fails, naming the
+// emitter, if an active one's point now lies in a cell that is solid from floor to top.
+func (s *emitterSet) retarget(cols *terrain.Columns) (emitterSet, error) {
+	var n emitterSet
+	for id, e := range s.list {
+		tg, err := emitterTargets(cols, e)
+		if err != nil && s.active[id] {
+			return emitterSet{}, fmt.Errorf("source or sink %d: %w", id, err)
+		}
+		if len(n.tStart) == 0 {
+			n.tStart = append(n.tStart, 0)
+		}
+		n.list = append(n.list, e)
+		n.active = append(n.active, s.active[id] && err == nil)
+		for _, c := range tg {
+			n.tCol = append(n.tCol, c)
+			n.tWeight = append(n.tWeight, 1/float64(len(tg)))
+		}
+		n.tStart = append(n.tStart, int32(len(n.tCol)))
+	}
+	return n, nil
+}
+
 // any tells whether some emitter may act.
 func (s *emitterSet) any() bool {
 	for i, a := range s.active {

@@ -24,6 +24,7 @@ type backend interface {
 	readHeight(dst []float32)
 	// readResidual copies the per-column height rounding still to be applied (m).
 	readResidual(dst []float32)
+	writeResidual(src []float32)
 	writeHeight(src []float32)
 	readFlux(dst []float32)
 	writeFlux(src []float32)
@@ -127,31 +128,98 @@ type Stats struct {
 // is allocated: bad settings, and a grid whose memory need exceeds what the machine has,
 // give an error naming the field.
 func New(cols *terrain.Columns, s Settings) (*Sim, error) {
-	if cols == nil {
-		return nil, errors.New("no terrain columns")
-	}
-	if err := cols.Validate(); err != nil {
-		return nil, err
-	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	np, err := checkGrid(cols)
+	if err != nil {
+		return nil, err
+	}
+	sim := &Sim{}
+	sim.install(cols, newTopology(cols, np), s)
+	sim.apply(s)
+	sim.warnDt()
+	sim.publish()
+	return sim, nil
+}
+
+// warnDt records a warning when dt is above the stability limit.
+func (s *Sim) warnDt() {
+	if w := dtWarning(s.dt, s.cols.Dx, s.settings.Gravity); w != "" {
+		s.warnings = append(s.warnings, w)
+	}
+}
+
+// checkGrid validates columns and checks that the solver's memory for them is there.
+func checkGrid(cols *terrain.Columns) (pipes int, err error) {
+	if cols == nil {
+		return 0, errors.New("no terrain columns")
+	}
+	if err := cols.Validate(); err != nil {
+		return 0, err
+	}
 	np := countPipes(cols)
 	if need, have := topologyBytes(cols.NumColumns(), np), terrain.AvailableMemory(); need > have {
-		return nil, fmt.Errorf("grid %dx%d with %d columns and %d pipes needs about %s for the solver, more than the %s available",
+		return 0, fmt.Errorf("grid %dx%d with %d columns and %d pipes needs about %s for the solver, more than the %s available",
 			cols.Nx, cols.Ny, cols.NumColumns(), np, terrain.FormatBytes(need), terrain.FormatBytes(have))
 	}
-	sim := &Sim{cols: cols, topo: newTopology(cols, np)}
-	sim.be = newCPUBackend(sim.topo, s.Workers, s.ExtendedPipes)
-	sim.scratch = make([]float32, cols.NumColumns())
-	sim.residual = make([]float32, cols.NumColumns())
-	sim.published = &Snapshot{Columns: cols, Height: make([]float32, cols.NumColumns())}
-	sim.back = &Snapshot{Columns: cols, Height: make([]float32, cols.NumColumns())}
-	sim.apply(s)
-	sim.publish()
+	return np, nil
+}
+
+// install makes a backend for the given columns and topology (dry, fluxes zero) and the
+// host buffers that go with it.
+func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) {
+	s.cols, s.topo = cols, topo
+	s.be = newCPUBackend(topo, st.Workers, st.ExtendedPipes)
+	n := cols.NumColumns()
+	s.scratch = make([]float32, n)
+	s.residual = make([]float32, n)
+	s.published = &Snapshot{Columns: cols, Height: make([]float32, n)}
+	s.back = &Snapshot{Columns: cols, Height: make([]float32, n)}
 	// The workers hold the backend, not the Sim: a Sim dropped without Close still stops them.
-	runtime.AddCleanup(sim, func(be backend) { be.close() }, sim.be)
-	return sim, nil
+	runtime.AddCleanup(s, func(be backend) { be.close() }, s.be)
+}
+
+// SetTerrain replaces the terrain mid-run (a tool moving, an organ shifting) with new
+// columns on the same grid (cell counts and dx). The liquid is carried over and its volume
+// kept: liquid whose space is still free stays; liquid whose space became solid moves to
+// the nearest free space above it, then beside it (up to retopoRings cells away); what
+// finds no room is booked as rejected and the volume that moved so is returned. Fluxes of
+// pipes that survive (same cells, overlapping columns at both ends) are kept; new pipes
+// start at zero. Sources and sinks act on the new columns at their points. On an error
+// nothing changes.
+func (s *Sim) SetTerrain(cols *terrain.Columns) (rejected float64, err error) {
+	np, err := checkGrid(cols)
+	if err != nil {
+		return 0, fmt.Errorf("terrain: %w", err)
+	}
+	if err := sameGrid(s.cols, cols); err != nil {
+		return 0, err
+	}
+	em, err := s.em.retarget(cols)
+	if err != nil {
+		return 0, fmt.Errorf("terrain: %w", err)
+	}
+	oldCols, oldTopo := s.cols, s.topo
+	oldH := make([]float32, oldCols.NumColumns())
+	oldR := make([]float32, oldCols.NumColumns())
+	s.be.readHeight(oldH)
+	s.be.readResidual(oldR)
+	oldF := s.Fluxes(nil)
+	newH, newR, rejected := carryLiquid(oldCols, oldH, oldR, cols)
+	topo := newTopology(cols, np)
+	newF := mapFluxes(oldTopo, oldF, topo)
+
+	s.be.close()
+	s.install(cols, topo, s.settings)
+	s.em = em
+	s.apply(s.settings)
+	s.be.writeHeight(newH)
+	s.be.writeResidual(newR)
+	s.be.writeFlux(newF)
+	s.acct.rejected += rejected
+	s.publish()
+	return rejected, nil
 }
 
 // apply installs validated settings.
@@ -161,9 +229,6 @@ func (s *Sim) apply(st Settings) {
 	s.dt = st.Dt
 	if s.dt == 0 {
 		s.dt = AutoDt(dx, st.Gravity)
-	}
-	if w := dtWarning(s.dt, dx, st.Gravity); w != "" {
-		s.warnings = append(s.warnings, w)
 	}
 	p := stepParams{
 		dt:         s.dt,
@@ -197,6 +262,7 @@ func (s *Sim) Set(st Settings) error {
 		return err
 	}
 	s.apply(st)
+	s.warnDt()
 	return nil
 }
 
