@@ -17,11 +17,12 @@ type demoOptions struct {
 	workers      int
 	viscosity    float64 // m^2/s
 	crossSection string
+	extended     string
 	dx           float64 // m
 }
 
 func defaultDemoOptions() demoOptions {
-	return demoOptions{until: 4, every: 0.5, viscosity: 4e-6, crossSection: "paper", dx: 0.0005}
+	return demoOptions{until: 4, every: 0.5, viscosity: 4e-6, crossSection: "paper", extended: "unified", dx: 0.0005}
 }
 
 func (o demoOptions) validate() error {
@@ -45,6 +46,9 @@ func (o demoOptions) validate() error {
 	}
 	if _, err := gpusim.ParseCrossSection(o.crossSection); err != nil {
 		return fmt.Errorf("--cross-section is %q: want \"paper\" or \"film\"", o.crossSection)
+	}
+	if _, err := gpusim.ParseExtendedPipes(o.extended); err != nil {
+		return fmt.Errorf("--extended-pipes is %q: want \"unified\", \"axis\" or \"off\"", o.extended)
 	}
 	return nil
 }
@@ -83,6 +87,7 @@ func runDemo(o demoOptions, stdout, stderr io.Writer) error {
 	s := gpusim.DefaultSettings()
 	s.Viscosity, s.Workers = o.viscosity, o.workers
 	s.CrossSection, _ = gpusim.ParseCrossSection(o.crossSection)
+	s.ExtendedPipes, _ = gpusim.ParseExtendedPipes(o.extended)
 	sim, err := gpusim.New(cols, s)
 	if err != nil {
 		return err
@@ -118,6 +123,7 @@ func runDemo(o demoOptions, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  simulated time     %.3f s in %.3f s wall: %.1fx real time\n", st.Time, wall, st.Time/wall)
 	fmt.Fprintf(stdout, "  step               %.3f ms mean (%.0f M column-steps/s)\n",
 		st.StepWall.Seconds()*1e3/float64(st.Steps), float64(st.Columns)*float64(st.Steps)/st.StepWall.Seconds()/1e6)
+	fmt.Fprintf(stdout, "  passages           %d flooded, %d extended pipes (%s)\n", st.Passages, st.Extended, s.ExtendedPipes)
 	fmt.Fprintf(stdout, "  volume             %.4f ml (added %.4f, removed %.4f, rejected %.4f)\n",
 		st.Volume*1e6, st.Added*1e6, st.Removed*1e6, st.Rejected*1e6)
 	drift := st.Volume - (st.Added - st.Removed)

@@ -30,6 +30,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opt.workers, "workers", opt.workers, "CPU threads (0 = all cores)")
 	fs.Float64Var(&opt.viscosity, "viscosity", opt.viscosity, "kinematic viscosity, m^2/s")
 	fs.StringVar(&opt.crossSection, "cross-section", opt.crossSection, `pipe cross-section: "paper" or "film"`)
+	fs.StringVar(&opt.extended, "extended-pipes", opt.extended, `flow through flooded passages: "unified", "axis" or "off"`)
 	fs.Float64Var(&opt.dx, "dx", opt.dx, "cell size, m")
 	fs.Float64Var(&opt.every, "every", opt.every, "simulated seconds between progress lines")
 	fs.Usage = func() {

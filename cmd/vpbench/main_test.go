@@ -42,6 +42,7 @@ func TestBadArguments(t *testing.T) {
 		{[]string{"--viscosity", "NaN"}, "--viscosity"},
 		{[]string{"--workers", "-2"}, "--workers"},
 		{[]string{"--cross-section", "foo"}, "--cross-section"},
+		{[]string{"--extended-pipes", "some"}, "--extended-pipes"},
 		{[]string{"--nope"}, "nope"},
 		{[]string{"scene.lua"}, "scene.lua"},
 	} {
