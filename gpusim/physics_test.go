@@ -907,15 +907,16 @@ func TestOverhangFilling(t *testing.T) {
 		eps, tFull, firstUpper, s.Rejected, worstVol)
 }
 
-// TestBlockedPassage: with extended pipes off (the only mode this build has) a full passage
-// blocks the flow (METHOD.md, "Extended pipes"): nothing can enter a full column. A
+// TestBlockedPassage: with extended pipes off a full passage blocks the flow (METHOD.md, "Extended pipes"): nothing can enter a full column. A
 // source under the slab, away from the opening, fills the lower layer; once its own
 // column is full it rejects what it cannot place, and no liquid reaches the slab's top,
 // whatever the head in the passage.
 func TestBlockedPassage(t *testing.T) {
 	const dx, n, rate = 0.001, 12, 5e-8
 	c := openingScene(t, n, dx)
-	sim := newSim(t, c, settings(0, 4e-6, 1))
+	st := settings(0, 4e-6, 1)
+	st.ExtendedPipes = ExtendedOff
+	sim := newSim(t, c, st)
 	if _, err := sim.AddEmitter(Emitter{X: 9.5 * dx, Y: 5.5 * dx, Z: 0.002, Rate: rate}); err != nil {
 		t.Fatal(err)
 	}
