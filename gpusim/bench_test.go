@@ -112,7 +112,7 @@ func BenchmarkPassageDetection(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				be.ext.rawFluxes(be.h, &be.p)
-				be.ext.final(be.k, be.s)
+				be.ext.final(be.k, be.s, be.r, &be.p)
 			}
 		})
 	}

@@ -104,6 +104,12 @@ func axisKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b
 func compareAxisPipe(x, y axisPipe) int { return cmp.Compare(x.key, y.key) }
 func compareAxisFlux(x, y axisFlux) int { return cmp.Compare(x.key, y.key) }
 
+// fullFraction of a cell size is how close to its ceiling a column must be to count as
+// full. (A looser 0.01 was tried: in scripts/passages.lua the tunnels counted as flooded
+// no sooner. What sets that moment is the outlet side: without extended pipes its level
+// only approaches the roofs asymptotically, and the outlet's tunnel column with it.)
+const fullFraction = 1e-4
+
 // newExtended returns nil when the terrain has no capped column: no passage can form.
 func newExtended(t *topology, mode ExtendedPipes) *extended {
 	c := t.cols
@@ -445,8 +451,11 @@ func (e *extended) followRun(start, first int32, dirY bool) {
 }
 
 // final computes the extended pipes' final fluxes from this step's K and S, balances each
-// passage, and sums each column's net extended outflow into extNet.
-func (e *extended) final(kk, ss []float32) {
+// passage, and sums each column's net extended outflow into extNet. The balance is in
+// float32, so a passage's fluxes can still sum to a rounding (about 1e-17 m^3/s): that
+// leftover is put into the residual r of the passage's first opening, in float64, so that
+// the volume, which counts r, is kept exactly.
+func (e *extended) final(kk, ss, r []float32, p *stepParams) {
 	switch e.mode {
 	case ExtendedUnified:
 		for q := range len(e.uStart) - 1 {
@@ -470,6 +479,7 @@ func (e *extended) final(kk, ss []float32) {
 			} else if out > in {
 				sOut = in / out
 			}
+			var left float64 // net outflow of the openings: what the passage would keep
 			for k := lo; k < hi; k++ {
 				u, b := e.uF[k], e.uCol[k]
 				if u > 0 {
@@ -479,6 +489,11 @@ func (e *extended) final(kk, ss []float32) {
 				}
 				e.uF[k] = u
 				e.extNet[b] += u
+				left += float64(u)
+			}
+			if left != 0 && hi > lo {
+				b := e.uCol[lo]
+				r[b] = float32(float64(r[b]) + left*p.dtOverDx2d)
 			}
 		}
 	case ExtendedAxis:

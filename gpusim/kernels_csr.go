@@ -21,7 +21,7 @@ func (c *cpuBackend) csrStep(w int) {
 	c.bar.wait()
 	c.csrFinal(pr[0], pr[1])
 	if ext != nil && w == 0 {
-		ext.final(c.k, c.s)
+		ext.final(c.k, c.s, c.r, &c.p)
 	}
 	c.bar.wait()
 	c.csrHeight(w, cr[0], cr[1], ext)

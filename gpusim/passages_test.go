@@ -79,7 +79,7 @@ func stepChecked(t *testing.T, sim *Sim, n int) (maxJump float64) {
 		sim.Step(1)
 		checkBounds(t, sim, k)
 		sim.Snapshot(&s)
-		if d := math.Abs(s.Volume-(s.Added-s.Removed)) / s.Added; d > 1e-7 {
+		if d := math.Abs(s.Volume-(s.Added-s.Removed)) / s.Added; d > 1e-10 {
 			t.Fatalf("step %d: volume %.10g m^3, added - removed %.10g: off by %.2g", k, s.Volume, s.Added-s.Removed, d)
 		}
 		for i, h := range s.Height {
