@@ -1,0 +1,250 @@
+package script
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// call is one call from Lua into a vp function; its helpers check arguments and raise
+// Lua errors "fn: message" placed at the script line that made the call.
+type call struct {
+	s  *Scenario
+	L  *lua.LState
+	fn string // as scripts write it: "vp.box", "sim:source"
+}
+
+// fail raises a Lua error at the calling line of the script. It does not return.
+func (c call) fail(format string, a ...any) {
+	c.L.RaiseError("%s", c.fn+": "+fmt.Sprintf(format, a...))
+}
+
+// where is the place of the script line that made the call: the nearest Lua frame.
+func (c call) where() place {
+	for level := 1; ; level++ {
+		dbg, ok := c.L.GetStack(level)
+		if !ok {
+			return place{c.s.file, 0}
+		}
+		if _, err := c.L.GetInfo("Sl", dbg, lua.LNil); err != nil {
+			continue
+		}
+		if dbg.What != "G" && dbg.CurrentLine > 0 {
+			return place{dbg.Source, dbg.CurrentLine}
+		}
+	}
+}
+
+// raise raises err: an *Error keeps its own place (a heightfield fn's line), anything
+// else is placed at the calling line as "fn: err".
+func (c call) raise(err error) {
+	if e, ok := err.(*Error); ok {
+		c.s.raised = e
+		c.L.Error(lua.LString(e.Error()), 0)
+	}
+	c.fail("%s", strings.TrimPrefix(err.Error(), "terrain: "))
+}
+
+// notInHeightfield refuses calls that would touch the solver from a heightfield fn,
+// which runs in the middle of a terrain extraction.
+func (c call) notInHeightfield() {
+	if c.s.hf.busy {
+		c.fail("not allowed inside a vp.heightfield fn: fn(x, y) must only compute the height z")
+	}
+}
+
+// fmtNum prints a number the way Lua users write it (nan, inf).
+func fmtNum(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// table returns argument n, which must be a table (usage shows its shape).
+func (c call) table(n int, usage string) *lua.LTable {
+	v := c.L.Get(n)
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		c.fail("want a table %s, got %s", usage, typeName(v))
+	}
+	return t
+}
+
+// optTable is table, but nil (no argument) gives an empty table.
+func (c call) optTable(n int, usage string) *lua.LTable {
+	if c.L.Get(n) == lua.LNil {
+		return c.L.NewTable()
+	}
+	return c.table(n, usage)
+}
+
+// keys refuses positional values and fields not in allowed, listing the allowed ones.
+func (c call) keys(t *lua.LTable, allowed ...string) {
+	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		ks, ok := k.(lua.LString)
+		if !ok {
+			c.fail("unexpected value [%s] = %s: fields are named (allowed fields: %s)",
+				describeValue(k), describeValue(v), strings.Join(allowed, ", "))
+		}
+		if !contains(allowed, string(ks)) {
+			c.fail("unknown field %s%s: allowed fields are %s", describeValue(ks), suggest(string(ks), allowed), strings.Join(allowed, ", "))
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest proposes the allowed name a misspelt one most likely meant.
+func suggest(name string, allowed []string) string {
+	low := strings.ToLower(name)
+	for _, a := range allowed {
+		if strings.ToLower(a) == low || strings.ReplaceAll(a, "_", "") == strings.ReplaceAll(low, "_", "") {
+			return fmt.Sprintf(" (did you mean %s?)", a)
+		}
+	}
+	return ""
+}
+
+// describeValue prints a value briefly for a message.
+func describeValue(v lua.LValue) string {
+	switch v := v.(type) {
+	case lua.LNumber:
+		return fmtNum(float64(v))
+	case lua.LString:
+		s := string(v)
+		if len(s) > 40 {
+			return strconv.Quote(s[:40]) + "..."
+		}
+		return strconv.Quote(s)
+	case lua.LBool:
+		return v.String()
+	}
+	return typeName(v)
+}
+
+// number checks that v (field or argument name) is a finite number.
+func (c call) number(name string, v lua.LValue) float64 {
+	n, ok := v.(lua.LNumber)
+	if !ok {
+		c.fail("%s is %s, want a number", name, typeName(v))
+	}
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		c.fail("%s is %s: it must be a finite number", name, fmtNum(f))
+	}
+	return f
+}
+
+// num reads a number field; def when absent, or an error naming the field when
+// required.
+func (c call) num(t *lua.LTable, key string, def float64, required bool, want string) float64 {
+	v := t.RawGetString(key)
+	if v == lua.LNil {
+		if required {
+			c.fail("%s is missing: want %s", key, want)
+		}
+		return def
+	}
+	return c.number(key, v)
+}
+
+// numAtLeast reads a number field that must be >= lo (or > lo when strict).
+func (c call) numAtLeast(t *lua.LTable, key string, def float64, required bool, lo float64, strict bool, unit string) float64 {
+	f := c.num(t, key, def, required, "a number of "+unit)
+	if f < lo || strict && f == lo {
+		op := ">="
+		if strict {
+			op = ">"
+		}
+		c.fail("%s is %s: it must be %s %s %s", key, fmtNum(f), op, fmtNum(lo), unit)
+	}
+	return f
+}
+
+// integer reads a whole-number field within [lo, hi].
+func (c call) integer(t *lua.LTable, key string, def, lo, hi int) int {
+	v := t.RawGetString(key)
+	if v == lua.LNil {
+		return def
+	}
+	f := c.number(key, v)
+	if f != math.Trunc(f) {
+		c.fail("%s is %s: it must be a whole number", key, fmtNum(f))
+	}
+	if f < float64(lo) || f > float64(hi) {
+		c.fail("%s is %s: it must be between %d and %d", key, fmtNum(f), lo, hi)
+	}
+	return int(f)
+}
+
+// choice reads a string field that must be one of choices.
+func (c call) choice(t *lua.LTable, key, def string, choices ...string) string {
+	v := t.RawGetString(key)
+	if v == lua.LNil {
+		return def
+	}
+	s, ok := v.(lua.LString)
+	if !ok || !contains(choices, string(s)) {
+		q := make([]string, len(choices))
+		for i, ch := range choices {
+			q[i] = strconv.Quote(ch)
+		}
+		c.fail("%s is %s: want %s", key, describeValue(v), strings.Join(q, ", "))
+	}
+	return string(s)
+}
+
+var vecShapes = map[int]string{2: "{x, y}", 3: "{x, y, z}"}
+
+// vec reads a field holding an array of n numbers ({x, y, z}); ok is false when absent
+// and not required.
+func (c call) vec(t *lua.LTable, key string, n int, required bool) ([]float64, bool) {
+	v := t.RawGetString(key)
+	if v == lua.LNil {
+		if required {
+			c.fail("%s is missing: want %d numbers %s", key, n, vecShapes[n])
+		}
+		return nil, false
+	}
+	return c.vecValue(key, v, n), true
+}
+
+// vecValue checks that v (named name) is an array of exactly n finite numbers.
+func (c call) vecValue(name string, v lua.LValue, n int) []float64 {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		c.fail("%s is %s, want a table of %d numbers %s", name, typeName(v), n, vecShapes[n])
+	}
+	count := 0
+	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
+		kn, ok := k.(lua.LNumber)
+		if !ok || float64(kn) != math.Trunc(float64(kn)) || kn < 1 || float64(kn) > float64(n) {
+			c.fail("%s has an unexpected entry [%s]: want %d numbers %s", name, describeValue(k), n, vecShapes[n])
+		}
+		count++
+	}
+	if count != n {
+		c.fail("%s has %d values, want %d numbers %s", name, count, n, vecShapes[n])
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = c.number(fmt.Sprintf("%s[%d]", name, i+1), t.RawGetInt(i+1))
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+// Package script loads and runs scenario scripts: Lua files that set up a simulation
+// (domain, terrain, liquid, sources) and act on it while it runs. The Lua contract is
+// ../shared/LUA_API.md; the user's reference for every function is docs/scripting.md.
+//
+// # Go API
+//
+// Load (a file) or LoadSource (an in-memory script such as the command's demo) compiles
+// the script once and runs its top level, the scene set-up, under Options: Print receives
+// print() output and warnings; Params are vp.param's values; Backend and Workers override
+// vp.sim's (Workers < 0 keeps the script's: the zero Options run on all cores);
+// CallbackTimeout bounds each entry into Lua (2 s by default).
+//
+//	s, err := script.Load("scenario.lua", script.Options{Print: log, Workers: -1})
+//	if err != nil { ... }         // *script.Error: "file:line: message"
+//	defer s.Close()
+//	for {
+//		done, err := s.Advance(50)  // up to 50 steps, stopping where a callback is due
+//		if err != nil { ... }       // the scenario is stopped; the Sim keeps its last state
+//		s.RecordFrame(0, surfaceTime, renderTime)
+//		if done || s.Time() >= until { break }
+//	}
+//
+// Advance steps the solver and, between steps, fires what is due: sim:at and sim:every
+// callbacks and main's vp.wait. It stops early at the first step boundary where something
+// is due, so a caller that draws after each call sees every callback's effect. The first
+// call fires what is due at time 0 (main starts then) before stepping. done is true once
+// main has returned; a scenario without main never finishes by itself. After an error
+// (a callback error, a timeout) every later Advance returns the same *Error and does not
+// step.
+//
+// Sim returns the solver (gpusim.Sim), built during Load and the same for the whole run;
+// Info describes the scenario for `vpbench check` (grid, columns, memory estimate, dt and
+// its stability limit, backend, settings, warnings). Close stops the solver and the Lua
+// state.
+//
+// # Timings
+//
+// Advance measures the wall time it spends in the solver and records it itself as one
+// Simulation frame per call that took a step; LastAdvance returns it. RecordFrame adds the
+// phases the caller runs, surface and render (0 = not run this frame, not counted); its
+// sim argument is not added again (pass 0 or LastAdvance()). Timings returns each
+// phase's frames, mean and maximum in milliseconds since the start, and sim:stats()
+// reports the same numbers to the script (sim, surface, render = {frames, avg, max}).
+//
+// # Goroutines
+//
+// One goroutine (the runner) drives a Scenario: Advance, Info, Close and the Sim's
+// mutating methods. Name, Time, Timings and RecordFrame are safe from any goroutine, as
+// are Sim().Snapshot and Sim().Stats (the UI reads those while the runner steps).
+//
+// # Errors
+//
+// Every error a script causes is an *Error whose File and Line point into the script (or
+// the module it required): syntax errors (also those the parser reports at the end of
+// the file), runtime errors, API misuse (the line of the vp call, the message naming the
+// function and the field: "vp.box: min[3] is a string, want a number"), refusals from the
+// solver or the terrain ("sim:source: at = {...} is outside the domain ..."), errors in a
+// heightfield fn (at fn's line, naming the point), and timeouts ("callback ran longer
+// than 2s (endless loop?)", at the line that was running). Errors from callbacks and main
+// say which one and the simulated time. Problems that are not the script's (a file that
+// cannot be read, bad Options) are plain errors.
+//
+// # The Lua API
+//
+// Every function below is documented in full in docs/scripting.md.
+//
+// Module vp (a global, and require("vp")):
+//
+//   - vp.sim{size, height, dx, dt, layers, viscosity, damping, gravity, cross_section,
+//     extended_pipes, backend, workers} -> sim: once per script; every field optional with
+//     LUA_API.md's defaults; each is checked (unknown name, type, NaN, range, memory).
+//   - vp.param(name, default): Options.Params[name] converted to default's type (number,
+//     boolean or string), or default.
+//   - vp.version: the API version (Version).
+//   - vp.wait(seconds): only inside main: resume after seconds of simulated time.
+//
+// Solids (signed distance fields; userdata with translate and rotate):
+//
+//   - vp.box{min, max}, vp.sphere{center, radius}, vp.cylinder{base, axis, radius, length},
+//     vp.plane{point, normal} (solid below), vp.heightfield{fn = function(x, y) return z
+//     end} (fn runs during extraction, serialised, one call per cell centre),
+//     vp.mesh(path) (a closed OBJ mesh, path relative to the script's folder).
+//   - vp.union(a, b, ...), vp.intersection(a, b, ...) (arguments or one array),
+//     vp.difference(a, b).
+//   - solid:translate{dx, dy, dz} (or three numbers), solid:rotate{axis, angle}.
+//
+// Scene and liquid (methods of the sim):
+//
+//   - sim:terrain(solid): extract the columns; the first call builds the solver, later
+//     ones (also mid-run) rebuild its columns keeping the liquid. Without any call the
+//     terrain is the empty domain.
+//   - sim:fill{at, level} -> volume added.
+//   - sim:source{at, radius, rate, start, stop} and sim:sink{...} -> handle with
+//     :set_rate(q) and :stop(); rate >= 0 for both.
+//   - sim:set{viscosity, damping, gravity, cross_section, extended_pipes, dt, workers}.
+//
+// Time:
+//
+//   - sim:at(t, fn), sim:every(period, fn) -> timer with :cancel(); fn(t_now) runs at the
+//     first step boundary at or after its time, in time order, ties in scheduling order;
+//     what is scheduled during a boundary's callbacks waits for the next boundary.
+//   - a global function main runs as a coroutine from time 0; vp.wait yields it; its
+//     return ends the run.
+//
+// Reading: sim:time(), sim:volume(), sim:depth(x, y), sim:columns(x, y) ->
+// {{min, base, max, h}, ...}, sim:stats() -> {steps, time, dt, columns, wet, pipes,
+// extended, passages, volume, added, removed, rejected, backend, workers, step_ms, sim,
+// surface, render}, sim:info() -> grid, memory, dt, settings.
+//
+// Output: print(...) goes to Options.Print; sim:export_mesh(path) and
+// sim:screenshot(path) raise "not available in this version yet" errors (pcall them).
+//
+// # Sandbox and limits
+//
+// The Lua state opens base (without dofile, loadfile, load, loadstring), table, string
+// (without dump; rep bounded to 64 MiB), math and coroutine; no io, os, debug or package.
+// require(name) loads name.lua from the script's folder only (letters, digits, _ and -),
+// once. math.random is the scenario's own generator, seeded with 0, so runs are
+// deterministic. Every entry into Lua (the top level, each callback, each resume of main,
+// each heightfield fn call) runs under a watchdog that cancels the state's context after
+// CallbackTimeout; the context is the scenario's for good, so pcall cannot swallow a
+// timeout, and coroutines the script creates inherit it. Go work inside a vp call
+// (extraction, building the solver, loading a mesh) pauses the watchdog. Callbacks run
+// only between steps, so an error never leaves the solver half-updated; the Lua stack is
+// reset after every entry. Not bounded: memory (a loop doubling a string), and the time
+// of a single Go library call (a pathological string pattern).
+package script

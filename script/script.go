@@ -1,0 +1,531 @@
+package script
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// Version is the scripting API's version, vp.version in scripts.
+const Version = "1.0"
+
+// DefaultCallbackTimeout is how long one entry into Lua may run when
+// Options.CallbackTimeout is 0.
+const DefaultCallbackTimeout = 2 * time.Second
+
+// Options tune how a scenario is loaded and run.
+type Options struct {
+	// Print receives print() output and warnings (prefixed "warning: "; they are also in
+	// Info().Warnings), one message a call, without a trailing newline; nil discards them.
+	// Calls never overlap, but a print inside a heightfield fn comes from a terrain
+	// extraction goroutine while the runner waits.
+	Print func(msg string)
+	// Params are the values vp.param(name, default) returns (from the command line:
+	// --param nu=4e-5), converted to the default's type.
+	Params map[string]string
+	// Backend "" keeps the script's backend; "auto", "cpu" or "cuda" override vp.sim's
+	// for the whole run.
+	Backend string
+	// Workers < 0 keeps the script's worker count; >= 0 overrides vp.sim's and sim:set's
+	// for the whole run (0 = all cores). Note that the zero Options override it with 0.
+	Workers int
+	// CallbackTimeout bounds each entry into Lua (the top level, a sim:at or sim:every
+	// callback, a resume of main, a heightfield fn call); 0 = DefaultCallbackTimeout (2 s).
+	// A longer run is cancelled with a "callback ran longer than" *Error. Time spent in
+	// terrain extraction and building the solver does not count.
+	CallbackTimeout time.Duration
+}
+
+// Scenario is a loaded script with its solver: the scene is set up; Advance runs it.
+//
+// A Scenario is driven by one goroutine (the runner): Advance, Info, Sim's mutating
+// methods and Close must not be called concurrently. Name, Time, Timings and RecordFrame
+// may be called from any goroutine, and so may Sim().Snapshot and Sim().Stats.
+type Scenario struct {
+	opt     Options
+	name    string // Name()
+	file    string // the script's chunk name (error messages)
+	dir     string // the script's folder: modules and meshes
+	chunks  []string
+	timeout time.Duration
+
+	L      *lua.LState
+	ctx    context.Context
+	cancel context.CancelFunc
+	wd     watchdog
+	rng    *rand.Rand
+	mt     metatables
+	vpMod  *lua.LTable
+
+	cfg   *simConfig // nil until vp.sim
+	simUD *lua.LUserData
+	sim   *gpusim.Sim
+
+	lastDropped int // Columns.Dropped of the last extraction (warned once per change)
+
+	events   eventQueue
+	seq      int64
+	mainTh   *lua.LState
+	mainFn   *lua.LFunction
+	mainDef  place
+	mainWait *event // set by vp.wait while main runs
+	resuming bool   // resumeMain is running main (not a script's coroutine.resume)
+	started  bool
+	done     bool
+	closed   bool
+	err      *Error
+	raised   *Error // the last *Error raised into Lua with its own place (call.raise)
+
+	hf heightfieldState
+
+	modules    map[string]lua.LValue
+	loading    map[string]bool
+	paramsUsed map[string]bool
+	warnings   []string
+
+	snap   gpusim.Snapshot
+	snapOK bool
+
+	timeBits    atomic.Uint64 // math.Float64bits of the simulated time
+	lastAdvance time.Duration
+	tmu         sync.Mutex
+	tSim        phaseAcc
+	tSurface    phaseAcc
+	tRender     phaseAcc
+}
+
+// simConfig is what vp.sim set up.
+type simConfig struct {
+	domain   terrain.Domain
+	layers   int
+	settings gpusim.Settings
+	backend  string // the script's (or Options') value: "auto" or "cpu"
+	at       place  // the vp.sim call
+}
+
+// Load reads and compiles the file, runs its top level (the scene set-up) and returns
+// the scenario, ready to run. Errors the script causes are *Error; a file that cannot be
+// read, or bad Options, give other errors.
+func Load(path string, opt Options) (*Scenario, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("script: %w", err)
+	}
+	return load(path, filepath.Base(path), src, opt)
+}
+
+// LoadSource does what Load does for an in-memory script (the command's embedded demo);
+// name is used in error messages and as Name(). Modules (require) and meshes are looked
+// up in name's folder: the current directory for a plain name.
+func LoadSource(name string, src []byte, opt Options) (*Scenario, error) {
+	return load(name, name, src, opt)
+}
+
+func checkOptions(opt Options) error {
+	switch opt.Backend {
+	case "", "auto", "cpu", "cuda":
+	default:
+		return fmt.Errorf("script: backend %q: want \"auto\", \"cpu\" or \"cuda\"", opt.Backend)
+	}
+	if opt.Workers > maxWorkers {
+		return fmt.Errorf("script: workers is %d: at most %d", opt.Workers, maxWorkers)
+	}
+	for k := range opt.Params {
+		if k == "" {
+			return errors.New("script: a parameter has an empty name")
+		}
+	}
+	return nil
+}
+
+func load(file, name string, src []byte, opt Options) (*Scenario, error) {
+	if err := checkOptions(opt); err != nil {
+		return nil, err
+	}
+	if file == "" {
+		file = "script"
+		name = file
+	}
+	s := &Scenario{
+		opt:        opt,
+		name:       name,
+		file:       file,
+		dir:        filepath.Dir(file),
+		chunks:     []string{file},
+		timeout:    opt.CallbackTimeout,
+		modules:    map[string]lua.LValue{},
+		loading:    map[string]bool{},
+		paramsUsed: map[string]bool{},
+		rng:        rand.New(rand.NewPCG(0, 0)),
+	}
+	if s.timeout <= 0 {
+		s.timeout = DefaultCallbackTimeout
+	}
+	s.newState()
+	fn, err := compile(s.L, src, file)
+	if err != nil {
+		s.Close()
+		return nil, syntaxError(err, file, src)
+	}
+	if e := s.enter(place{file, 1}, "in the script's set-up", func() error {
+		s.L.Push(fn)
+		return s.L.PCall(0, 0, nil)
+	}); e != nil {
+		s.Close()
+		return nil, e
+	}
+	if e := s.finishLoad(); e != nil {
+		s.Close()
+		return nil, e
+	}
+	return s, nil
+}
+
+// compile parses and compiles a chunk. A panic inside gopher-lua's compiler (it
+// re-raises what is not a CompileError) becomes an error rather than a crash.
+func compile(L *lua.LState, src []byte, name string) (fn *lua.LFunction, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fn, err = nil, fmt.Errorf("%s:1: cannot compile the script: %v", name, r)
+		}
+	}()
+	return L.Load(bytes.NewReader(prepareSource(src)), name)
+}
+
+// prepareSource drops a UTF-8 byte order mark and blanks a first line starting with '#'
+// (a shebang), as Lua's own loader does; line numbers are kept.
+func prepareSource(src []byte) []byte {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	if len(src) > 0 && src[0] == '#' {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return nil
+		}
+		return src[i:]
+	}
+	return src
+}
+
+// finishLoad checks what the top level left: one vp.sim, a solver (the empty domain if
+// the script set no terrain), and main.
+func (s *Scenario) finishLoad() *Error {
+	if s.cfg == nil {
+		return &Error{File: s.file, Msg: "the script never calls vp.sim{...}: every scenario needs one (see docs/scripting.md)"}
+	}
+	if s.sim == nil {
+		if _, err := s.setTerrain(nil); err != nil {
+			return s.placeErr(err, s.cfg.at, "vp.sim")
+		}
+	}
+	// A raw read: a script may give _G an __index that errors, and this is not inside a
+	// protected call.
+	switch m := s.L.G.Global.RawGetString("main").(type) {
+	case *lua.LFunction:
+		s.mainFn = m
+		s.mainDef = s.funcPlace(m)
+		s.mainTh, _ = s.L.NewThread()
+		s.schedule(&event{t: 0, main: true, what: "main"})
+	default:
+		if m != lua.LNil {
+			return &Error{File: s.file, Msg: fmt.Sprintf("main is %s: it must be a function (run as a coroutine beside the solver) or nil", typeName(m))}
+		}
+	}
+	for _, k := range sortedKeys(s.opt.Params) {
+		if !s.paramsUsed[k] {
+			s.warn(fmt.Sprintf("parameter %s=%s is not read by the script's set-up (vp.param(%q, default))", k, s.opt.Params[k], k))
+		}
+	}
+	s.flushWarnings()
+	s.storeTime()
+	return nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// placeErr makes err an *Error at p (or keeps its own place if it has one).
+func (s *Scenario) placeErr(err error, p place, fn string) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{File: p.file, Line: p.line, Msg: fn + ": " + err.Error()}
+}
+
+// funcPlace is where a Lua function is defined.
+func (s *Scenario) funcPlace(f *lua.LFunction) place {
+	if f.Proto == nil {
+		return place{s.file, 0}
+	}
+	return place{f.Proto.SourceName, f.Proto.LineDefined}
+}
+
+// enter runs one entry into Lua under the watchdog and turns what goes wrong into an
+// *Error; the Lua stack is reset afterwards.
+func (s *Scenario) enter(fallback place, context string, run func() error) *Error {
+	s.raised = nil
+	s.wd.arm(s.timeout)
+	err := run()
+	_, fired := s.wd.disarm()
+	s.L.SetTop(0)
+	if e := s.raisedError(err); e != nil {
+		return e
+	}
+	if fired {
+		return s.timeoutError(err, fallback, context)
+	}
+	if err != nil {
+		return s.luaError(err, fallback, context)
+	}
+	return nil
+}
+
+// raisedError returns the *Error that err carries if it is one call.raise raised (a
+// heightfield fn's failure, with its own place and context), unchanged by the way out.
+func (s *Scenario) raisedError(err error) *Error {
+	var ae *lua.ApiError
+	if s.raised == nil || err == nil || !errors.As(err, &ae) {
+		return nil
+	}
+	if str, ok := ae.Object.(lua.LString); ok && string(str) == s.raised.Error() {
+		e := *s.raised
+		return &e
+	}
+	return nil
+}
+
+// timeoutError is the error of an entry the watchdog stopped, placed where Lua was
+// running when it stopped.
+func (s *Scenario) timeoutError(err error, fallback place, context string) *Error {
+	e := &Error{File: fallback.file, Line: fallback.line}
+	if err != nil {
+		le := s.luaError(err, fallback, "")
+		e.File, e.Line = le.File, le.Line
+	}
+	e.Msg = fmt.Sprintf("callback ran longer than %v (endless loop?)", s.timeout)
+	if context != "" {
+		e.Msg += " (" + context + ")"
+	}
+	return e
+}
+
+// Advance runs the scenario forward by up to maxSteps solver steps, stopping early at
+// the first step boundary where a callback (sim:at, sim:every) or main's vp.wait is due;
+// it fires those and returns. The first call first fires what is due at time 0 (main
+// starts then). It returns done = true once main has returned (a scenario with no main
+// never finishes by itself); later calls then do nothing. The solver's wall time is
+// recorded as one Simulation frame of Timings (see LastAdvance). After an error (a
+// callback error or timeout) the scenario is stopped: this and every later call return
+// the same *Error, and the solver keeps its last state (callbacks run only between
+// steps).
+func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
+	s.lastAdvance = 0
+	if s.closed {
+		return s.done, errors.New("script: the scenario is closed")
+	}
+	if s.err != nil {
+		return false, s.err
+	}
+	if s.done {
+		return true, nil
+	}
+	if !s.started {
+		s.started = true
+		s.fireDue()
+		if s.err != nil {
+			return false, s.err
+		}
+		if s.done {
+			return true, nil
+		}
+	}
+	if maxSteps <= 0 {
+		return false, nil
+	}
+	n := s.stepsToNext(maxSteps)
+	t0 := time.Now()
+	s.sim.Step(n)
+	s.lastAdvance = time.Since(t0)
+	s.snapOK = false
+	s.storeTime()
+	s.tmu.Lock()
+	s.tSim.add(s.lastAdvance)
+	s.tmu.Unlock()
+	s.fireDue()
+	if s.err != nil {
+		return false, s.err
+	}
+	return s.done, nil
+}
+
+// LastAdvance is the wall time the last Advance call spent in the solver (0 when it took
+// no step).
+func (s *Scenario) LastAdvance() time.Duration { return s.lastAdvance }
+
+// Err is the error that stopped the scenario, or nil.
+func (s *Scenario) Err() error {
+	if s.err == nil {
+		return nil
+	}
+	return s.err
+}
+
+// Done reports whether main has returned.
+func (s *Scenario) Done() bool { return s.done }
+
+// Sim is the solver (built during Load; the same one for the whole run, also across
+// terrain changes).
+func (s *Scenario) Sim() *gpusim.Sim { return s.sim }
+
+// Name is the file's base name, or LoadSource's name.
+func (s *Scenario) Name() string { return s.name }
+
+// Time is the simulated time in seconds (safe from any goroutine).
+func (s *Scenario) Time() float64 { return math.Float64frombits(s.timeBits.Load()) }
+
+func (s *Scenario) storeTime() {
+	if s.sim != nil {
+		s.timeBits.Store(math.Float64bits(s.sim.Time()))
+	}
+}
+
+// Info describes a loaded scenario, for `vpbench check`.
+type Info struct {
+	Name             string
+	Nx, Ny, Layers   int
+	Dx, Height       float64 // m
+	SizeX, SizeY     float64 // m: vp.sim's size (the grid covers Nx*Dx by Ny*Dx)
+	Columns, Pipes   int
+	DroppedIntervals int    // free intervals below the topmost Layers, treated as solid
+	MemoryBytes      uint64 // terrain.MemoryEstimate(Nx, Ny, Layers)
+	Dt, StableDt     float64
+	Backend          string
+	Workers          int
+	Settings         gpusim.Settings
+	Warnings         []string // every warning so far (dt above the limit, ...)
+	HasMain          bool     // the script defines main
+	Callbacks        int      // sim:at and sim:every callbacks scheduled
+	Params           []string // the parameters the script read with vp.param
+}
+
+// Info describes the scenario: grid, columns, time step, backend and warnings.
+func (s *Scenario) Info() Info {
+	c := s.sim.Columns()
+	st := s.sim.Stats()
+	in := Info{
+		Name: s.name, Nx: c.Nx, Ny: c.Ny, Layers: c.Layers, Dx: c.Dx, Height: c.Height,
+		SizeX: s.cfg.domain.SizeX, SizeY: s.cfg.domain.SizeY,
+		Columns: c.NumColumns(), Pipes: s.sim.NumPipes(), DroppedIntervals: c.Dropped,
+		MemoryBytes: terrain.MemoryEstimate(c.Nx, c.Ny, c.Layers),
+		Dt:          s.sim.Dt(), StableDt: gpusim.StableDt(c.Dx, s.sim.Settings().Gravity),
+		Backend: st.Backend, Workers: st.Workers, Settings: s.sim.Settings(),
+		Warnings: append([]string(nil), s.warnings...),
+		HasMain:  s.mainFn != nil,
+	}
+	for _, e := range s.events {
+		if !e.done && !e.main {
+			in.Callbacks++
+		}
+	}
+	for k := range s.paramsUsed {
+		in.Params = append(in.Params, k)
+	}
+	sort.Strings(in.Params)
+	return in
+}
+
+// Close stops the solver and the Lua state. It is safe to call more than once.
+func (s *Scenario) Close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	s.wd.disarm()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	if s.sim != nil {
+		s.sim.Close()
+	}
+	if s.L != nil {
+		s.L.Close()
+	}
+}
+
+// warn records a warning and sends it to Options.Print.
+func (s *Scenario) warn(msg string) {
+	s.warnings = append(s.warnings, msg)
+	s.print("warning: " + msg)
+}
+
+// flushWarnings passes on the solver's warnings (dt above the stability limit).
+func (s *Scenario) flushWarnings() {
+	if s.sim == nil {
+		return
+	}
+	for _, w := range s.sim.Warnings() {
+		s.warn(w)
+	}
+}
+
+func (s *Scenario) print(msg string) {
+	if s.opt.Print != nil {
+		s.opt.Print(msg)
+	}
+}
+
+// typeName names a Lua value's type with an article, for messages.
+func typeName(v lua.LValue) string {
+	switch v.Type() {
+	case lua.LTNil:
+		return "nil"
+	case lua.LTUserData:
+		if ud, ok := v.(*lua.LUserData); ok {
+			switch ud.Value.(type) {
+			case *solidVal:
+				return "a solid"
+			case *Scenario:
+				return "the sim"
+			case *emitterVal:
+				return "a source or sink"
+			case *event:
+				return "a timer"
+			}
+		}
+		return "a userdata"
+	case lua.LTNumber:
+		return "a number"
+	case lua.LTString:
+		return "a string"
+	case lua.LTBool:
+		return "a boolean"
+	case lua.LTTable:
+		return "a table"
+	case lua.LTFunction:
+		return "a function"
+	case lua.LTThread:
+		return "a coroutine"
+	}
+	return "a " + strings.ToLower(v.Type().String())
+}

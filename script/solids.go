@@ -1,0 +1,353 @@
+package script
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// solidVal is what a solid userdata holds.
+type solidVal struct {
+	solid terrain.Solid
+	kind  string // box, sphere, union, ...
+}
+
+func (v *solidVal) describe() string { return "solid (" + v.kind + ")" }
+
+func (s *Scenario) pushSolid(L *lua.LState, solid terrain.Solid, kind string) int {
+	ud := L.NewUserData()
+	ud.Value = &solidVal{solid, kind}
+	ud.Metatable = s.mt.solid
+	L.Push(ud)
+	return 1
+}
+
+// solidArg checks that argument n is a solid.
+func (c call) solidArg(n int, what string) *solidVal {
+	v := c.L.Get(n)
+	if ud, ok := v.(*lua.LUserData); ok {
+		if sv, ok := ud.Value.(*solidVal); ok {
+			return sv
+		}
+	}
+	c.fail("%s is %s, want a solid (vp.box{...}, vp.sphere{...}, ...)", what, typeName(v))
+	return nil
+}
+
+func vec3(v []float64) terrain.Vec3 { return terrain.Vec3{X: v[0], Y: v[1], Z: v[2]} }
+
+func (s *Scenario) vpBox(L *lua.LState) int {
+	c := call{s, L, "vp.box"}
+	t := c.table(1, "{min = {x, y, z}, max = {x, y, z}}")
+	c.keys(t, "min", "max")
+	lo, _ := c.vec(t, "min", 3, true)
+	hi, _ := c.vec(t, "max", 3, true)
+	b, err := terrain.Box(vec3(lo), vec3(hi))
+	if err != nil {
+		c.raise(err)
+	}
+	return s.pushSolid(L, b, "box")
+}
+
+func (s *Scenario) vpSphere(L *lua.LState) int {
+	c := call{s, L, "vp.sphere"}
+	t := c.table(1, "{center = {x, y, z}, radius = r}")
+	c.keys(t, "center", "radius")
+	ctr, _ := c.vec(t, "center", 3, true)
+	r := c.numAtLeast(t, "radius", 0, true, 0, true, "m")
+	b, err := terrain.Sphere(vec3(ctr), r)
+	if err != nil {
+		c.raise(err)
+	}
+	return s.pushSolid(L, b, "sphere")
+}
+
+func (s *Scenario) vpCylinder(L *lua.LState) int {
+	c := call{s, L, "vp.cylinder"}
+	t := c.table(1, "{base = {x, y, z}, axis = {ax, ay, az}, radius = r, length = l}")
+	c.keys(t, "base", "axis", "radius", "length")
+	base, _ := c.vec(t, "base", 3, true)
+	axis := []float64{0, 0, 1}
+	if v, ok := c.vec(t, "axis", 3, false); ok {
+		axis = v
+	}
+	if axis[0] == 0 && axis[1] == 0 && axis[2] == 0 {
+		c.fail("axis is {0, 0, 0}: it must be a non-zero direction")
+	}
+	r := c.numAtLeast(t, "radius", 0, true, 0, true, "m")
+	l := c.numAtLeast(t, "length", 0, true, 0, true, "m")
+	b, err := terrain.Cylinder(vec3(base), vec3(axis), r, l)
+	if err != nil {
+		c.raise(err)
+	}
+	return s.pushSolid(L, b, "cylinder")
+}
+
+func (s *Scenario) vpPlane(L *lua.LState) int {
+	c := call{s, L, "vp.plane"}
+	t := c.table(1, "{point = {x, y, z}, normal = {nx, ny, nz}}")
+	c.keys(t, "point", "normal")
+	p, _ := c.vec(t, "point", 3, true)
+	n := []float64{0, 0, 1}
+	if v, ok := c.vec(t, "normal", 3, false); ok {
+		n = v
+	}
+	if n[0] == 0 && n[1] == 0 && n[2] == 0 {
+		c.fail("normal is {0, 0, 0}: it must be a non-zero direction")
+	}
+	b, err := terrain.Plane(vec3(p), vec3(n))
+	if err != nil {
+		c.raise(err)
+	}
+	return s.pushSolid(L, b, "plane")
+}
+
+// heightfieldState is shared by every heightfield of a scenario: their fns run one at a
+// time (extraction is parallel, the Lua state is not) on a thread of their own.
+type heightfieldState struct {
+	mu    sync.Mutex
+	th    *lua.LState
+	busy  bool       // a fn is running
+	epoch int        // counts extractions: cached fn values are valid within one
+	err   error      // the fn failure at the lowest point (y, then x) of this extraction
+	errAt [2]float64 // that point, (y, x)
+}
+
+// before reports whether (x, y) comes before the point of the failure kept so far, in
+// the order extraction visits cells (rows of y, then x). Only those points are still
+// evaluated, so the failure reported is the first in that order whatever the number of
+// extraction goroutines.
+func (h *heightfieldState) before(x, y float64) bool {
+	return h.err == nil || y < h.errAt[0] || y == h.errAt[0] && x < h.errAt[1]
+}
+
+func (h *heightfieldState) fail(x, y float64, err error) {
+	h.err, h.errAt = err, [2]float64{y, x}
+}
+
+// hfSolid is a heightfield whose surface a Lua fn gives.
+type hfSolid struct {
+	s   *Scenario
+	fn  *lua.LFunction
+	def place
+	// recent holds fn values of this extraction by (x, y) hash, lock-free: a ray runs up
+	// one cell centre and probes it a dozen times, so each extraction goroutine finds
+	// its ray's value here and calls Lua once a cell.
+	recent [64]atomic.Pointer[hfValue]
+}
+
+type hfValue struct {
+	x, y, z float64
+	epoch   int
+}
+
+func (h *hfSolid) slot(x, y float64) *atomic.Pointer[hfValue] {
+	k := math.Float64bits(x)*0x9e3779b97f4a7c15 ^ math.Float64bits(y)*0xc2b2ae3d27d4eb4f
+	return &h.recent[(k>>32)%uint64(len(h.recent))]
+}
+
+// height calls fn(x, y), reusing the value of the same point within one extraction. A
+// failure (an error, a non-number, NaN, a timeout) is kept for sim:terrain to report and
+// makes the calls after it NaN, which stops the extraction.
+func (h *hfSolid) height(x, y float64) float64 {
+	s := h.s
+	epoch := s.hf.epoch // written before the extraction's goroutines start
+	sl := h.slot(x, y)
+	if v := sl.Load(); v != nil && v.epoch == epoch && v.x == x && v.y == y {
+		return v.z
+	}
+	s.hf.mu.Lock()
+	defer s.hf.mu.Unlock()
+	if !s.hf.before(x, y) {
+		return math.NaN()
+	}
+	th := s.hf.th
+	s.hf.busy = true
+	s.wd.arm(s.timeout)
+	th.Push(h.fn)
+	th.Push(lua.LNumber(x))
+	th.Push(lua.LNumber(y))
+	err := th.PCall(2, 1, nil)
+	_, fired := s.wd.disarm()
+	s.hf.busy = false
+	ret := th.Get(-1)
+	th.SetTop(0)
+	ctx := func() string { return fmt.Sprintf("in the vp.heightfield fn at x = %g, y = %g", x, y) }
+	switch {
+	case fired:
+		s.hf.fail(x, y, s.timeoutError(err, h.def, ctx()))
+		return math.NaN()
+	case err != nil:
+		s.hf.fail(x, y, s.luaError(err, h.def, ctx()))
+		return math.NaN()
+	}
+	n, ok := ret.(lua.LNumber)
+	if !ok || math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+		s.hf.fail(x, y, &Error{File: h.def.file, Line: h.def.line,
+			Msg: fmt.Sprintf("vp.heightfield: fn(%g, %g) returned %s: it must return the surface height z, a finite number of metres", x, y, describeValue(ret))})
+		return math.NaN()
+	}
+	sl.Store(&hfValue{x, y, float64(n), epoch})
+	return float64(n)
+}
+
+func (s *Scenario) vpHeightfield(L *lua.LState) int {
+	c := call{s, L, "vp.heightfield"}
+	var fv lua.LValue
+	switch a := L.Get(1).(type) {
+	case *lua.LFunction:
+		fv = a
+	case *lua.LTable:
+		c.keys(a, "fn")
+		fv = a.RawGetString("fn")
+		if fv == lua.LNil {
+			c.fail("fn is missing: want fn = function(x, y) return z end")
+		}
+	default:
+		c.fail("want a table {fn = function(x, y) return z end}, got %s", typeName(a))
+	}
+	fn, ok := fv.(*lua.LFunction)
+	if !ok {
+		c.fail("fn is %s, want a function(x, y) returning z", typeName(fv))
+	}
+	h := &hfSolid{s: s, fn: fn, def: s.funcPlace(fn)}
+	b, err := terrain.Heightfield(h.height)
+	if err != nil {
+		c.raise(err)
+	}
+	return s.pushSolid(L, b, "heightfield")
+}
+
+// vpMesh is vp.mesh(path): a closed triangle mesh from an OBJ file, the path relative to
+// the script's folder.
+func (s *Scenario) vpMesh(L *lua.LState) int {
+	c := call{s, L, "vp.mesh"}
+	v := L.Get(1)
+	p, ok := v.(lua.LString)
+	if !ok || p == "" {
+		c.fail("the path is %s, want the path of an OBJ file (relative to the script's folder)", describeValue(v))
+	}
+	path := string(p)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(s.dir, path)
+	}
+	resume := s.pauseWatchdog()
+	m, err := terrain.LoadOBJ(path)
+	resume()
+	if err != nil {
+		c.fail("%s", trimTerrain(err))
+	}
+	return s.pushSolid(L, m, "mesh "+filepath.Base(path))
+}
+
+func trimTerrain(err error) string { return strings.TrimPrefix(err.Error(), "terrain: ") }
+
+// solidList reads the solids of vp.union and vp.intersection: arguments, or one table
+// of them.
+func (c call) solidList() []terrain.Solid {
+	var vals []lua.LValue
+	if t, ok := c.L.Get(1).(*lua.LTable); ok && c.L.GetTop() == 1 {
+		n := t.Len()
+		for i := 1; i <= n; i++ {
+			vals = append(vals, t.RawGetInt(i))
+		}
+	} else {
+		for i := 1; i <= c.L.GetTop(); i++ {
+			vals = append(vals, c.L.Get(i))
+		}
+	}
+	if len(vals) == 0 {
+		c.fail("no solids given: want %s(a, b, ...)", c.fn)
+	}
+	out := make([]terrain.Solid, len(vals))
+	for i, v := range vals {
+		ud, ok := v.(*lua.LUserData)
+		var sv *solidVal
+		if ok {
+			sv, ok = ud.Value.(*solidVal)
+		}
+		if !ok {
+			c.fail("argument %d is %s, want a solid", i+1, typeName(v))
+		}
+		out[i] = sv.solid
+	}
+	return out
+}
+
+func (s *Scenario) vpUnion(L *lua.LState) int {
+	c := call{s, L, "vp.union"}
+	u, err := terrain.Union(c.solidList()...)
+	if err != nil {
+		c.raise(err)
+	}
+	return s.pushSolid(L, u, "union")
+}
+
+func (s *Scenario) vpIntersection(L *lua.LState) int {
+	c := call{s, L, "vp.intersection"}
+	u, err := terrain.Intersection(c.solidList()...)
+	if err != nil {
+		c.raise(err)
+	}
+	return s.pushSolid(L, u, "intersection")
+}
+
+func (s *Scenario) vpDifference(L *lua.LState) int {
+	c := call{s, L, "vp.difference"}
+	if L.GetTop() != 2 {
+		c.fail("takes two solids (a minus b), got %d arguments", L.GetTop())
+	}
+	a := c.solidArg(1, "argument 1")
+	b := c.solidArg(2, "argument 2")
+	d, err := terrain.Difference(a.solid, b.solid)
+	if err != nil {
+		c.raise(err)
+	}
+	return s.pushSolid(L, d, "difference")
+}
+
+// solidMethods are solid:translate and solid:rotate; both return a new solid.
+func (s *Scenario) solidMethods() map[string]lua.LGFunction {
+	return map[string]lua.LGFunction{
+		"translate": func(L *lua.LState) int {
+			c := call{s, L, "solid:translate"}
+			sv := c.solidArg(1, "self (call it as solid:translate{dx, dy, dz})")
+			var d []float64
+			if _, ok := L.Get(2).(*lua.LTable); ok {
+				d = c.vecValue("offset", L.Get(2), 3)
+			} else if L.GetTop() == 4 {
+				d = []float64{c.number("dx", L.Get(2)), c.number("dy", L.Get(3)), c.number("dz", L.Get(4))}
+			} else {
+				c.fail("want an offset {dx, dy, dz}, got %s", typeName(L.Get(2)))
+			}
+			t, err := terrain.Translate(sv.solid, vec3(d))
+			if err != nil {
+				c.raise(err)
+			}
+			return s.pushSolid(L, t, sv.kind)
+		},
+		"rotate": func(L *lua.LState) int {
+			c := call{s, L, "solid:rotate"}
+			sv := c.solidArg(1, "self (call it as solid:rotate{axis = {ax, ay, az}, angle = radians})")
+			t := c.table(2, "{axis = {ax, ay, az}, angle = radians}")
+			c.keys(t, "axis", "angle")
+			axis, _ := c.vec(t, "axis", 3, true)
+			if axis[0] == 0 && axis[1] == 0 && axis[2] == 0 {
+				c.fail("axis is {0, 0, 0}: it must be a non-zero direction")
+			}
+			angle := c.num(t, "angle", 0, true, "a number of radians")
+			r, err := terrain.Rotate(sv.solid, vec3(axis), angle)
+			if err != nil {
+				c.raise(err)
+			}
+			return s.pushSolid(L, r, sv.kind)
+		},
+	}
+}

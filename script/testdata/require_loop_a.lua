@@ -1,0 +1,2 @@
+-- requires loop_b, which requires this module again
+return require("loop_b")
