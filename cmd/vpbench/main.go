@@ -1,59 +1,120 @@
-// Command vpbench is the workbench: it builds a scene, steps the extended virtual pipes
-// solver and reports what happens. With no arguments it runs the built-in demo: a source
-// pouring onto an incline.
+// Command vpbench is the workbench: it runs Lua scenario scripts on the extended virtual
+// pipes solver and reports what happens.
+//
+//	vpbench [flags] [scenario.lua]        run a scenario (the built-in demo when none is
+//	                                      given) with progress; reloads when the file changes
+//	vpbench run --headless --until T ...  run without UI; Table 1 timings and volume at the end
+//	vpbench check scenario.lua            build the scene, report it, run nothing
+//	vpbench bench [--plot FILE.png]       run the scenario library and compare timings
+//
+// Exit statuses: 0 success, 1 a script or run error (file:line and message on stderr),
+// 2 bad arguments.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+
+	"github.com/vpbench/vpbench/scripts"
 )
 
-// Exit statuses: 0 success, 1 a run that failed, 2 bad arguments.
 const (
 	exitOK    = 0
 	exitRun   = 1
 	exitUsage = 2
 )
 
+// demoScript is the built-in demo: a source pouring onto an incline.
+var demoScript = scripts.Demo
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("vpbench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	opt := defaultDemoOptions()
-	fs.Float64Var(&opt.until, "until", opt.until, "simulated seconds to run")
-	fs.IntVar(&opt.workers, "workers", opt.workers, "CPU threads (0 = all cores)")
-	fs.Float64Var(&opt.viscosity, "viscosity", opt.viscosity, "kinematic viscosity, m^2/s")
-	fs.StringVar(&opt.crossSection, "cross-section", opt.crossSection, `pipe cross-section: "paper" or "film"`)
-	fs.StringVar(&opt.extended, "extended-pipes", opt.extended, `flow through flooded passages: "unified", "axis" or "off"`)
-	fs.Float64Var(&opt.dx, "dx", opt.dx, "cell size, m")
-	fs.Float64Var(&opt.every, "every", opt.every, "simulated seconds between progress lines")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench [flags]\n\nRuns the built-in demo (a source pouring onto an incline) and prints progress and a summary.\n\nflags:\n")
-		fs.PrintDefaults()
+// run dispatches a command line and turns its result into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var err error
+	switch {
+	case len(args) > 0 && args[0] == "run":
+		err = runCommand(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "check":
+		err = checkCommand(args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "bench":
+		err = benchCommand(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
+		usage(stdout)
+		return exitOK
+	default:
+		err = defaultCommand(ctx, args, stdout, stderr)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "vpbench: unexpected argument %q: scenario scripts are not supported yet; run with no arguments for the demo\n", fs.Arg(0))
-		return exitUsage
-	}
-	if err := opt.validate(); err != nil {
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "vpbench: %v\n", err)
+		fmt.Fprintf(stderr, "run 'vpbench help' for usage\n")
 		return exitUsage
-	}
-	if err := runDemo(opt, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "vpbench: %v\n", err)
+	default:
+		fmt.Fprintf(stderr, "%v\n", err)
 		return exitRun
 	}
-	return exitOK
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `vpbench: a scripted workbench for small amounts of liquid (extended virtual pipes)
+
+usage:
+  vpbench [flags] [scenario.lua]          run a scenario (no file: the built-in demo),
+                                          printing progress; reloads when the file changes
+  vpbench run --headless [--until T] [--json FILE] [--param name=value]... scenario.lua
+                                          run without a UI and print the paper's Table 1
+                                          timings and the volume accounting
+  vpbench check scenario.lua              build the scene and report grid, columns, memory
+                                          and time step without running
+  vpbench bench [--until 1] [--json FILE] [--plot FILE.png [--plot-scenario NAME]]
+                                          run the scenario library and compare timings
+
+Run 'vpbench run -h' (or check, bench) for each command's flags.
+Exit status: 0 success, 1 script or run error, 2 bad arguments.
+`)
+}
+
+// defaultCommand is `vpbench [flags] [scenario.lua]`: the terminal UI will live here; for
+// now it runs the scenario with progress lines and reloads it whenever its file changes.
+func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("vpbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o runOptions
+	o.register(fs)
+	fs.BoolVar(&o.watch, "watch", true, "reload the scenario when its file changes")
+	fs.Usage = func() { usage(stderr) }
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("unexpected arguments %q: give one scenario file (or a command: run, check, bench, help)", pos[1:])
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		if o.until == 0 {
+			o.until = 4 // the demo has no main: show its first 4 s
+		}
+		return runScenario(ctx, "", o, stdout, stderr)
+	}
+	if !o.watch {
+		return runScenario(ctx, pos[0], o, stdout, stderr)
+	}
+	return watchScenario(ctx, pos[0], o, stdout, stderr)
 }

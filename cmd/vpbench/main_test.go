@@ -2,56 +2,190 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
-func TestDemoRunsAndConserves(t *testing.T) {
+// runCLI runs the command line and returns its exit status and output.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := run([]string{"--until", "0.3", "--every", "0.1", "--dx", "0.001"}, &out, &errb)
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr: %s", code, errb.String())
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// writeScript writes a scenario into a temporary folder and returns its path.
+func writeScript(t *testing.T, name, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	s := out.String()
-	for _, want := range []string{"grid 100x100", "summary", "steps", "real time", "volume"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("output lacks %q:\n%s", want, s)
+	return p
+}
+
+const pourScript = `
+local sim = vp.sim{ size = {0.02, 0.02}, height = 0.01, dx = 0.001, layers = 1 }
+sim:terrain(vp.plane{ point = {0, 0, 0.001}, normal = {0, 0, 1} })
+sim:source{ at = {0.01, 0.01, 0.01}, radius = 0.002, rate = 1e-6, stop = 0.2 }
+sim:at(0.1, function() print("tenth of a second") end)
+`
+
+func TestRunHeadlessReportsTable1AndVolume(t *testing.T) {
+	path := writeScript(t, "pour.lua", pourScript)
+	jsonPath := filepath.Join(t.TempDir(), "out.json")
+	code, out, errOut := runCLI(t, "run", "--headless", "--until", "0.3", path, "--json", jsonPath)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr: %s", code, errOut)
+	}
+	for _, want := range []string{"tenth of a second", "simulation", "surface", "render", "total", "real time", "volume", "conservation"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	// 5 ml/s for 0.3 s: about 1.5 ml added (whole steps), none rejected.
-	m := regexp.MustCompile(`volume\s+([0-9.]+) ml \(added ([0-9.]+), removed ([0-9.]+), rejected ([0-9.]+)\)`).FindStringSubmatch(s)
-	if m == nil {
-		t.Fatalf("no volume line:\n%s", s)
+	var rep runReport
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
 	}
-	vol, _ := strconv.ParseFloat(m[1], 64)
-	added, _ := strconv.ParseFloat(m[2], 64)
-	if added < 1.45 || added > 1.55 || vol < added-1e-3 || vol > added+1e-3 {
-		t.Errorf("volume %g ml, added %g ml: want about 1.5 ml, volume == added", vol, added)
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, b)
+	}
+	// 1 ml/s for 0.2 s (whole steps): about 0.2 ml, all of it kept.
+	if rep.AddedMl < 0.19 || rep.AddedMl > 0.21 || rep.RejectedMl != 0 {
+		t.Errorf("added %g ml, rejected %g ml: want about 0.2 ml added, none rejected", rep.AddedMl, rep.RejectedMl)
+	}
+	if rep.ConservationError > 1e-9 || rep.ConservationError < -1e-9 {
+		t.Errorf("conservation error %g", rep.ConservationError)
+	}
+	if rep.Simulation.Frames == 0 || rep.Simulation.AvgMs <= 0 || rep.Simulation.MaxMs < rep.Simulation.AvgMs {
+		t.Errorf("simulation timings %+v", rep.Simulation)
+	}
+	if rep.SimulatedS < 0.299 || rep.Steps == 0 || rep.RealTimeFactor <= 0 {
+		t.Errorf("simulated %g s in %d steps, real-time factor %g", rep.SimulatedS, rep.Steps, rep.RealTimeFactor)
+	}
+}
+
+func TestDemoRuns(t *testing.T) {
+	code, out, errOut := runCLI(t, "--until", "0.2", "--every", "0.1")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr: %s", code, errOut)
+	}
+	if !strings.Contains(out, "demo.lua") || !strings.Contains(out, "volume") {
+		t.Errorf("demo output:\n%s", out)
+	}
+	m := regexp.MustCompile(`added ([0-9.]+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no volume line:\n%s", out)
+	}
+	if added, _ := strconv.ParseFloat(m[1], 64); added < 0.9 || added > 1.1 { // 5 ml/s for 0.2 s
+		t.Errorf("demo added %g ml in 0.2 s, want about 1 ml", added)
+	}
+}
+
+func TestScriptErrorExitsOneWithFileLine(t *testing.T) {
+	path := writeScript(t, "broken.lua", "local sim = vp.sim{ dx = 0.001, size = {0.01, 0.01} }\nsim:at(0.01, function()\n  error(\"boom\")\nend)\n")
+	code, out, errOut := runCLI(t, "run", "--headless", "--until", "0.1", path)
+	if code != exitRun {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, exitRun, errOut)
+	}
+	if !strings.Contains(errOut, "broken.lua:3") || !strings.Contains(errOut, "boom") {
+		t.Errorf("stderr %q does not name broken.lua:3 and the message", errOut)
+	}
+	if !strings.Contains(out, "volume") {
+		t.Errorf("the report of what ran before the error is missing:\n%s", out)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	path := writeScript(t, "pour.lua", pourScript)
+	code, out, errOut := runCLI(t, "check", path)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr: %s", code, errOut)
+	}
+	for _, want := range []string{"20 x 20 cells", "columns", "memory", "stability limit"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+	bad := writeScript(t, "bad.lua", "vp.sim{ dx = 0 }\n")
+	if code, _, errOut := runCLI(t, "check", bad); code != exitRun || !strings.Contains(errOut, "bad.lua:1") || !strings.Contains(errOut, "dx") {
+		t.Errorf("check of dx = 0: exit %d, stderr %q", code, errOut)
 	}
 }
 
 func TestBadArguments(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--dx", "0"}, "--dx"},
-		{[]string{"--until", "-1"}, "--until"},
-		{[]string{"--viscosity", "NaN"}, "--viscosity"},
-		{[]string{"--workers", "-2"}, "--workers"},
-		{[]string{"--cross-section", "foo"}, "--cross-section"},
-		{[]string{"--extended-pipes", "some"}, "--extended-pipes"},
-		{[]string{"--nope"}, "nope"},
-		{[]string{"scene.lua"}, "scene.lua"},
+	for _, args := range [][]string{
+		{"run", "--until", "-1"},
+		{"run", "--until", "NaN"},
+		{"run", "--frame-steps", "0"},
+		{"run", "--nope"},
+		{"run", "a.lua", "b.lua"},
+		{"check"},
+		{"bench", "--until", "0"},
+		{"bench", "--only", "no_such_scene"},
+		{"--param", "novalue"},
 	} {
-		var out, errb bytes.Buffer
-		if code := run(tc.args, &out, &errb); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", tc.args, code, exitUsage)
+		if code, _, errOut := runCLI(t, args...); code != exitUsage || errOut == "" {
+			t.Errorf("%v: exit %d (want %d), stderr %q", args, code, exitUsage, errOut)
 		}
-		if !strings.Contains(errb.String(), tc.want) {
-			t.Errorf("%v: stderr %q does not name %q", tc.args, errb.String(), tc.want)
-		}
+	}
+	if code, _, errOut := runCLI(t, "run", "--until", "0.1", "/no/such/file.lua"); code != exitRun || !strings.Contains(errOut, "file.lua") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestBenchAndPlot(t *testing.T) {
+	dir := t.TempDir()
+	plotPath := filepath.Join(dir, "steps.png")
+	jsonPath := filepath.Join(dir, "bench.json")
+	code, out, errOut := runCLI(t, "bench", "--only", "demo,viscosity", "--until", "0.03", "--json", jsonPath,
+		"--plot", plotPath, "--plot-dx", "0.004,0.002", "--plot-scenario", "viscosity")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr: %s\n%s", code, errOut, out)
+	}
+	var reps []runReport
+	b, _ := os.ReadFile(jsonPath)
+	if err := json.Unmarshal(b, &reps); err != nil || len(reps) != 2 {
+		t.Fatalf("bench JSON: %v, %d reports", err, len(reps))
+	}
+	st, err := os.Stat(plotPath)
+	if err != nil || st.Size() < 1000 {
+		t.Fatalf("plot: %v", err)
+	}
+	png, _ := os.ReadFile(plotPath)
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatal("the plot is not a PNG")
+	}
+	if !strings.Contains(out, "x realtime") {
+		t.Errorf("no summary:\n%s", out)
+	}
+}
+
+func TestWatchReloads(t *testing.T) {
+	path := writeScript(t, "w.lua", strings.Replace(pourScript, "tenth of a second", "first version", 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb safeBuffer
+	done := make(chan int)
+	go func() { done <- run(ctx, []string{"--until", "0.2", path}, &out, &errb) }()
+	waitFor(t, &out, "first version")
+	time.Sleep(50 * time.Millisecond)
+	if err := os.WriteFile(path, []byte(strings.Replace(pourScript, "tenth of a second", "second version", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, &out, "second version")
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("exit %d after Ctrl-C, stderr: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "reloading") {
+		t.Errorf("no reload message: %s", errb.String())
 	}
 }

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/scripts"
+)
+
+// benchOptions are the flags of `vpbench bench`.
+type benchOptions struct {
+	scenarioFlags
+	until        float64
+	jsonPath     string
+	plotPath     string
+	plotScenario string
+	plotDx       string
+	only         string
+}
+
+// benchCommand is `vpbench bench`: every scenario of the library, headless, for a fixed
+// simulated time, with the paper's Table 1 timings; optionally a plot of the time per step
+// against grid size for one scenario (the paper's Fig. 16 and 22).
+func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	flags := flag.NewFlagSet("vpbench bench", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	var o benchOptions
+	o.register(flags)
+	flags.Float64Var(&o.until, "until", 1, "simulated seconds to run each scenario")
+	flags.StringVar(&o.jsonPath, "json", "", "also write the results to this JSON file")
+	flags.StringVar(&o.plotPath, "plot", "", "draw the time per step against grid size to this PNG file")
+	flags.StringVar(&o.plotScenario, "plot-scenario", "viscosity", "the scenario the plot runs (it must read vp.param(\"dx\", ...))")
+	flags.StringVar(&o.plotDx, "plot-dx", "0.002,0.001,0.00075,0.0005,0.0004", "the cell sizes (m) the plot runs, comma-separated")
+	flags.StringVar(&o.only, "only", "", "run only these scenarios (comma-separated names, without .lua)")
+	flags.Usage = func() {
+		fmt.Fprintf(stderr, "usage: vpbench bench [--until 1] [--json FILE] [--plot FILE.png [--plot-scenario NAME]] [library-folder]\n\n"+
+			"Runs every scenario of the library (the folder, default the built-in one) headless and prints the paper's Table 1 for each.\n\nflags:\n")
+		flags.PrintDefaults()
+	}
+	pos, err := parseInterspersed(flags, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("vpbench bench takes at most one library folder")
+	}
+	if math.IsNaN(o.until) || o.until <= 0 || math.IsInf(o.until, 0) {
+		return usagef("--until is %v: it must be > 0 simulated seconds", o.until)
+	}
+	lib, err := openLibrary(pos)
+	if err != nil {
+		return err
+	}
+	names, err := libraryNames(lib, o.only)
+	if err != nil {
+		return err
+	}
+	var reports []runReport
+	for _, name := range names {
+		if ctx.Err() != nil {
+			break
+		}
+		rep, err := benchOne(ctx, lib, name, o.options(func(string) {}), o.until)
+		if err != nil {
+			rep.Error = err.Error()
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		}
+		rep.print(stdout)
+		reports = append(reports, rep)
+	}
+	printSummary(stdout, reports)
+	if o.jsonPath != "" {
+		if err := writeJSON(o.jsonPath, reports); err != nil {
+			return err
+		}
+	}
+	if o.plotPath != "" {
+		if err := plotGridSizes(ctx, lib, o, stdout); err != nil {
+			return err
+		}
+	}
+	for _, r := range reports {
+		if r.Error != "" {
+			return errors.New("some scenarios failed (see above)")
+		}
+	}
+	return nil
+}
+
+// openLibrary is the scenario folder given, or the library built into the binary.
+func openLibrary(pos []string) (fs.FS, error) {
+	if len(pos) == 0 {
+		return scripts.FS, nil
+	}
+	st, err := os.Stat(pos[0])
+	if err != nil {
+		return nil, usagef("library folder: %v", err)
+	}
+	if !st.IsDir() {
+		return nil, usagef("%s is not a folder of scenarios", pos[0])
+	}
+	return os.DirFS(pos[0]), nil
+}
+
+// libraryNames lists the scenarios (.lua files) of a library, or the ones named in only.
+func libraryNames(lib fs.FS, only string) ([]string, error) {
+	files, err := fs.Glob(lib, "*.lua")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(f, ".lua"))
+	}
+	sort.Strings(names)
+	if only == "" {
+		if len(names) == 0 {
+			return nil, usagef("the library has no .lua scenarios")
+		}
+		return names, nil
+	}
+	var picked []string
+	for _, n := range strings.Split(only, ",") {
+		n = strings.TrimSuffix(strings.TrimSpace(n), ".lua")
+		if !contains(names, n) {
+			return nil, usagef("--only: no scenario %q in the library (have %s)", n, strings.Join(names, ", "))
+		}
+		picked = append(picked, n)
+	}
+	return picked, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// benchOne runs one library scenario for until simulated seconds.
+func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, until float64) (runReport, error) {
+	src, err := fs.ReadFile(lib, name+".lua")
+	if err != nil {
+		return runReport{Scenario: name}, err
+	}
+	sc, err := script.LoadSource(name+".lua", src, opt)
+	if err != nil {
+		return runReport{Scenario: name}, err
+	}
+	defer sc.Close()
+	total := &frameClock{}
+	start := time.Now()
+	err = advanceUntil(ctx, sc, until, 1, total, func(float64) {})
+	return makeReport(sc, time.Since(start), total), err
+}
+
+// printSummary is one line per scenario: the Table 1 total and the real-time factor.
+func printSummary(w io.Writer, reps []runReport) {
+	fmt.Fprintf(w, "\n%-16s %12s %9s %9s %9s %9s %10s\n", "scenario", "grid", "columns", "sim avg", "sim max", "total", "x realtime")
+	for _, r := range reps {
+		if r.Error != "" {
+			fmt.Fprintf(w, "%-16s failed: %s\n", r.Scenario, r.Error)
+			continue
+		}
+		fmt.Fprintf(w, "%-16s %12s %9d %9.3f %9.3f %9.3f %10.2f\n", r.Scenario, fmt.Sprintf("%dx%dx%d", r.Nx, r.Ny, r.Layers),
+			r.Columns, r.Simulation.AvgMs, r.Simulation.MaxMs, r.Total.AvgMs, r.RealTimeFactor)
+	}
+}
+
+// plotGridSizes runs one scenario at several cell sizes and plots the mean time per step
+// against the number of cells.
+func plotGridSizes(ctx context.Context, lib fs.FS, o benchOptions, stdout io.Writer) error {
+	var dxs []float64
+	for _, s := range strings.Split(o.plotDx, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || v <= 0 {
+			return usagef("--plot-dx: %q is not a cell size in metres", s)
+		}
+		dxs = append(dxs, v)
+	}
+	pts := make(plotter.XYs, 0, len(dxs))
+	seen := map[int]float64{}
+	fmt.Fprintf(stdout, "\n%s: time per step against grid size\n", o.plotScenario)
+	for _, dx := range dxs {
+		opt := o.options(func(string) {})
+		params := paramFlags{}
+		for k, v := range o.params {
+			params[k] = v
+		}
+		params["dx"] = strconv.FormatFloat(dx, 'g', -1, 64)
+		opt.Params = params
+		rep, err := benchOne(ctx, lib, o.plotScenario, opt, min(o.until, 0.3))
+		if err != nil {
+			return fmt.Errorf("--plot: %s at dx = %g: %w", o.plotScenario, dx, err)
+		}
+		cells := rep.Nx * rep.Ny
+		if prev, ok := seen[cells]; ok {
+			return fmt.Errorf("--plot: %s has the same grid at dx = %g and dx = %g: does it read vp.param(\"dx\", ...)?", o.plotScenario, prev, dx)
+		}
+		seen[cells] = dx
+		fmt.Fprintf(stdout, "  dx %-8g %5dx%-5d %9d columns %9.3f ms a step\n", dx, rep.Nx, rep.Ny, rep.Columns, rep.Simulation.AvgMs)
+		pts = append(pts, plotter.XY{X: float64(cells), Y: rep.Simulation.AvgMs})
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s: simulation time per step (%s backend)", o.plotScenario, backendName(o.backend))
+	p.X.Label.Text = "grid cells (N x N)"
+	p.Y.Label.Text = "ms per step"
+	line, scatter, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return err
+	}
+	p.Add(line, scatter, plotter.NewGrid())
+	if err := p.Save(6*vg.Inch, 4*vg.Inch, o.plotPath); err != nil {
+		return fmt.Errorf("--plot: %w", err)
+	}
+	fmt.Fprintf(stdout, "  plot written to %s\n", filepath.Clean(o.plotPath))
+	return nil
+}
+
+func backendName(b string) string {
+	if b == "" {
+		return "script's"
+	}
+	return b
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/vpbench/vpbench/script"
+)
+
+// phaseReport is one row of the paper's Table 1: ms per frame.
+type phaseReport struct {
+	Frames int     `json:"frames"`
+	AvgMs  float64 `json:"avg_ms"`
+	MaxMs  float64 `json:"max_ms"`
+}
+
+// runReport is what a run prints at its end and writes with --json.
+type runReport struct {
+	Scenario       string      `json:"scenario"`
+	Nx             int         `json:"nx"`
+	Ny             int         `json:"ny"`
+	Layers         int         `json:"layers"`
+	Columns        int         `json:"columns"`
+	Dx             float64     `json:"dx_m"`
+	DtMs           float64     `json:"dt_ms"`
+	Backend        string      `json:"backend"`
+	Workers        int         `json:"workers"`
+	Steps          int64       `json:"steps"`
+	SimulatedS     float64     `json:"simulated_s"`
+	WallS          float64     `json:"wall_s"`
+	RealTimeFactor float64     `json:"real_time_factor"`
+	Simulation     phaseReport `json:"simulation"`
+	Surface        phaseReport `json:"surface"`
+	Render         phaseReport `json:"render"`
+	Total          phaseReport `json:"total"`
+	VolumeMl       float64     `json:"volume_ml"`
+	AddedMl        float64     `json:"added_ml"`
+	RemovedMl      float64     `json:"removed_ml"`
+	RejectedMl     float64     `json:"rejected_ml"`
+	// ConservationError is (volume - (added - removed)) / added: float rounding only.
+	ConservationError float64  `json:"conservation_error"`
+	Wet               int      `json:"wet_columns"`
+	Passages          int      `json:"passages"`
+	Extended          int      `json:"extended_pipes"`
+	Warnings          []string `json:"warnings,omitempty"`
+	Error             string   `json:"error,omitempty"`
+	Interrupted       bool     `json:"interrupted,omitempty"`
+}
+
+// frameClock measures whole frames (the command's own view: Advance plus the surface and
+// render work once those exist) for the Total row.
+type frameClock struct {
+	frames   int
+	sum, max time.Duration
+}
+
+func (f *frameClock) add(d time.Duration) {
+	f.frames++
+	f.sum += d
+	f.max = max(f.max, d)
+}
+
+func (f *frameClock) report() phaseReport {
+	if f.frames == 0 {
+		return phaseReport{}
+	}
+	return phaseReport{Frames: f.frames, AvgMs: f.sum.Seconds() * 1e3 / float64(f.frames), MaxMs: f.max.Seconds() * 1e3}
+}
+
+func phase(p script.PhaseTiming) phaseReport {
+	return phaseReport{Frames: p.Frames, AvgMs: p.AvgMs, MaxMs: p.MaxMs}
+}
+
+// makeReport gathers the scenario's state after a run that took wall.
+func makeReport(sc *script.Scenario, wall time.Duration, total *frameClock) runReport {
+	info := sc.Info()
+	st := sc.Sim().Stats()
+	tm := sc.Timings()
+	r := runReport{
+		Scenario: info.Name, Nx: info.Nx, Ny: info.Ny, Layers: info.Layers, Columns: st.Columns,
+		Dx: info.Dx, DtMs: st.Dt * 1e3, Backend: st.Backend, Workers: st.Workers,
+		Steps: st.Steps, SimulatedS: st.Time, WallS: wall.Seconds(),
+		Simulation: phase(tm.Simulation), Surface: phase(tm.Surface), Render: phase(tm.Render),
+		Total:    total.report(),
+		VolumeMl: st.Volume * 1e6, AddedMl: st.Added * 1e6, RemovedMl: st.Removed * 1e6, RejectedMl: st.Rejected * 1e6,
+		Wet: st.Wet, Passages: st.Passages, Extended: st.Extended,
+		Warnings: info.Warnings,
+	}
+	if wall > 0 {
+		r.RealTimeFactor = st.Time / wall.Seconds()
+	}
+	if st.Added > 0 {
+		r.ConservationError = (st.Volume - (st.Added - st.Removed)) / st.Added
+	}
+	return r
+}
+
+// print writes the report as the paper's Table 1 plus the run's figures.
+func (r runReport) print(w io.Writer) {
+	fmt.Fprintf(w, "\n%s: %dx%d cells, %d layers, %d columns, dx %g mm, dt %.3g ms, %s backend with %d workers\n",
+		r.Scenario, r.Nx, r.Ny, r.Layers, r.Columns, r.Dx*1e3, r.DtMs, r.Backend, r.Workers)
+	fmt.Fprintf(w, "  %-12s %10s %10s   (ms per frame, %d frames)\n", "", "avg", "max", r.Total.Frames)
+	row := func(name string, p phaseReport, note string) {
+		if p.Frames == 0 {
+			fmt.Fprintf(w, "  %-12s %10s %10s   %s\n", name, "-", "-", note)
+			return
+		}
+		fmt.Fprintf(w, "  %-12s %10.3f %10.3f\n", name, p.AvgMs, p.MaxMs)
+	}
+	row("simulation", r.Simulation, "")
+	row("surface", r.Surface, "(no surface mesh in this version)")
+	row("render", r.Render, "(no preview in this version)")
+	row("total", r.Total, "")
+	fmt.Fprintf(w, "  steps %d, simulated %.3f s in %.3f s wall: %.2fx real time\n", r.Steps, r.SimulatedS, r.WallS, r.RealTimeFactor)
+	fmt.Fprintf(w, "  volume %.4f ml: added %.4f, removed %.4f, rejected %.4f (conservation error %.2g)\n",
+		r.VolumeMl, r.AddedMl, r.RemovedMl, r.RejectedMl, r.ConservationError)
+	fmt.Fprintf(w, "  wet columns %d, flooded passages %d, extended pipes %d\n", r.Wet, r.Passages, r.Extended)
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
+}
+
+// writeJSON writes v to path, naming the file in any error.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("--json: %w", err)
+	}
+	return nil
+}
+
+// finite replaces a non-finite number with 0 so that JSON can hold it.
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}

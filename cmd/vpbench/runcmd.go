@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/vpbench/vpbench/script"
+)
+
+// runOptions are the flags of `vpbench run` (and of the default mode).
+type runOptions struct {
+	scenarioFlags
+	headless   bool
+	until      float64 // simulated s; 0 = until main returns
+	jsonPath   string
+	frameSteps int
+	every      float64 // simulated s between plain progress lines
+	watch      bool    // reload when the file changes
+}
+
+func (o *runOptions) register(fs *flag.FlagSet) {
+	o.scenarioFlags.register(fs)
+	fs.BoolVar(&o.headless, "headless", false, "no terminal UI: progress, then a stats table")
+	fs.Float64Var(&o.until, "until", 0, "simulated seconds to run (0: until the script's main returns)")
+	fs.StringVar(&o.jsonPath, "json", "", "also write the final stats to this JSON file")
+	fs.IntVar(&o.frameSteps, "frame-steps", 1, "solver steps per frame (timings are per frame)")
+	fs.Float64Var(&o.every, "every", 0.5, "simulated seconds between progress lines when output is not a terminal")
+}
+
+func (o *runOptions) validate() error {
+	if math.IsNaN(o.until) || math.IsInf(o.until, 0) || o.until < 0 {
+		return usagef("--until is %v: it must be a number of simulated seconds >= 0", o.until)
+	}
+	if o.frameSteps < 1 {
+		return usagef("--frame-steps is %d: it must be >= 1", o.frameSteps)
+	}
+	if math.IsNaN(o.every) || o.every <= 0 {
+		return usagef("--every is %v: it must be > 0", o.every)
+	}
+	return nil
+}
+
+// runCommand is `vpbench run [flags] [scenario.lua]`.
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("vpbench run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o runOptions
+	o.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: vpbench run [--headless] [--until T] [--json FILE] [--param name=value]... [scenario.lua]\n\n"+
+			"Runs a scenario (the built-in demo when none is given) and prints the paper's Table 1 timings and the volume accounting.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("vpbench run takes one scenario file, got %d: %q", len(pos), pos)
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	path := ""
+	if len(pos) == 1 {
+		path = pos[0]
+	}
+	return runScenario(ctx, path, o, stdout, stderr)
+}
+
+// runScenario loads and runs one scenario to the end, printing its report.
+func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr io.Writer) error {
+	sc, err := loadScenario(path, o.options(printer(stdout)))
+	if err != nil {
+		return err
+	}
+	defer sc.Close() // warnings reached the print hook during Load, and the report repeats them
+	until := o.until
+	if until == 0 {
+		until = math.Inf(1)
+		fmt.Fprintf(stderr, "running %s until its main function returns (Ctrl-C stops it)\n", sc.Name())
+	}
+	prog := newProgress(stderr, stdout, until, o.every)
+	total := &frameClock{}
+	start := time.Now()
+	runErr := advanceUntil(ctx, sc, until, o.frameSteps, total, prog.update)
+	prog.finish()
+	rep := makeReport(sc, time.Since(start), total)
+	if runErr != nil {
+		rep.Error = runErr.Error()
+	}
+	rep.Interrupted = errors.Is(runErr, context.Canceled)
+	rep.print(stdout)
+	if o.jsonPath != "" {
+		if err := writeJSON(o.jsonPath, rep); err != nil {
+			return err
+		}
+	}
+	if rep.Interrupted {
+		return nil // stopped by the user: what was computed is reported above
+	}
+	return runErr
+}
+
+// advanceUntil steps sc frame by frame until simulated time until, the script's main
+// returns, a script error, or ctx is cancelled. progress is called after every frame.
+func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frameSteps int, total *frameClock, progress func(t float64)) error {
+	dt := sc.Sim().Dt()
+	for sc.Time() < until-dt/2 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		steps := frameSteps
+		if !math.IsInf(until, 1) {
+			steps = max(1, min(steps, int(math.Ceil((until-sc.Time())/dt-0.5))))
+		}
+		t0 := time.Now()
+		done, err := sc.Advance(steps)
+		total.add(time.Since(t0))
+		if err != nil {
+			return err
+		}
+		progress(sc.Time())
+		if done {
+			return nil
+		}
+	}
+	return nil
+}
+
+// progress shows how far a run is: a bar on a terminal, plain lines otherwise.
+type progress struct {
+	bar      *progressbar.ProgressBar
+	lines    io.Writer
+	every    float64
+	next     float64
+	finite   bool
+	lastTime float64
+	wall     time.Time
+}
+
+func newProgress(stderr, stdout io.Writer, until, every float64) *progress {
+	p := &progress{every: every, next: every, finite: !math.IsInf(until, 1), wall: time.Now()}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && p.finite {
+		p.bar = progressbar.NewOptions64(int64(math.Ceil(until*1000)),
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("simulated ms"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+		return p
+	}
+	p.lines = stdout
+	return p
+}
+
+func (p *progress) update(t float64) {
+	p.lastTime = t
+	if p.bar != nil {
+		_ = p.bar.Set64(int64(t * 1000))
+		return
+	}
+	if t >= p.next-1e-9 {
+		fmt.Fprintf(p.lines, "t = %.3f s (%.1fx real time)\n", t, t/time.Since(p.wall).Seconds())
+		for p.next <= t+1e-9 {
+			p.next += p.every
+		}
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}
