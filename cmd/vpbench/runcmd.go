@@ -79,17 +79,23 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // runScenario loads and runs one scenario to the end, printing its report.
 func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr io.Writer) error {
-	sc, err := loadScenario(path, o.options(printer(stdout)))
+	until := o.until
+	if until == 0 {
+		until = math.Inf(1)
+	}
+	prog := newProgress(stderr, stdout, until, o.every)
+	print := printer(stdout)
+	sc, err := loadScenario(path, o.options(func(msg string) {
+		prog.clear() // the script's lines go above the bar, not through it
+		print(msg)
+	}))
 	if err != nil {
 		return err
 	}
 	defer sc.Close() // warnings reached the print hook during Load, and the report repeats them
-	until := o.until
-	if until == 0 {
-		until = math.Inf(1)
+	if math.IsInf(until, 1) {
 		fmt.Fprintf(stderr, "running %s until its main function returns (Ctrl-C stops it)\n", sc.Name())
 	}
-	prog := newProgress(stderr, stdout, until, o.every)
 	total := &frameClock{}
 	start := time.Now()
 	runErr := advanceUntil(ctx, sc, until, o.frameSteps, total, prog.update)
@@ -174,6 +180,13 @@ func (p *progress) update(t float64) {
 		for p.next <= t+1e-9 {
 			p.next += p.every
 		}
+	}
+}
+
+// clear takes the bar off the screen until its next update.
+func (p *progress) clear() {
+	if p.bar != nil {
+		_ = p.bar.Clear()
 	}
 }
 
