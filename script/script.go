@@ -104,9 +104,9 @@ type Scenario struct {
 	timeBits    atomic.Uint64 // math.Float64bits of the simulated time
 	lastAdvance time.Duration
 	tmu         sync.Mutex
-	tSim        phaseAcc
-	tSurface    phaseAcc
-	tRender     phaseAcc
+	tSim        PhaseClock
+	tSurface    PhaseClock
+	tRender     PhaseClock
 }
 
 // simConfig is what vp.sim set up.
@@ -370,7 +370,7 @@ func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
 	s.snapOK = false
 	s.storeTime()
 	s.tmu.Lock()
-	s.tSim.add(s.lastAdvance)
+	s.tSim.Add(s.lastAdvance)
 	s.tmu.Unlock()
 	s.fireDue()
 	if s.err != nil {

@@ -19,18 +19,23 @@ type Timings struct {
 	Surface, Render PhaseTiming
 }
 
-type phaseAcc struct {
+// PhaseClock accumulates the duration of one phase over frames: count, sum and maximum.
+// The zero value is ready to use. It is what Timings report, and what the command uses
+// for its own whole-frame totals.
+type PhaseClock struct {
 	n        int
 	sum, max time.Duration
 }
 
-func (p *phaseAcc) add(d time.Duration) {
+// Add records one frame's duration.
+func (p *PhaseClock) Add(d time.Duration) {
 	p.n++
 	p.sum += d
 	p.max = max(p.max, d)
 }
 
-func (p phaseAcc) timing() PhaseTiming {
+// Timing is the average and maximum so far, in ms.
+func (p PhaseClock) Timing() PhaseTiming {
 	if p.n == 0 {
 		return PhaseTiming{}
 	}
@@ -47,10 +52,10 @@ func (s *Scenario) RecordFrame(sim, surface, render time.Duration) {
 	s.tmu.Lock()
 	defer s.tmu.Unlock()
 	if surface > 0 {
-		s.tSurface.add(surface)
+		s.tSurface.Add(surface)
 	}
 	if render > 0 {
-		s.tRender.add(render)
+		s.tRender.Add(render)
 	}
 }
 
@@ -59,5 +64,5 @@ func (s *Scenario) RecordFrame(sim, surface, render time.Duration) {
 func (s *Scenario) Timings() Timings {
 	s.tmu.Lock()
 	defer s.tmu.Unlock()
-	return Timings{Simulation: s.tSim.timing(), Surface: s.tSurface.timing(), Render: s.tRender.timing()}
+	return Timings{Simulation: s.tSim.Timing(), Surface: s.tSurface.Timing(), Render: s.tRender.Timing()}
 }

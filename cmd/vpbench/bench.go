@@ -166,7 +166,7 @@ func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, u
 		return runReport{Scenario: name}, err
 	}
 	defer sc.Close()
-	total := &frameClock{}
+	total := &script.PhaseClock{}
 	start := time.Now()
 	err = advanceUntil(ctx, sc, until, 1, total, func(float64) {})
 	return makeReport(sc, time.Since(start), total), err

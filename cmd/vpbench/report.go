@@ -51,32 +51,13 @@ type runReport struct {
 	Interrupted       bool     `json:"interrupted,omitempty"`
 }
 
-// frameClock measures whole frames (the command's own view: Advance plus the surface and
-// render work once those exist) for the Total row.
-type frameClock struct {
-	frames   int
-	sum, max time.Duration
-}
-
-func (f *frameClock) add(d time.Duration) {
-	f.frames++
-	f.sum += d
-	f.max = max(f.max, d)
-}
-
-func (f *frameClock) report() phaseReport {
-	if f.frames == 0 {
-		return phaseReport{}
-	}
-	return phaseReport{Frames: f.frames, AvgMs: f.sum.Seconds() * 1e3 / float64(f.frames), MaxMs: f.max.Seconds() * 1e3}
-}
-
 func phase(p script.PhaseTiming) phaseReport {
 	return phaseReport{Frames: p.Frames, AvgMs: p.AvgMs, MaxMs: p.MaxMs}
 }
 
-// makeReport gathers the scenario's state after a run that took wall.
-func makeReport(sc *script.Scenario, wall time.Duration, total *frameClock) runReport {
+// makeReport gathers the scenario's state after a run that took wall; total holds the
+// command's own whole-frame times (Advance, plus surface and render once they exist).
+func makeReport(sc *script.Scenario, wall time.Duration, total *script.PhaseClock) runReport {
 	info := sc.Info()
 	st := sc.Sim().Stats()
 	tm := sc.Timings()
@@ -85,7 +66,7 @@ func makeReport(sc *script.Scenario, wall time.Duration, total *frameClock) runR
 		Dx: info.Dx, DtMs: st.Dt * 1e3, Backend: st.Backend, Workers: st.Workers,
 		Steps: st.Steps, SimulatedS: st.Time, WallS: wall.Seconds(),
 		Simulation: phase(tm.Simulation), Surface: phase(tm.Surface), Render: phase(tm.Render),
-		Total:    total.report(),
+		Total:    phase(total.Timing()),
 		VolumeMl: st.Volume * 1e6, AddedMl: st.Added * 1e6, RemovedMl: st.Removed * 1e6, RejectedMl: st.Rejected * 1e6,
 		Wet: st.Wet, Passages: st.Passages, Extended: st.Extended,
 		Warnings: info.Warnings,

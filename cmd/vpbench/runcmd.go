@@ -96,7 +96,7 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 	if math.IsInf(until, 1) {
 		fmt.Fprintf(stderr, "running %s until its main function returns (Ctrl-C stops it)\n", sc.Name())
 	}
-	total := &frameClock{}
+	total := &script.PhaseClock{}
 	start := time.Now()
 	runErr := advanceUntil(ctx, sc, until, o.frameSteps, total, prog.update)
 	prog.finish()
@@ -119,7 +119,7 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 
 // advanceUntil steps sc frame by frame until simulated time until, the script's main
 // returns, a script error, or ctx is cancelled. progress is called after every frame.
-func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frameSteps int, total *frameClock, progress func(t float64)) error {
+func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frameSteps int, total *script.PhaseClock, progress func(t float64)) error {
 	dt := sc.Sim().Dt()
 	for sc.Time() < until-dt/2 {
 		if err := ctx.Err(); err != nil {
@@ -131,7 +131,7 @@ func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frame
 		}
 		t0 := time.Now()
 		done, err := sc.Advance(steps)
-		total.add(time.Since(t0))
+		total.Add(time.Since(t0))
 		if err != nil {
 			return err
 		}
