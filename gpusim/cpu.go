@@ -2,7 +2,6 @@ package gpusim
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 )
 
@@ -51,13 +50,14 @@ type cpuBackend struct {
 	pipes  [][2]int  // per worker: its pipes (general layout)
 	flag   [][]int32 // per worker: columns that may need inflow scaling this step
 	bar    barrier
-	start  []chan int
-	done   sync.WaitGroup
+	pool   *workerPool
 
 	// Set by step for the workers; read only while a step runs.
 	em   *emitterSet
 	t    float64
 	acct accounting
+	outH []float32 // where the last step's heights and residuals are published
+	outR []float32
 }
 
 // forceGeneralLayout makes newCPUBackend use the general layout even where the dense one
@@ -128,25 +128,15 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.flag[w] = make([]int32, 0, size)
 	}
 	c.bar = barrier{n: int32(n)}
-	c.start = make([]chan int, n)
-	for w := 1; w < n; w++ {
-		ch := make(chan int)
-		c.start[w] = ch
-		go func(w int) {
-			for steps := range ch {
-				c.run(w, steps)
-				c.done.Done()
-			}
-		}(w)
-	}
+	c.pool = startPool(n, c.run)
 }
 
 // close stops the pool's goroutines.
 func (c *cpuBackend) close() {
-	for w := 1; w < len(c.start); w++ {
-		close(c.start[w])
+	if c.pool != nil {
+		c.pool.stop()
+		c.pool = nil
 	}
-	c.start = nil
 	c.nw = 0
 }
 
@@ -175,15 +165,10 @@ func (c *cpuBackend) extendedCounts() (pipes, passages int) {
 }
 
 // step advances n steps from simulated time t0 and returns what sources and sinks moved.
-func (c *cpuBackend) step(n int, t0 float64, em *emitterSet) accounting {
-	c.em, c.t, c.acct = em, t0, accounting{}
-	c.done.Add(c.nw - 1)
-	for w := 1; w < c.nw; w++ {
-		c.start[w] <- n
-	}
-	c.run(0, n)
-	c.done.Wait()
-	c.em = nil
+func (c *cpuBackend) step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting {
+	c.em, c.t, c.acct, c.outH, c.outR = em, t0, accounting{}, height, residual
+	c.pool.do(n)
+	c.em, c.outH, c.outR = nil, nil, nil
 	return c.acct
 }
 
@@ -211,6 +196,12 @@ func (c *cpuBackend) run(w, n int) {
 		}
 		c.bar.wait()
 	}
+	// Publish: each worker copies its share (the last barrier above made every height
+	// final).
+	cols := len(c.h)
+	lo, hi := cols*w/c.nw, cols*(w+1)/c.nw
+	copy(c.outH[lo:hi], c.h[lo:hi])
+	copy(c.outR[lo:hi], c.r[lo:hi])
 }
 
 func (c *cpuBackend) readHeight(dst []float32)    { copy(dst, c.h) }

@@ -19,8 +19,9 @@ type backend interface {
 	setWorkers(n int)
 	setParams(p stepParams)
 	// step advances n steps from simulated time t0, applying em after each, and returns
-	// the volume sources and sinks moved.
-	step(n int, t0 float64, em *emitterSet) accounting
+	// the volume sources and sinks moved. It also copies the heights and residuals after
+	// the last step into height and residual (the snapshot being published).
+	step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting
 	readHeight(dst []float32)
 	// readResidual copies the per-column height rounding still to be applied (m).
 	readResidual(dst []float32)
@@ -85,6 +86,17 @@ type Snapshot struct {
 	Extended, Passages int
 	// StepWall is the wall time spent inside Step since the start.
 	StepWall time.Duration
+
+	residual   []float32 // per column: the height rounding still to apply (see Volume)
+	volumeDone bool      // Volume and Wet have been summed
+}
+
+// sum fills Volume and Wet from the heights and residuals, once.
+func (s *Snapshot) sum() {
+	if !s.volumeDone {
+		s.Volume, s.Wet = volumeOf(s.Height, s.residual, s.Columns)
+		s.volumeDone = true
+	}
 }
 
 // Depth returns the liquid depth h - b of column i, m.
@@ -92,15 +104,12 @@ func (s *Snapshot) Depth(i int) float64 {
 	return float64(s.Height[i]) - float64(s.Columns.Base[i])
 }
 
-// copyInto copies s into dst, reusing dst's buffer.
+// copyInto copies s into dst, reusing dst's buffers.
 func (s *Snapshot) copyInto(dst *Snapshot) {
-	h := dst.Height
+	h, r := dst.Height, dst.residual
 	*dst = *s
-	if cap(h) < len(s.Height) {
-		h = make([]float32, len(s.Height))
-	}
-	dst.Height = h[:len(s.Height)]
-	copy(dst.Height, s.Height)
+	dst.Height = append(h[:0], s.Height...)
+	dst.residual = append(r[:0], s.residual...)
 }
 
 // Stats is a summary of the run so far.
@@ -174,8 +183,8 @@ func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) {
 	n := cols.NumColumns()
 	s.scratch = make([]float32, n)
 	s.residual = make([]float32, n)
-	s.published = &Snapshot{Columns: cols, Height: make([]float32, n)}
-	s.back = &Snapshot{Columns: cols, Height: make([]float32, n)}
+	s.published = &Snapshot{Columns: cols, Height: make([]float32, n), residual: make([]float32, n)}
+	s.back = &Snapshot{Columns: cols, Height: make([]float32, n), residual: make([]float32, n)}
 	// The workers hold the backend, not the Sim: a Sim dropped without Close still stops them.
 	runtime.AddCleanup(s, func(be backend) { be.close() }, s.be)
 }
@@ -295,14 +304,14 @@ func (s *Sim) Step(n int) {
 		return
 	}
 	t0 := time.Now()
-	a := s.be.step(n, s.time, &s.em)
+	a := s.be.step(n, s.time, &s.em, s.back.Height, s.back.residual)
 	s.wall += time.Since(t0)
 	s.acct.added += a.added
 	s.acct.removed += a.removed
 	s.acct.rejected += a.rejected
 	s.steps += int64(n)
 	s.time += float64(n) * s.dt
-	s.publish()
+	s.swapSnapshot()
 }
 
 // AddEmitter adds a source (Rate > 0) or sink (Rate < 0) and returns its id.
@@ -421,20 +430,31 @@ func (s *Sim) Volume() float64 {
 	return v
 }
 
-// volumeOf sums (h - b + r) dx^2 in float64, in column order (each term is exact in
-// float64), and counts wet columns (h > b). r is the rounding each column still has to
-// apply to its height (see cpuBackend.r): at most half a float32 ulp of h per column.
+// volumeBlock is the number of columns whose volume is summed together before the
+// blocks' sums are added in order: a fixed order, and four partial sums a block so that
+// the float64 adds do not wait on each other.
+const volumeBlock = 4096
+
+// volumeOf is the volume sum(h - b + r) dx^2 (m^3; r is the rounding each column still
+// has to apply to its height, see cpuBackend.r) and the number of wet columns (h > b).
 func volumeOf(h, r []float32, c *terrain.Columns) (float64, int) {
-	var v float64
+	var total float64
 	wet := 0
-	for i, hi := range h {
-		b := c.Base[i]
-		if hi > b {
-			wet++
+	for lo := 0; lo < len(h); lo += volumeBlock {
+		hi := min(lo+volumeBlock, len(h))
+		hs, bs, rs := h[lo:hi], c.Base[lo:hi], r[lo:hi]
+		bs, rs = bs[:len(hs)], rs[:len(hs)]
+		var v [4]float64
+		for i, hv := range hs {
+			b := bs[i]
+			if hv > b {
+				wet++
+			}
+			v[i&3] += float64(hv) - float64(b) + float64(rs[i])
 		}
-		v += float64(hi) - float64(b) + float64(r[i])
+		total += (v[0] + v[1]) + (v[2] + v[3])
 	}
-	return v * c.Dx * c.Dx, wet
+	return total * c.Dx * c.Dx, wet
 }
 
 // Accounting returns the volume added, removed and rejected since the start, m^3.
@@ -464,10 +484,17 @@ func (s *Sim) NumPipes() int { return s.topo.numPipes() }
 func (s *Sim) publish() {
 	b := s.back
 	s.be.readHeight(b.Height)
-	s.be.readResidual(s.residual)
+	s.be.readResidual(b.residual)
+	s.swapSnapshot()
+}
+
+// swapSnapshot completes the back snapshot, whose heights and residuals are in place,
+// and makes it the published one. Its volume is summed when first asked for (sum).
+func (s *Sim) swapSnapshot() {
+	b := s.back
+	b.volumeDone = false
 	b.Columns = s.cols
 	b.Time, b.Steps, b.Dt = s.time, s.steps, s.dt
-	b.Volume, b.Wet = volumeOf(b.Height, s.residual, s.cols)
 	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
 	b.StepWall = s.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
@@ -480,6 +507,7 @@ func (s *Sim) publish() {
 // call from any goroutine while another one steps.
 func (s *Sim) Snapshot(dst *Snapshot) {
 	s.mu.Lock()
+	s.published.sum() // at most once per published state, on the reader's time
 	s.published.copyInto(dst)
 	s.mu.Unlock()
 }
@@ -488,6 +516,7 @@ func (s *Sim) Snapshot(dst *Snapshot) {
 func (s *Sim) Stats() Stats {
 	s.mu.Lock()
 	p := s.published
+	p.sum()
 	st := Stats{
 		Backend: s.backendName, Workers: s.workers,
 		Steps: p.Steps, Time: p.Time, Dt: p.Dt,
