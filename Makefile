@@ -30,6 +30,7 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'Snapshot|Workers|Dense|Allocs' ./gpusim/
+	GOMAXPROCS=2 $(GO) test -count=1 -race ./terrain/ ./surface/
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./gpusim/

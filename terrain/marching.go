@@ -176,12 +176,18 @@ func (m *marcher) run() error {
 	return m.normals()
 }
 
-func (m *marcher) eval(pr *probe, L *mcLayer, idx, i, j, k int) error {
+// eval evaluates point (i, j, k) into layer L. setSign also records its sign: fill does;
+// exact does not, since the sign there is settled already and neighbouring rows read it
+// concurrently (writing the same value back would still be a data race).
+func (m *marcher) eval(pr *probe, L *mcLayer, idx, i, j, k int, setSign bool) error {
 	v, err := pr.dist(m.at(i, j, k))
 	if err != nil {
 		return err
 	}
-	L.val[idx], L.solid[idx], L.exact[idx] = v, v <= 0, true
+	L.val[idx], L.exact[idx] = v, true
+	if setSign {
+		L.solid[idx] = v <= 0
+	}
 	if int32(k) > m.lastK[idx] {
 		m.lastK[idx], m.lastV[idx] = int32(k), v
 	}
@@ -208,7 +214,7 @@ func (m *marcher) fill(L *mcLayer, k int) error {
 					continue
 				}
 			}
-			if err := m.eval(pr, L, idx, i, j, k); err != nil {
+			if err := m.eval(pr, L, idx, i, j, k, true); err != nil {
 				return err
 			}
 		}
@@ -236,7 +242,7 @@ func (m *marcher) exact(a, b *mcLayer, k int) error {
 				if m.inside(i, j, ko) && other.solid[idx] != s ||
 					i > 1 && L.solid[idx-1] != s || i < m.nx && L.solid[idx+1] != s ||
 					j > 1 && L.solid[idx-m.nX] != s || j < m.ny && L.solid[idx+m.nX] != s {
-					if err := m.eval(pr, L, idx, i, j, k+l); err != nil {
+					if err := m.eval(pr, L, idx, i, j, k+l, false); err != nil {
 						return err
 					}
 				}
