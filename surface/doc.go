@@ -1,0 +1,124 @@
+// Package surface builds the liquid surface of the extended virtual pipes method: the
+// multi-layer surface mesh of paper Sec. 4 and the meniscus shading of Sec. 5, as
+// /work/shared/METHOD.md states them ("Surface", "Meniscus shading").
+//
+//	b, err := surface.NewBuilder(cols, terrainMesh, surface.DefaultSettings())
+//	m := b.Build(snapshot.Height) // every frame; m is b's, valid until the next Build
+//	m.WritePLY(w)
+//
+// # Units and axes
+//
+// SI: metres, radians. z is up. Column i of cell (x, y) has its vertex at the cell
+// centre ((x+0.5) dx, (y+0.5) dx). Heights h are absolute (gpusim.Snapshot.Height), one
+// per column; a column is wet when h > b (its base) and dry otherwise (NaN counts as
+// dry); h is clamped to [b, max].
+//
+// # What a frame does
+//
+//  1. Links (Sec. 4.1), 8-neighbourhood, recomputed every frame: columns i and j of
+//     neighbouring cells are linked iff lo_j < h_i < max_j and lo_i < h_j < max_i, for
+//     wet-wet and wet-dry pairs (a dry column's h is its base).
+//  2. Boundaries (Sec. 4.3): a dry column linked to a wet one is a dry vertex at the mean
+//     surface height of its linked wet neighbours. Where a wet column i has no link
+//     towards a neighbour cell whose column j holds h_i in (lo_j, max_j) but max_i < b_j
+//     (i faces j's wall, under an overhang), an extra vertex stands at j's cell centre,
+//     linked to i and to i's linked wet neighbours that are next to j's cell and have no
+//     link into it; its height is their mean.
+//  3. Triangles (Sec. 4.2), per quartet of cells (x,y) (x+1,y) (x,y+1) (x+1,y+1): a group
+//     of four mutually linked vertices gives 2 triangles, split along the diagonal whose
+//     ends are both wet or both not, else whose ends have the larger height sum (a-d on
+//     a tie); of the other vertices, each group of three mutually linked ones gives 1
+//     triangle; pairs give nothing. Only triangles with a wet corner are kept.
+//  4. Heights (Sec. 4.4): a wet vertex sits at max(h, hmin) clamped to max, hmin =
+//     b + max(0.05 dx, l) with l from the terrain mesh (below).
+//  5. Normals from the surface heights, then the meniscus tilt, then the dry and extra
+//     vertices' normals (mean of their linked wet neighbours'), then the camera cap.
+//  6. Opacity min((h - b) / DepthMax, 1) for a wet vertex, from the true depth (not the
+//     raised height); 0 for dry and extra vertices.
+//
+// # Invariants of a Mesh
+//
+// Vertices: the wet columns in column order, then the dry vertices, then the extra
+// vertices (a vertex may be in no triangle). Every triangle has a wet corner, its three
+// corners are mutually linked and lie in one quartet, and it is counter-clockwise seen
+// from above. Normals are unit; with Settings.Camera set none faces away from the camera
+// (n . (camera - p) >= 0). Opacity is in [0, 1]. A wet vertex lies in [b, max] of its
+// column. No crack: in every quartet, each axis-aligned pair of a group of three mutually
+// linked wet columns is an edge of a triangle of that quartet. A Build allocates nothing
+// once its buffers have grown to the frame's size. The result does not depend on the
+// number of goroutines.
+//
+// # Decisions (the papers leave these open or are ambiguous)
+//
+// Link range. The link test reads a column's range as [lo, max] with lo the top of the
+// free interval below it in its cell (terrain.Columns.Max of the column below), or -Inf
+// for a cell's lowest column: the range includes the solid the column rests on, as in
+// the paper's Fig. 2 (and Kellomaki's layers). terrain.Columns.Min (== Base for every
+// extracted column) is not read: with lo = Base a wet column could never link to a dry
+// one on the same flat floor (the strict b_j > lo_i fails), a dry column on top of a
+// wall could never link to the liquid at its foot (Sec. 4.3's "dry columns with a base
+// significantly higher"), and the extra-vertex condition min_j < h_i, max_i < b_j could
+// never hold.
+//
+// Boundary pairs. Two boundary vertices (dry or extra) in neighbouring cells are linked
+// when some wet column is linked to both (and, for two dry columns, they pass the link
+// test). METHOD.md lists links for wet-wet and wet-dry pairs only; with that, the
+// quartet rules' "both outside" diagonal priority and "only triangles with a wet
+// vertex" could never apply, and the quartets along a wall or a dry edge would get one
+// triangle of two (a saw-tooth crack between the liquid and the wall). linkBoundaryPairs
+// in boundary.go switches this off.
+//
+// Overlapping groups of three. Two groups of three that share an axis edge overlap: the
+// one whose third vertex is wet is kept; if both are wet both are kept (the surface
+// folds: their third vertices are not linked); if neither is, the diagonal rule picks.
+// One extra vertex per wall column; when two columns of one cell face the same wall, the
+// first (lower) keeps the link.
+//
+// Minimum heights. eps = 0.01 dx. A terrain vertex belongs, in each cell of its quartet
+// (the four cell centres around it, clamped to the grid at the domain's sides), to the
+// column terrain.Columns.ColumnAt gives: the one whose free interval holds its height,
+// else the one resting on the solid that holds it. Vertices whose normal points down
+// (n_z < 0) are skipped, and so are those with a cell of the quartet without a column.
+// The global minimum g = 0.05 dx is taken into account in the solve, as the paper says
+// (against the large corrections of vertices next to a column centre): l_k = g + d_k,
+// d minimising sum w_k d_k^2 subject to bilinear(b_k + g + d_k) = h_v + eps (closed
+// form: R = h_v + eps - sum beta_k (b_k + g), d_k = R (beta_k / w_k) / sum beta_m^2 /
+// w_m; w_k = dx / (h_v - b_k) for b_k <= h_v, 1e10 above); a vertex with R <= 0 needs
+// nothing; one that would put b_k + l_k more than dx above the quartet's highest base is
+// discarded; l of a column is the maximum over its vertices.
+//
+// Normals. Central differences of the surface heights over the axis links (E-W, N-S),
+// one-sided where one side has no link, flat where neither has: n = (-dz/dx, -dz/dy,
+// 1) normalised. Triangles are wound counter-clockwise seen from above.
+//
+// Meniscus. First ring: wet vertices linked to a dry or an extra vertex; their NBC is
+// the nearest such (axis before diagonal). The band: wet vertices within
+// ceil(MeniscusLength/dx) - 1 link steps of the ring. Dead reckoning over the links
+// (a vertex takes a linked vertex's NBC when that one's distance plus the step beats its
+// own, then the Euclidean distance between cell centres to that NBC), sweeping the band
+// in breadth-first order (Gauss-Seidel) until a sweep changes nothing, at most
+// ceil(MeniscusLength/dx) sweeps. Direction to the boundary u: minus the central
+// difference of the distance over the axis links (boundary vertices count 0, vertices
+// outside the band are missing: one-sided), the direction to the NBC if that vanishes.
+// Solid tilt beta = atan2(b_NBC - b_i, d) (b of the wall column for an extra vertex);
+// psi = beta - ContactAngle, clamped to +-90 degrees. The normal turns by psi (1 -
+// d/MeniscusLength) about the horizontal axis perpendicular to u, a positive angle away
+// from the boundary (a surface rising towards it: concave). ContactAngle defaults to 30
+// degrees: a flat floor (beta = 0) gives a convex edge, a vertical wall a concave one.
+//
+// Convex cap (Settings.Camera). Per band vertex, with v the unit vector to the camera:
+// when the contact normal (turned by psi) would pass orthogonal to v, psi is cut to the
+// first angle where it is orthogonal, then interpolated as above. Last, every normal with
+// n . v < 0 (a steep surface seen from below its tangent plane, say) is turned towards v
+// to just past orthogonal, so that none faces away.
+//
+// # Cost and parallelism
+//
+// NewBuilder precomputes what depends only on the terrain: link ranges, where each
+// column's link search starts in each neighbour cell, the minimum heights. A frame is
+// one pass over the columns, then passes over the wet vertices and the quartets of
+// cells holding one; per-vertex state is stored in vertex order, so the cost follows the
+// wet part of the terrain. Passes with enough work are split over up to GOMAXPROCS
+// goroutines (at most 8), each writing only what its items own and joining lists in a
+// fixed order: the result is bit-identical for any number of goroutines.
+package surface

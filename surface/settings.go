@@ -1,0 +1,59 @@
+package surface
+
+import (
+	"fmt"
+	"math"
+)
+
+// Settings are the parameters of the surface and its meniscus shading. Lengths in metres,
+// angles in radians.
+type Settings struct {
+	// DepthMax is the depth from which the liquid is opaque: a wet vertex has opacity
+	// min((h - b) / DepthMax, 1) (paper Eq. 5). > 0. Default 0.002 m.
+	DepthMax float64
+	// MeniscusLength is how far from the boundary the meniscus tilts the normals (paper
+	// Sec. 5.2: 2.8 mm for water against air). > 0. Default 0.0028 m.
+	MeniscusLength float64
+	// ContactAngle is Young's contact angle alpha between liquid and solid, measured
+	// through the liquid, in [0, pi]. Default 30 degrees (water on a lightly
+	// hydrophilic surface: a flat floor gives a convex edge, a vertical wall a concave
+	// meniscus).
+	ContactAngle float64
+	// Meniscus turns the meniscus shading (Sec. 5) on. Default true.
+	Meniscus bool
+	// Camera is the eye position, m, for the convex-meniscus cap (Sec. 5.3) and the
+	// guarantee that no normal faces away from the viewer. nil: no cap.
+	Camera *[3]float64
+}
+
+// DefaultSettings returns the paper's parameters: DepthMax 2 mm, MeniscusLength 2.8 mm,
+// ContactAngle 30 degrees, meniscus on, no camera.
+func DefaultSettings() Settings {
+	return Settings{
+		DepthMax:       0.002,
+		MeniscusLength: 0.0028,
+		ContactAngle:   30 * math.Pi / 180,
+		Meniscus:       true,
+	}
+}
+
+// Validate names the first field of s that cannot be used.
+func (s Settings) Validate() error {
+	if !(s.DepthMax > 0) || math.IsInf(s.DepthMax, 0) {
+		return fmt.Errorf("surface: DepthMax is %g m: it must be a finite number > 0", s.DepthMax)
+	}
+	if !(s.MeniscusLength > 0) || math.IsInf(s.MeniscusLength, 0) {
+		return fmt.Errorf("surface: MeniscusLength is %g m: it must be a finite number > 0", s.MeniscusLength)
+	}
+	if !(s.ContactAngle >= 0 && s.ContactAngle <= math.Pi) {
+		return fmt.Errorf("surface: ContactAngle is %g rad: it must lie in [0, pi]", s.ContactAngle)
+	}
+	if s.Camera != nil {
+		for k, v := range s.Camera {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("surface: Camera[%d] is %g: it must be a finite number of metres", k, v)
+			}
+		}
+	}
+	return nil
+}
