@@ -107,8 +107,9 @@
 // extended, passages, volume, added, removed, rejected, backend, workers, step_ms, sim,
 // surface, render}, sim:info() -> grid, memory, dt, settings.
 //
-// Output: print(...) goes to Options.Print; sim:export_mesh(path) and
-// sim:screenshot(path) raise "not available in this version yet" errors (pcall them).
+// Output: print(...) goes to Options.Print; sim:export_mesh(path) writes the liquid
+// surface (OBJ, or PLY by extension; relative paths inside the working folder only);
+// sim:screenshot(path) raises a "not available in this version yet" error (pcall it).
 //
 // # Sandbox and limits
 //

@@ -92,7 +92,8 @@ func TestBadInput(t *testing.T) {
 		{"every zero period", small + "sim:every(0, function() end)", 2, []string{"sim:every: period is 0 s: it must be > 0"}},
 		{"depth outside", small + "print(sim:depth(0.02, 0.005))", 2, []string{"sim:depth: (x, y) = (0.02, 0.005) is outside the domain [0, 0.01] x [0, 0.01]"}},
 		{"method with a dot", small + "sim.fill{ at = {0.005, 0.005, 0.001}, level = 0.002 }", 2, []string{"sim:fill: call it with a colon: sim:fill(...)"}},
-		{"export_mesh", small + "sim:export_mesh('out.obj')", 2, []string{"sim:export_mesh: the liquid surface mesh is not available in this version yet"}},
+		{"export_mesh absolute", small + "sim:export_mesh('/tmp/out.obj')", 2, []string{"sim:export_mesh: \"/tmp/out.obj\" is an absolute path"}},
+		{"export_mesh outside", small + "sim:export_mesh('a/../../out.obj')", 2, []string{"sim:export_mesh: \"a/../../out.obj\" leaves the working folder"}},
 		{"screenshot", small + "sim:screenshot('out.png')", 2, []string{"sim:screenshot: screenshots (the preview's view) are not available in this version yet"}},
 
 		{"wait outside main", small + "vp.wait(1)", 2, []string{"vp.wait: only valid inside main"}},

@@ -57,6 +57,7 @@ type Options struct {
 // methods and Close must not be called concurrently. Name, Time, Timings and RecordFrame
 // may be called from any goroutine, and so may Sim().Snapshot and Sim().Stats.
 type Scenario struct {
+	surf    surfaceState // the liquid surface (surface.go)
 	opt     Options
 	name    string // Name()
 	file    string // the script's chunk name (error messages)

@@ -48,6 +48,7 @@ func (s *Scenario) setTerrain(solid terrain.Solid) (rejected float64, err error)
 		return 0, err
 	}
 	s.snapOK = false
+	s.terrainChanged(solid)
 	if cols.Dropped > 0 && cols.Dropped != s.lastDropped {
 		s.warn(fmt.Sprintf("the terrain has %d free intervals below the topmost %d of their cells: they are treated as solid (raise layers to keep them)", cols.Dropped, cols.Layers))
 	}
@@ -225,7 +226,17 @@ func (s *Scenario) simMethods() map[string]lua.LGFunction {
 		},
 		"export_mesh": func(L *lua.LState) int {
 			c := s.simCall(L, "export_mesh")
-			c.fail("the liquid surface mesh is not available in this version yet")
+			c.ensureSim()
+			path := L.CheckString(2)
+			if err := safeOutputPath(path); err != nil {
+				c.fail("%v", err)
+			}
+			resume := s.pauseWatchdog() // a first call builds the terrain mesh
+			err := s.ExportMesh(path)
+			resume()
+			if err != nil {
+				c.fail("%v", err)
+			}
 			return 0
 		},
 		"screenshot": func(L *lua.LState) int {
@@ -364,8 +375,9 @@ func (s *Scenario) timerMethods() map[string]lua.LGFunction {
 
 // changeable are the fields sim:set accepts; fixed are vp.sim's others.
 var (
-	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "dt", "workers"}
-	fixed      = []string{"size", "height", "dx", "layers", "backend"}
+	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "dt", "workers",
+		"depth_max", "meniscus_length", "contact_angle", "meniscus"}
+	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
 
 // simSet is sim:set{...}: changes settings; nothing changes if one is bad.
@@ -397,6 +409,7 @@ func (s *Scenario) simSet(c call, t *lua.LTable) {
 	if err := st.Validate(); err != nil {
 		c.fail("%v", err)
 	}
+	s.setSurface(c, t)
 	if s.sim == nil {
 		s.cfg.settings = st
 		return

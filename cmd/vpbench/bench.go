@@ -32,6 +32,7 @@ type benchOptions struct {
 	plotScenario string
 	plotDx       string
 	only         string
+	surface      bool
 }
 
 // benchCommand is `vpbench bench`: every scenario of the library, headless, for a fixed
@@ -48,6 +49,7 @@ func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	flags.StringVar(&o.plotScenario, "plot-scenario", "viscosity", "the scenario the plot runs (it must read vp.param(\"dx\", ...))")
 	flags.StringVar(&o.plotDx, "plot-dx", "0.002,0.001,0.00075,0.0005,0.0004", "the cell sizes (m) the plot runs, comma-separated")
 	flags.StringVar(&o.only, "only", "", "run only these scenarios (comma-separated names, without .lua)")
+	flags.BoolVar(&o.surface, "surface", true, "build the liquid surface every frame (Table 1's surface column)")
 	flags.Usage = func() {
 		fmt.Fprintf(stderr, "usage: vpbench bench [--until 1] [--json FILE] [--plot FILE.png [--plot-scenario NAME]] [library-folder]\n\n"+
 			"Runs every scenario of the library (the folder, default the built-in one) headless and prints the paper's Table 1 for each.\n\nflags:\n")
@@ -76,7 +78,7 @@ func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if ctx.Err() != nil {
 			break
 		}
-		rep, err := benchOne(ctx, lib, name, o.options(func(string) {}), o.until)
+		rep, err := benchOne(ctx, lib, name, o.options(func(string) {}), o.until, o.surface)
 		if err != nil {
 			rep.Error = err.Error()
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -156,7 +158,7 @@ func contains(list []string, s string) bool {
 }
 
 // benchOne runs one library scenario for until simulated seconds.
-func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, until float64) (runReport, error) {
+func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, until float64, withSurface bool) (runReport, error) {
 	src, err := fs.ReadFile(lib, name+".lua")
 	if err != nil {
 		return runReport{Scenario: name}, err
@@ -168,7 +170,7 @@ func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, u
 	defer sc.Close()
 	total := &script.PhaseClock{}
 	start := time.Now()
-	err = advanceUntil(ctx, sc, until, 1, total, func(float64) {})
+	err = advanceUntil(ctx, sc, until, 1, &frameWork{surface: withSurface}, total, func(float64) {})
 	return makeReport(sc, time.Since(start), total), err
 }
 
@@ -207,7 +209,7 @@ func plotGridSizes(ctx context.Context, lib fs.FS, o benchOptions, stdout io.Wri
 		}
 		params["dx"] = strconv.FormatFloat(dx, 'g', -1, 64)
 		opt.Params = params
-		rep, err := benchOne(ctx, lib, o.plotScenario, opt, min(o.until, 0.3))
+		rep, err := benchOne(ctx, lib, o.plotScenario, opt, min(o.until, 0.3), false)
 		if err != nil {
 			return fmt.Errorf("--plot: %s at dx = %g: %w", o.plotScenario, dx, err)
 		}

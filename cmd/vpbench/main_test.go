@@ -189,3 +189,29 @@ func TestWatchReloads(t *testing.T) {
 		t.Errorf("no reload message: %s", errb.String())
 	}
 }
+
+func TestSurfaceTimingsAndExport(t *testing.T) {
+	path := writeScript(t, "pour.lua", pourScript)
+	dir := filepath.Join(t.TempDir(), "meshes")
+	jsonPath := filepath.Join(t.TempDir(), "out.json")
+	code, out, errOut := runCLI(t, "run", "--headless", "--until", "0.2", "--export-every", "10", "--export-dir", dir,
+		"--export-format", "ply", "--json", jsonPath, path)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr: %s", code, errOut)
+	}
+	var rep runReport
+	b, _ := os.ReadFile(jsonPath)
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Surface.Frames != rep.Simulation.Frames || rep.Surface.AvgMs <= 0 {
+		t.Errorf("surface timings %+v for %d simulation frames:\n%s", rep.Surface, rep.Simulation.Frames, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "pour_*.ply"))
+	if want := rep.Simulation.Frames / 10; len(files) != want {
+		t.Errorf("%d meshes written for %d frames, want %d", len(files), rep.Simulation.Frames, want)
+	}
+	if code, _, errOut := runCLI(t, "run", "--export-format", "stl", path); code != exitUsage {
+		t.Errorf("--export-format stl: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -93,7 +93,7 @@ func (r runReport) print(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %10.3f %10.3f\n", name, p.AvgMs, p.MaxMs)
 	}
 	row("simulation", r.Simulation, "")
-	row("surface", r.Surface, "(no surface mesh in this version)")
+	row("surface", r.Surface, "(not built: --surface)")
 	row("render", r.Render, "(no preview in this version)")
 	row("total", r.Total, "")
 	fmt.Fprintf(w, "  steps %d, simulated %.3f s in %.3f s wall: %.2fx real time\n", r.Steps, r.SimulatedS, r.WallS, r.RealTimeFactor)

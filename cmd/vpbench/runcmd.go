@@ -8,12 +8,15 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/surface"
 )
 
 // runOptions are the flags of `vpbench run` (and of the default mode).
@@ -25,6 +28,77 @@ type runOptions struct {
 	frameSteps int
 	every      float64 // simulated s between plain progress lines
 	watch      bool    // reload when the file changes
+	frameWork
+}
+
+// frameWork is what a frame does besides stepping: build the liquid surface (timed as
+// the Table 1 surface column) and write it out every so many frames.
+type frameWork struct {
+	surface     bool
+	exportEvery int
+	exportDir   string
+	exportFmt   string
+}
+
+func (f *frameWork) register(fs *flag.FlagSet, surfaceDefault bool) {
+	fs.BoolVar(&f.surface, "surface", surfaceDefault, "build the liquid surface mesh every frame (Table 1's surface column)")
+	fs.IntVar(&f.exportEvery, "export-every", 0, "write the surface mesh every N frames (0: never; implies --surface)")
+	fs.StringVar(&f.exportDir, "export-dir", "out", "folder for --export-every's numbered meshes")
+	fs.StringVar(&f.exportFmt, "export-format", "obj", `mesh format for --export-every: "obj" or "ply" (with opacity)`)
+}
+
+func (f *frameWork) validate() error {
+	if f.exportEvery < 0 {
+		return usagef("--export-every is %d: it must be >= 0", f.exportEvery)
+	}
+	if f.exportFmt != "obj" && f.exportFmt != "ply" {
+		return usagef("--export-format is %q: want \"obj\" or \"ply\"", f.exportFmt)
+	}
+	if f.exportEvery > 0 {
+		f.surface = true
+	}
+	return nil
+}
+
+// do runs the frame's surface work after frame number frame; it returns its duration.
+func (f *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
+	if !f.surface {
+		return 0, nil
+	}
+	t0 := time.Now()
+	m, err := sc.BuildSurface()
+	d := time.Since(t0)
+	if err != nil {
+		return d, err
+	}
+	sc.RecordFrame(0, d, 0)
+	if f.exportEvery > 0 && frame%f.exportEvery == 0 {
+		path := filepath.Join(f.exportDir, fmt.Sprintf("%s_%06d.%s", strings.TrimSuffix(sc.Name(), ".lua"), frame, f.exportFmt))
+		if err := writeMesh(path, m, f.exportFmt); err != nil {
+			return d, fmt.Errorf("--export-every: %w", err)
+		}
+	}
+	return d, nil
+}
+
+// writeMesh writes m to path as OBJ or PLY, making the folder if needed.
+func writeMesh(path string, m *surface.Mesh, format string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if format == "ply" {
+		err = m.WritePLY(f)
+	} else {
+		err = m.WriteOBJ(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (o *runOptions) register(fs *flag.FlagSet) {
@@ -34,6 +108,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.jsonPath, "json", "", "also write the final stats to this JSON file")
 	fs.IntVar(&o.frameSteps, "frame-steps", 1, "solver steps per frame (timings are per frame)")
 	fs.Float64Var(&o.every, "every", 0.5, "simulated seconds between progress lines when output is not a terminal")
+	o.frameWork.register(fs, false)
 }
 
 func (o *runOptions) validate() error {
@@ -46,7 +121,7 @@ func (o *runOptions) validate() error {
 	if math.IsNaN(o.every) || o.every <= 0 {
 		return usagef("--every is %v: it must be > 0", o.every)
 	}
-	return nil
+	return o.frameWork.validate()
 }
 
 // runCommand is `vpbench run [flags] [scenario.lua]`.
@@ -98,7 +173,7 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 	}
 	total := &script.PhaseClock{}
 	start := time.Now()
-	runErr := advanceUntil(ctx, sc, until, o.frameSteps, total, prog.update)
+	runErr := advanceUntil(ctx, sc, until, o.frameSteps, &o.frameWork, total, prog.update)
 	prog.finish()
 	rep := makeReport(sc, time.Since(start), total)
 	if runErr != nil {
@@ -118,10 +193,11 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 }
 
 // advanceUntil steps sc frame by frame until simulated time until, the script's main
-// returns, a script error, or ctx is cancelled. progress is called after every frame.
-func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frameSteps int, total *script.PhaseClock, progress func(t float64)) error {
+// returns, a script error, or ctx is cancelled, doing work's surface work every frame.
+// progress is called after every frame.
+func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frameSteps int, work *frameWork, total *script.PhaseClock, progress func(t float64)) error {
 	dt := sc.Sim().Dt()
-	for sc.Time() < until-dt/2 {
+	for frame := 1; sc.Time() < until-dt/2; frame++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -131,6 +207,9 @@ func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frame
 		}
 		t0 := time.Now()
 		done, err := sc.Advance(steps)
+		if err == nil {
+			_, err = work.do(sc, frame)
+		}
 		total.Add(time.Since(t0))
 		if err != nil {
 			return err

@@ -65,5 +65,5 @@ function main()
   local info = sim:info()
   assert(info.nx == 20 and info.ny == 20 and info.layers == 3 and info.backend == "cpu")
   print(string.format("everies=%d volume=%.6g", everies, sim:volume()))
-  print(pcall(sim.export_mesh, sim, "out.obj"))
+  print(pcall(sim.export_mesh, sim, "../out.obj"))
 end

@@ -1,0 +1,143 @@
+package script
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vpbench/vpbench/surface"
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// surfaceState is the liquid surface of the scenario: the terrain's triangle mesh and the
+// surface builder are made when first needed (they cost a marching-cubes pass over the
+// domain), and made again after the terrain changes.
+type surfaceState struct {
+	solid    terrain.Solid
+	version  int // bumped on every terrain change
+	builtFor int // the version builder was made for (0: none)
+	builder  *surface.Builder
+	settings surface.Settings
+}
+
+// terrainChanged records the new terrain solid; the surface follows on its next use.
+func (s *Scenario) terrainChanged(solid terrain.Solid) {
+	s.surf.solid = solid
+	s.surf.version++
+}
+
+// SurfaceBuilder returns the surface builder for the current terrain, making it (and the
+// terrain mesh) if needed. It must be called from the goroutine that drives the scenario.
+func (s *Scenario) SurfaceBuilder() (*surface.Builder, error) {
+	if s.sim == nil {
+		return nil, fmt.Errorf("%s: the scene has no terrain yet", s.name)
+	}
+	if s.surf.builder != nil && s.surf.builtFor == s.surf.version {
+		return s.surf.builder, nil
+	}
+	solid := s.surf.solid
+	if solid == nil {
+		solid = emptySolid
+	}
+	mesh, err := terrain.SurfaceMesh(solid, s.cfg.domain)
+	if err != nil {
+		return nil, fmt.Errorf("terrain mesh: %w", err)
+	}
+	b, err := surface.NewBuilder(s.sim.Columns(), mesh, s.surfaceSettings())
+	if err != nil {
+		return nil, err
+	}
+	s.surf.builder, s.surf.builtFor = b, s.surf.version
+	return b, nil
+}
+
+// surfaceSettings are the scenario's surface settings (defaults until sim:set changes them).
+func (s *Scenario) surfaceSettings() surface.Settings {
+	if s.surf.settings == (surface.Settings{}) {
+		s.surf.settings = surface.DefaultSettings()
+	}
+	return s.surf.settings
+}
+
+// BuildSurface makes the liquid surface mesh of the current state.
+func (s *Scenario) BuildSurface() (*surface.Mesh, error) {
+	b, err := s.SurfaceBuilder()
+	if err != nil {
+		return nil, err
+	}
+	return b.Build(s.snapshot().Height), nil
+}
+
+// ExportMesh writes the liquid surface mesh of the current state to path: PLY (with
+// per-vertex opacity) when the name ends in .ply, OBJ otherwise. Missing folders are made.
+func (s *Scenario) ExportMesh(path string) error {
+	m, err := s.BuildSurface()
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".ply") {
+		err = m.WritePLY(f)
+	} else {
+		err = m.WriteOBJ(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// surfaceKeys are the surface settings sim:set takes.
+var surfaceKeys = []string{"depth_max", "meniscus_length", "contact_angle", "meniscus"}
+
+// setSurface applies the surface keys of a sim:set table; nothing changes if one is bad.
+func (s *Scenario) setSurface(c call, t *lua.LTable) {
+	st := s.surfaceSettings()
+	st.DepthMax = c.num(t, "depth_max", st.DepthMax, false, "")
+	st.MeniscusLength = c.num(t, "meniscus_length", st.MeniscusLength, false, "")
+	st.ContactAngle = c.num(t, "contact_angle", st.ContactAngle, false, "")
+	switch v := t.RawGetString("meniscus").(type) {
+	case lua.LBool:
+		st.Meniscus = bool(v)
+	case *lua.LNilType:
+	default:
+		c.fail("meniscus is a %s: want true or false", v.Type())
+	}
+	if err := st.Validate(); err != nil {
+		c.fail("%v", err)
+	}
+	s.surf.settings = st
+	if s.surf.builder != nil {
+		if err := s.surf.builder.SetSettings(st); err != nil {
+			c.fail("%v", err)
+		}
+	}
+}
+
+// safeOutputPath checks a path a script wants to write: relative, inside the working
+// folder (no ".."), so that a scenario cannot write anywhere else.
+func safeOutputPath(p string) error {
+	if p == "" {
+		return fmt.Errorf("the path is empty")
+	}
+	if filepath.IsAbs(p) {
+		return fmt.Errorf("%q is an absolute path: scripts write below the working folder (use a relative path)", p)
+	}
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(p)), "/") {
+		if part == ".." {
+			return fmt.Errorf("%q leaves the working folder", p)
+		}
+	}
+	return nil
+}
