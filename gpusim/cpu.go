@@ -3,6 +3,8 @@ package gpusim
 import (
 	"runtime"
 	"sync/atomic"
+
+	"github.com/vpbench/vpbench/internal/parallel"
 )
 
 // cpuBackend steps the method on the host. State is float32 in flat arrays; the work of
@@ -50,7 +52,11 @@ type cpuBackend struct {
 	pipes  [][2]int  // per worker: its pipes (general layout)
 	flag   [][]int32 // per worker: columns that may need inflow scaling this step
 	bar    barrier
-	pool   *workerPool
+	pool   *parallel.Pool
+	// jobSteps is the step count of the job in flight; runJob, bound once, runs a
+	// worker's share of it (a function value made per Step would allocate).
+	jobSteps int
+	runJob   func(w int)
 
 	// Set by step for the workers; read only while a step runs.
 	em   *emitterSet
@@ -128,13 +134,16 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.flag[w] = make([]int32, 0, size)
 	}
 	c.bar = barrier{n: int32(n)}
-	c.pool = startPool(n, c.run)
+	c.pool = parallel.New(n)
+	if c.runJob == nil {
+		c.runJob = func(w int) { c.run(w, c.jobSteps) }
+	}
 }
 
 // close stops the pool's goroutines.
 func (c *cpuBackend) close() {
 	if c.pool != nil {
-		c.pool.stop()
+		c.pool.Stop()
 		c.pool = nil
 	}
 	c.nw = 0
@@ -167,7 +176,8 @@ func (c *cpuBackend) extendedCounts() (pipes, passages int) {
 // step advances n steps from simulated time t0 and returns what sources and sinks moved.
 func (c *cpuBackend) step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting {
 	c.em, c.t, c.acct, c.outH, c.outR = em, t0, accounting{}, height, residual
-	c.pool.do(n)
+	c.jobSteps = n
+	c.pool.Do(c.nw, c.runJob)
 	c.em, c.outH, c.outR = nil, nil, nil
 	return c.acct
 }
