@@ -1,6 +1,10 @@
 package surface
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/vpbench/vpbench/internal/parallel"
+)
 
 // maxWorkers caps the goroutines a Builder uses.
 const maxWorkers = 8
@@ -14,55 +18,34 @@ const (
 	minHeavy = 8192
 )
 
-// pool runs a range of work split over a fixed set of goroutines, started once, so that
-// a frame allocates nothing. Every phase writes only what its items own, and lists built
-// per chunk are joined in chunk order, so the result does not depend on the number of
-// workers.
+// pool runs a range of work split over a fixed set of workers (internal/parallel: they
+// spin briefly between phases, since a frame's phases follow each other within
+// microseconds), so that a frame allocates nothing. Every phase writes only what its
+// items own, and lists built per chunk are joined in chunk order, so the result does not
+// depend on the number of workers.
 type pool struct {
 	workers int
 	force   bool // split every range over all workers, however small (tests)
-	jobs    chan poolJob
-	done    chan struct{}
+	par     *parallel.Pool
 	bounds  [maxWorkers + 1]int
+	f       func(w, lo, hi int) // the phase in flight
+	chunk   func(w int)         // bound once: runs chunk w of f
 }
 
-type poolJob struct {
-	f         func(w, lo, hi int)
-	w, lo, hi int
-}
-
-// newPool starts workers-1 goroutines (the caller is the first worker). They stop when
-// stop is called, or when the Builder owning the pool is collected (see NewBuilder).
+// newPool starts the workers (the caller is the first one). They stop when stop is
+// called, or when the Builder owning the pool is collected (see NewBuilder).
 func newPool(workers int) *pool {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(max(workers, 1), maxWorkers)
-	p := &pool{workers: workers}
-	if workers > 1 {
-		p.jobs = make(chan poolJob, workers)
-		p.done = make(chan struct{}, workers)
-		for range workers - 1 {
-			go poolWorker(p.jobs, p.done)
-		}
-	}
+	p := &pool{workers: workers, par: parallel.New(workers)}
+	p.chunk = func(w int) { p.f(w, p.bounds[w], p.bounds[w+1]) }
 	return p
 }
 
-func poolWorker(jobs <-chan poolJob, done chan<- struct{}) {
-	for j := range jobs {
-		j.f(j.w, j.lo, j.hi)
-		j = poolJob{}
-		done <- struct{}{}
-	}
-}
-
 // stop ends the goroutines. The pool must not be used after.
-func (p *pool) stop() {
-	if p.jobs != nil {
-		close(p.jobs)
-	}
-}
+func (p *pool) stop() { p.par.Stop() }
 
 // run calls f(w, lo, hi) over [0, n) split into contiguous chunks of at least minItems,
 // chunk w to worker w, and returns the number of chunks when all are done. Small ranges
@@ -83,8 +66,8 @@ func (p *pool) run(n, minItems int, f func(w, lo, hi int)) int {
 	return k
 }
 
-// runWeighted splits [0, n) so that each chunk holds about the same total weight, the
-// cumulative weight of [0, i) being cum[i] (len n+1).
+// runWeighted is run over n items whose cumulative weights are cum (len n+1), split so
+// that the chunks carry near-equal weight.
 func (p *pool) runWeighted(n int, cum []int32, minItems int, f func(w, lo, hi int)) int {
 	total := int(cum[n])
 	if p.force {
@@ -110,11 +93,7 @@ func (p *pool) runWeighted(n int, cum []int32, minItems int, f func(w, lo, hi in
 }
 
 func (p *pool) runBounds(k int, f func(w, lo, hi int)) {
-	for w := 1; w < k; w++ {
-		p.jobs <- poolJob{f: f, w: w, lo: p.bounds[w], hi: p.bounds[w+1]}
-	}
-	f(0, p.bounds[0], p.bounds[1])
-	for w := 1; w < k; w++ {
-		<-p.done
-	}
+	p.f = f
+	p.par.Do(k, p.chunk)
+	p.f = nil
 }
