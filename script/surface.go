@@ -2,7 +2,6 @@ package script
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -78,24 +77,7 @@ func (s *Scenario) ExportMesh(path string) error {
 	if err != nil {
 		return err
 	}
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if strings.EqualFold(filepath.Ext(path), ".ply") {
-		err = m.WritePLY(f)
-	} else {
-		err = m.WriteOBJ(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return m.WriteFile(path)
 }
 
 // surfaceKeys are the surface settings sim:set takes.

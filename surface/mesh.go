@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Mesh is the liquid surface of one frame: an indexed triangle mesh with a normal and an
@@ -117,4 +120,27 @@ func (m *Mesh) check() error {
 		}
 	}
 	return nil
+}
+
+// WriteFile writes the mesh to path: PLY (with per-vertex opacity) when the name ends in
+// .ply, OBJ otherwise. Missing folders are made.
+func (m *Mesh) WriteFile(path string) error {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".ply") {
+		err = m.WritePLY(f)
+	} else {
+		err = m.WriteOBJ(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

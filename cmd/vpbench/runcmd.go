@@ -16,7 +16,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/vpbench/vpbench/script"
-	"github.com/vpbench/vpbench/surface"
 )
 
 // runOptions are the flags of `vpbench run` (and of the default mode).
@@ -74,31 +73,11 @@ func (f *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
 	sc.RecordFrame(0, d, 0)
 	if f.exportEvery > 0 && frame%f.exportEvery == 0 {
 		path := filepath.Join(f.exportDir, fmt.Sprintf("%s_%06d.%s", strings.TrimSuffix(sc.Name(), ".lua"), frame, f.exportFmt))
-		if err := writeMesh(path, m, f.exportFmt); err != nil {
+		if err := m.WriteFile(path); err != nil {
 			return d, fmt.Errorf("--export-every: %w", err)
 		}
 	}
 	return d, nil
-}
-
-// writeMesh writes m to path as OBJ or PLY, making the folder if needed.
-func writeMesh(path string, m *surface.Mesh, format string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if format == "ply" {
-		err = m.WritePLY(f)
-	} else {
-		err = m.WriteOBJ(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 func (o *runOptions) register(fs *flag.FlagSet) {
