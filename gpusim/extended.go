@@ -11,7 +11,7 @@ import (
 // paper Sec. 3.3 and 7). Decisions (docs/solver.md, "Extended pipes"):
 //
 //   - A column can belong to a passage only if a solid caps it (Max below the domain top):
-//     liquid reaching the domain's lid is not in a passage. Full means h >= Max - fullTol.
+//     liquid reaching the domain's lid is not in a passage. Full means h >= Max - fullTol (fullFraction of dx).
 //   - Axis mode: the pipe joins the two non-full ends of a run of full columns; its length
 //     l is the distance between the ends' cell centres ((run + 1) dx), so its head gradient
 //     is the one across the passage. Unified mode: each boundary column has one pipe to its
@@ -105,10 +105,12 @@ func compareAxisPipe(x, y axisPipe) int { return cmp.Compare(x.key, y.key) }
 func compareAxisFlux(x, y axisFlux) int { return cmp.Compare(x.key, y.key) }
 
 // fullFraction of a cell size is how close to its ceiling a column must be to count as
-// full. (A looser 0.01 was tried: in scripts/passages.lua the tunnels counted as flooded
-// no sooner. What sets that moment is the outlet side: without extended pipes its level
-// only approaches the roofs asymptotically, and the outlet's tunnel column with it.)
-const fullFraction = 1e-4
+// full. The inflow scaling lets a column that drains while it fills approach its ceiling
+// only asymptotically (it stays about one step's outflow below), so a tight tolerance
+// keeps a flooded passage from counting as flooded: in scripts/passages.lua the tunnels
+// counted as flooded between 12 and 13 s with 1e-4, by 8 s with 0.01, while the basin stood above
+// their roofs from 6 s on.
+const fullFraction = 0.01
 
 // newExtended returns nil when the terrain has no capped column: no passage can form.
 func newExtended(t *topology, mode ExtendedPipes) *extended {
@@ -127,7 +129,7 @@ func newExtended(t *topology, mode ExtendedPipes) *extended {
 		mode: mode, cols: c, topo: t, capped: capped, dirty: true,
 		isCapped:  make([]bool, n),
 		dirY:      make([]bool, t.numPipes()),
-		fullTol:   float32(1e-4 * c.Dx),
+		fullTol:   float32(fullFraction * c.Dx),
 		full:      make([]bool, n),
 		label:     make([]int32, n),
 		seen:      make([]int32, n),

@@ -8,18 +8,17 @@
 --   0 - 6 s    the liquid runs out through the tunnels onto the ground outside the ring;
 --              the basin fills faster than the tunnels empty it and its level passes the
 --              tunnels' 5 mm roofs.
---   6 - 12 s   the outside has risen to the roofs and stops there, about 24 ml outside
+--   6 - 8 s    the outside has risen to the roofs and stops there, about 24 ml outside
 --              against 55 in the basin: a plain pipe cannot lift liquid above a tunnel's
---              ceiling. The tunnels sit a few micrometres below their roofs while the
---              last of the through-flow trickles out; the gap shrinks about threefold a
---              second (the inflow scaling fills a column only to the room it had before
---              its outflows).
---   ~12.4 s    the tunnels are full (within 1e-4 dx of their roofs): four flooded
+--              ceiling. The tunnels stay a little below their roofs while the last of
+--              the through-flow trickles out (the inflow scaling fills a column only to
+--              the room it had before its outflows).
+--   ~8.0 s     the tunnels are full (within 1% of a cell of their roofs): four flooded
 --              passages. With extended pipes (the default, "unified": each flooded
 --              passage is one pipe joining all its openings, the paper's Sec. 7) the
 --              basin's surplus rushes out, about 15 ml in 2 s, and the two sides level
---              off near 9.5 mm after some sloshing. With "off" nothing more flows: the
---              outside stays at 24 ml.
+--              off after some sloshing. With "off" nothing more flows: the outside stays
+--              at 24 ml.
 --
 -- Compare the three modes:
 --   vpbench scripts/passages.lua

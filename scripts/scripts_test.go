@@ -455,12 +455,12 @@ func TestPassages(t *testing.T) {
 		outside := func(x, y float64, _ int) bool { return math.Abs(x-0.05) > 0.036 || math.Abs(y-0.05) > 0.036 }
 		inside := func(x, y float64, _ int) bool { return math.Abs(x-0.05) < 0.030 && math.Abs(y-0.05) < 0.030 }
 		// The tunnels are flooded when the column at the middle of each is full (the
-		// solver's test: within 1e-4 dx of its ceiling).
+		// solver's test: within 0.01 dx of its ceiling).
 		tunnelsFull := func() bool {
 			for _, p := range [][2]float64{{0.017, 0.05}, {0.083, 0.05}, {0.05, 0.017}, {0.05, 0.083}} {
 				x, y, _ := c.CellAt(p[0], p[1])
 				i := c.ColumnAt(x, y, 0.001)
-				if float64(r.snap.Height[i]) < float64(c.Max[i])-1e-4*c.Dx {
+				if float64(r.snap.Height[i]) < float64(c.Max[i])-0.01*c.Dx {
 					return false
 				}
 			}
