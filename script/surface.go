@@ -80,9 +80,6 @@ func (s *Scenario) ExportMesh(path string) error {
 	return m.WriteFile(path)
 }
 
-// surfaceKeys are the surface settings sim:set takes.
-var surfaceKeys = []string{"depth_max", "meniscus_length", "contact_angle", "meniscus"}
-
 // setSurface applies the surface keys of a sim:set table; nothing changes if one is bad.
 func (s *Scenario) setSurface(c call, t *lua.LTable) {
 	st := s.surfaceSettings()

@@ -75,10 +75,3 @@ func (w *watchdog) pause() (resume func()) {
 	left, _ := w.disarm()
 	return func() { w.arm(left) }
 }
-
-// hasFired reports whether the watchdog has cancelled the context.
-func (w *watchdog) hasFired() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.fired
-}

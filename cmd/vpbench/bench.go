@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,21 +141,12 @@ func libraryNames(lib fs.FS, only string) ([]string, error) {
 	var picked []string
 	for _, n := range strings.Split(only, ",") {
 		n = strings.TrimSuffix(strings.TrimSpace(n), ".lua")
-		if !contains(names, n) {
+		if !slices.Contains(names, n) {
 			return nil, usagef("--only: no scenario %q in the library (have %s)", n, strings.Join(names, ", "))
 		}
 		picked = append(picked, n)
 	}
 	return picked, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // benchOne runs one library scenario for until simulated seconds.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"time"
 
@@ -115,12 +114,4 @@ func writeJSON(path string, v any) error {
 		return fmt.Errorf("--json: %w", err)
 	}
 	return nil
-}
-
-// finite replaces a non-finite number with 0 so that JSON can hold it.
-func finite(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return x
 }
