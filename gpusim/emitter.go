@@ -90,18 +90,23 @@ func (s *emitterSet) add(cols *terrain.Columns, e Emitter) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	s.push(e, true, tg)
+	return len(s.list) - 1, nil
+}
+
+// push appends an emitter acting on targets, which share its rate equally.
+func (s *emitterSet) push(e Emitter, active bool, targets []int32) {
 	if len(s.tStart) == 0 {
 		s.tStart = append(s.tStart, 0)
 	}
 	s.list = append(s.list, e)
-	s.active = append(s.active, true)
-	w := 1 / float64(len(tg))
-	for _, c := range tg {
+	s.active = append(s.active, active)
+	w := 1 / float64(len(targets))
+	for _, c := range targets {
 		s.tCol = append(s.tCol, c)
 		s.tWeight = append(s.tWeight, w)
 	}
 	s.tStart = append(s.tStart, int32(len(s.tCol)))
-	return len(s.list) - 1, nil
 }
 
 // retarget returns a copy of the set with every emitter's columns found again in new
@@ -114,16 +119,7 @@ func (s *emitterSet) retarget(cols *terrain.Columns) (emitterSet, error) {
 		if err != nil && s.active[id] {
 			return emitterSet{}, fmt.Errorf("source or sink %d: %w", id, err)
 		}
-		if len(n.tStart) == 0 {
-			n.tStart = append(n.tStart, 0)
-		}
-		n.list = append(n.list, e)
-		n.active = append(n.active, s.active[id] && err == nil)
-		for _, c := range tg {
-			n.tCol = append(n.tCol, c)
-			n.tWeight = append(n.tWeight, 1/float64(len(tg)))
-		}
-		n.tStart = append(n.tStart, int32(len(n.tCol)))
+		n.push(e, s.active[id] && err == nil, tg)
 	}
 	return n, nil
 }
