@@ -18,6 +18,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/surface"
 	"github.com/vpbench/vpbench/terrain"
 )
 
@@ -174,6 +175,7 @@ func load(file, name string, src []byte, opt Options) (*Scenario, error) {
 		paramsUsed: map[string]bool{},
 		rng:        rand.New(rand.NewPCG(0, 0)),
 	}
+	s.surf.settings = surface.DefaultSettings()
 	if s.timeout <= 0 {
 		s.timeout = DefaultCallbackTimeout
 	}

@@ -19,7 +19,7 @@ type surfaceState struct {
 	version  int // bumped on every terrain change
 	builtFor int // the version builder was made for (0: none)
 	builder  *surface.Builder
-	settings surface.Settings
+	settings surface.Settings // set by sim:set; surface.DefaultSettings until then
 }
 
 // terrainChanged records the new terrain solid; the surface follows on its next use.
@@ -45,20 +45,12 @@ func (s *Scenario) SurfaceBuilder() (*surface.Builder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("terrain mesh: %w", err)
 	}
-	b, err := surface.NewBuilder(s.sim.Columns(), mesh, s.surfaceSettings())
+	b, err := surface.NewBuilder(s.sim.Columns(), mesh, s.surf.settings)
 	if err != nil {
 		return nil, err
 	}
 	s.surf.builder, s.surf.builtFor = b, s.surf.version
 	return b, nil
-}
-
-// surfaceSettings are the scenario's surface settings (defaults until sim:set changes them).
-func (s *Scenario) surfaceSettings() surface.Settings {
-	if s.surf.settings == (surface.Settings{}) {
-		s.surf.settings = surface.DefaultSettings()
-	}
-	return s.surf.settings
 }
 
 // BuildSurface makes the liquid surface mesh of the current state.
@@ -82,7 +74,7 @@ func (s *Scenario) ExportMesh(path string) error {
 
 // setSurface applies the surface keys of a sim:set table; nothing changes if one is bad.
 func (s *Scenario) setSurface(c call, t *lua.LTable) {
-	st := s.surfaceSettings()
+	st := s.surf.settings
 	st.DepthMax = c.num(t, "depth_max", st.DepthMax, false, "")
 	st.MeniscusLength = c.num(t, "meniscus_length", st.MeniscusLength, false, "")
 	st.ContactAngle = c.num(t, "contact_angle", st.ContactAngle, false, "")
