@@ -105,11 +105,13 @@ func (s *Snapshot) Depth(i int) float64 {
 }
 
 // copyInto copies s into dst, reusing dst's buffers.
+// s's Volume and Wet must be summed already (they are copied; the residuals, which only
+// summing needs, are not).
 func (s *Snapshot) copyInto(dst *Snapshot) {
-	h, r := dst.Height, dst.residual
+	h := dst.Height
 	*dst = *s
 	dst.Height = append(h[:0], s.Height...)
-	dst.residual = append(r[:0], s.residual...)
+	dst.residual = nil
 }
 
 // Stats is a summary of the run so far.
