@@ -466,16 +466,8 @@ func TestCarryRandomScenes(t *testing.T) {
 func retopoLarge(t testing.TB) (old, nw *terrain.Columns) {
 	const n, dx = 200, 0.0005
 	old = fiveLayerScene(t, n, n, dx)
-	w := float64(n) * dx
-	var slabs []slab
-	for k := range 4 {
-		z0 := 0.0095 + 0.008*float64(k)
-		cx, cy := w*(0.25+0.5*float64(k%2)), w*(0.25+0.5*float64(k/2))
-		slabs = append(slabs, slab{z0, z0 + 0.002, func(x, y float64) bool {
-			return math.Hypot(x-cx, y-cy) < 0.15*w || math.Mod(x+y, 0.25*w) < 0.02*w
-		}})
-	}
-	nw = layeredScene(t, n, n, dx, 0.05, 5, func(x, y float64) float64 { return bumpyFloor(x, y) + 0.001 }, slabs)
+	nw = layeredScene(t, n, n, dx, 0.05, 5, func(x, y float64) float64 { return bumpyFloor(x, y) + 0.001 },
+		fiveLayerSlabs(float64(n)*dx, 0.0015))
 	return old, nw
 }
 

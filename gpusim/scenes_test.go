@@ -82,16 +82,20 @@ func overhangScene(t testing.TB, nx, ny int, dx float64) *terrain.Columns {
 
 // fiveLayerScene stacks four pierced slabs over a bumpy floor: up to five columns a cell.
 func fiveLayerScene(t testing.TB, nx, ny int, dx float64) *terrain.Columns {
-	w := float64(nx) * dx
+	return layeredScene(t, nx, ny, dx, 0.05, 5, bumpyFloor, fiveLayerSlabs(float64(nx)*dx, 0))
+}
+
+// fiveLayerSlabs are fiveLayerScene's slabs over a domain w wide, raised by lift (m).
+func fiveLayerSlabs(w, lift float64) []slab {
 	var slabs []slab
 	for k := range 4 {
-		z0 := 0.008 + 0.008*float64(k)
+		z0 := 0.008 + 0.008*float64(k) + lift
 		cx, cy := w*(0.25+0.5*float64(k%2)), w*(0.25+0.5*float64(k/2))
 		slabs = append(slabs, slab{z0, z0 + 0.002, func(x, y float64) bool {
 			return math.Hypot(x-cx, y-cy) < 0.15*w || math.Mod(x+y, 0.25*w) < 0.02*w
 		}})
 	}
-	return layeredScene(t, nx, ny, dx, 0.05, 5, bumpyFloor, slabs)
+	return slabs
 }
 
 // newSim builds a Sim and fails the test on error.
