@@ -13,7 +13,15 @@ BENCHTIME ?= 2s
 
 all: build
 
-deps:
+# Fragments in mk/ add what a capability needs: each appends its install targets to DEPS
+# (run before build and test), targets to TEST_EXTRA (run after the Go tests) and
+# environment to TEST_ENV (set for the Go tests, e.g. a display). See mk/README.
+DEPS :=
+TEST_EXTRA :=
+TEST_ENV :=
+include $(sort $(wildcard mk/*.mk))
+
+deps: $(DEPS)
 	@$(GO) version >/dev/null
 
 build: deps
@@ -28,9 +36,10 @@ test: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(TEST_ENV) $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'Snapshot|Workers|Dense|Allocs' ./gpusim/
 	GOMAXPROCS=2 $(GO) test -count=1 -race ./terrain/ ./surface/
+	@for t in $(TEST_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./gpusim/
