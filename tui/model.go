@@ -1,0 +1,298 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Preview is the optional preview window (package preview, GLFW on the main thread).
+type Preview interface {
+	// Toggle opens the window when it is closed and closes it when it is open, and says
+	// which it is now.
+	Toggle() (open bool, err error)
+}
+
+// maxLogLines is how many log lines the UI keeps (the oldest go first).
+const maxLogLines = 5000
+
+// keyMap is the keys the UI answers to; the help line lists them.
+type keyMap struct {
+	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Shot, Quit key.Binding
+	Up, Down, PgUp, PgDown, End                                              key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return keyMap{
+		Pause:    b([]string{"space", "p"}, "space", "pause"),
+		Step:     b([]string{"s", "."}, "s", "step"),
+		Speed:    b([]string{"f"}, "f", "speed"),
+		Reload:   b([]string{"r"}, "r", "reload"),
+		Layer:    b([]string{"l"}, "l", "layer"),
+		Preview:  b([]string{"w"}, "w", "preview"),
+		ViscUp:   b([]string{"+", "="}, "+/-", "viscosity"),
+		ViscDown: b([]string{"-", "_"}, "-", "viscosity ÷2"),
+		Shot:     b([]string{"c"}, "c", "screenshot"),
+		Quit:     b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
+		Up:       b([]string{"up", "k"}, "↑↓", "log"),
+		Down:     b([]string{"down", "j"}, "", ""),
+		PgUp:     b([]string{"pgup"}, "", ""),
+		PgDown:   b([]string{"pgdown"}, "", ""),
+		End:      b([]string{"end", "G"}, "", ""),
+	}
+}
+
+// ShortHelp is the help line (help.KeyMap).
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Quit, k.Pause, k.Step, k.Speed, k.ViscUp, k.Layer, k.Reload, k.Preview, k.Shot}
+}
+
+// FullHelp is every key, in columns (help.KeyMap).
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Layer}, {k.Reload, k.Preview, k.Shot, k.Quit}}
+}
+
+// ModelOptions are the UI's hooks.
+type ModelOptions struct {
+	// Preview toggles the preview window; nil: not available in this build or session.
+	Preview Preview
+	// Screenshot saves a screenshot to path (the preview's picture); nil: the UI saves a
+	// text screenshot of its own view instead.
+	Screenshot func(path string) error
+	// ScreenshotDir is where screenshots go ("" = the working folder).
+	ScreenshotDir string
+}
+
+// Model is the Bubble Tea model of the terminal UI. It holds no engine state: only the
+// copies that the runner sends (StateMsg, LogMsg). Keys become Commands on the runner's
+// channel, sent without blocking.
+type Model struct {
+	cmds chan<- Command
+	opt  ModelOptions
+	keys keyMap
+	help help.Model
+
+	width, height int
+	st            State
+	have          bool // a State has arrived
+	log           []LogLine
+	logView       viewport.Model
+	follow        bool // the log shows its newest lines
+	note          string
+	mapCols       int // the room the depth map was last offered
+	mapRows       int
+	side          bool // the log is beside the map (wide windows), not under it
+	quitting      bool
+}
+
+// NewModel makes the UI; cmds is the runner's command channel.
+func NewModel(cmds chan<- Command, opt ModelOptions) *Model {
+	m := &Model{cmds: cmds, opt: opt, keys: newKeyMap(), help: help.New(), follow: true,
+		logView: viewport.New(), width: 80, height: 24}
+	m.logView.SoftWrap = false
+	return m
+}
+
+// noteMsg sets the transient note under the log (a key's outcome).
+type noteMsg string
+
+// Init is part of tea.Model.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update is part of tea.Model. It returns at once: work that takes time runs in a tea.Cmd
+// (screenshots, the preview) or on the runner.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		m.layout()
+	case StateMsg:
+		m.st, m.have = msg.State, true
+		m.layout()
+	case LogMsg:
+		m.appendLog(msg.Lines)
+	case noteMsg:
+		m.note = string(msg)
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+// send queues a command for the runner without blocking: if the runner has 64 commands
+// waiting already, the key is dropped and the note says so.
+func (m *Model) send(c Command) {
+	select {
+	case m.cmds <- c:
+	default:
+		m.note = "the runner is busy: key ignored"
+	}
+}
+
+func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	m.note = ""
+	switch {
+	case key.Matches(k, m.keys.Quit):
+		m.quitting = true
+		m.send(Command{Kind: CmdQuit})
+		return tea.Quit
+	case key.Matches(k, m.keys.Pause):
+		m.send(Command{Kind: CmdTogglePause})
+	case key.Matches(k, m.keys.Step):
+		m.send(Command{Kind: CmdStep})
+	case key.Matches(k, m.keys.Speed):
+		m.send(Command{Kind: CmdCycleSpeed})
+	case key.Matches(k, m.keys.Reload):
+		m.send(Command{Kind: CmdReload})
+	case key.Matches(k, m.keys.Layer):
+		m.send(Command{Kind: CmdCycleLayer})
+	case key.Matches(k, m.keys.ViscUp):
+		m.send(Command{Kind: CmdViscosity, Factor: 2})
+	case key.Matches(k, m.keys.ViscDown):
+		m.send(Command{Kind: CmdViscosity, Factor: 0.5})
+	case key.Matches(k, m.keys.Preview):
+		return m.togglePreview()
+	case key.Matches(k, m.keys.Shot):
+		return m.screenshot()
+	case key.Matches(k, m.keys.Up):
+		m.logView.ScrollUp(1)
+		m.follow = m.logView.AtBottom()
+	case key.Matches(k, m.keys.Down):
+		m.logView.ScrollDown(1)
+		m.follow = m.logView.AtBottom()
+	case key.Matches(k, m.keys.PgUp):
+		m.logView.PageUp()
+		m.follow = m.logView.AtBottom()
+	case key.Matches(k, m.keys.PgDown):
+		m.logView.PageDown()
+		m.follow = m.logView.AtBottom()
+	case key.Matches(k, m.keys.End):
+		m.logView.GotoBottom()
+		m.follow = true
+	}
+	return nil
+}
+
+func (m *Model) togglePreview() tea.Cmd {
+	if m.opt.Preview == nil {
+		m.note = "preview window not available in this build/session"
+		return nil
+	}
+	p := m.opt.Preview
+	return func() tea.Msg {
+		open, err := p.Toggle()
+		switch {
+		case err != nil:
+			return noteMsg("preview: " + err.Error())
+		case open:
+			return noteMsg("preview window open")
+		default:
+			return noteMsg("preview window closed")
+		}
+	}
+}
+
+// screenshot saves the preview's picture through Options.Screenshot, or else the UI's
+// own view as text, and says where it went.
+func (m *Model) screenshot() tea.Cmd {
+	stamp := time.Now().Format("20060102-150405.000")
+	stamp = strings.Replace(stamp, ".", "-", 1)
+	if shot := m.opt.Screenshot; shot != nil {
+		path := filepath.Join(m.opt.ScreenshotDir, "vpbench-"+stamp+".png")
+		return func() tea.Msg {
+			if err := shot(path); err != nil {
+				return noteMsg("screenshot: " + err.Error())
+			}
+			return noteMsg("screenshot saved to " + path)
+		}
+	}
+	path := filepath.Join(m.opt.ScreenshotDir, "vpbench-"+stamp+".txt")
+	text := ansi.Strip(m.render()) + "\n"
+	return func() tea.Msg {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			return noteMsg("screenshot: " + err.Error())
+		}
+		return noteMsg("text screenshot saved to " + path)
+	}
+}
+
+func (m *Model) appendLog(lines []LogLine) {
+	m.log = append(m.log, lines...)
+	if n := len(m.log); n > maxLogLines {
+		m.log = append(m.log[:0], m.log[n-maxLogLines:]...)
+	}
+	out := make([]string, len(m.log))
+	for i, l := range m.log {
+		out[i] = styleLog(l)
+	}
+	m.logView.SetContentLines(out)
+	if m.follow {
+		m.logView.GotoBottom()
+	}
+}
+
+// fixedRows is the rows of everything but the depth map and the log: title, pace, the
+// timings table, volumes, columns, settings, the map's legend, the log's title, the note
+// and the help line.
+const fixedRows = 16
+
+// sideBySideWidth is the least window width at which the log goes to the right of the
+// depth map rather than under it.
+const sideBySideWidth = 100
+
+// layout sizes the depth map and the log for the window, and tells the runner the map's
+// room when it changed. Wide windows put the log beside the map (the map gets up to half
+// the width and the whole height); narrow ones put it under (the map gets 3/5 of the
+// rows).
+func (m *Model) layout() {
+	avail := max(m.height-fixedRows, 1)
+	m.side = m.width >= sideBySideWidth && avail >= 4
+	cols, rows := m.width, 0
+	switch {
+	case m.side:
+		cols, rows = m.width/2, avail+1
+	case avail >= 6:
+		rows = avail * 3 / 5
+	}
+	if rows != m.mapRows || cols != m.mapCols {
+		m.mapRows, m.mapCols = rows, cols
+		m.send(Command{Kind: CmdMapSize, Cols: cols, Rows: rows})
+	}
+	used := min(rows, (m.st.Map.H+1)/2)
+	if m.side {
+		m.logView.SetWidth(max(m.width-m.st.Map.W-3, 10))
+		m.logView.SetHeight(avail)
+	} else {
+		m.logView.SetWidth(m.width)
+		m.logView.SetHeight(max(avail-used, 1))
+	}
+	if m.follow {
+		m.logView.GotoBottom()
+	}
+}
+
+// View is part of tea.Model.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "vpbench " + m.st.Name
+	return v
+}
+
+// Rendered is the screen the model shows now, without colours (for tests and text
+// screenshots).
+func (m *Model) Rendered() string { return ansi.Strip(m.render()) }
+
+func (m *Model) String() string { return fmt.Sprintf("tui.Model(%s)", m.st.Name) }

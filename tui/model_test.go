@@ -1,0 +1,296 @@
+package tui
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/script"
+)
+
+// knownState is a state with a value in every field the view shows.
+func knownState() State {
+	st := State{
+		Status: StatusRunning, Name: "scene.lua", Backend: "cpu", Workers: 2,
+		Time: 1.25, Steps: 412, Dt: 0.00303, StepsPerSec: 331, RealTime: 0.98, Speed: RealTime,
+		Window: Window{
+			Simulation: script.PhaseTiming{Frames: 50, AvgMs: 0.512, MaxMs: 1.204},
+			Surface:    script.PhaseTiming{Frames: 50, AvgMs: 0.25, MaxMs: 0.75},
+			Render:     script.PhaseTiming{Frames: 10, AvgMs: 2.5, MaxMs: math.NaN()},
+		},
+		Total: script.Timings{
+			Simulation: script.PhaseTiming{Frames: 412, AvgMs: 0.498, MaxMs: 3.1},
+			Surface:    script.PhaseTiming{Frames: 412, AvgMs: 0.3, MaxMs: 0.9},
+		},
+		Spark:  []float64{1, 2, 4, 8},
+		Volume: 9.812e-6, Added: 10e-6, Removed: 0, Rejected: 0.188e-6,
+		Wet: 1234, Columns: 40000, Pipes: 79600, Extended: 3, Passages: 1,
+		Nx: 200, Ny: 200, Layers: 1, Dx: 0.0005,
+		Settings: gpusim.Settings{Viscosity: 8e-6, Damping: 0.5, CrossSection: gpusim.CrossFilm, ExtendedPipes: gpusim.ExtendedAxis},
+	}
+	st.Map = DepthMap{W: 2, H: 2, MaxDepth: 0.002, Depth: []float32{0.002, 0, -1, 0.001}, Ground: []float32{0, 0, 0, 0}}
+	return st
+}
+
+func newTestModel(t *testing.T, w, h int) (*Model, chan Command) {
+	t.Helper()
+	cmds := make(chan Command, 64)
+	m := NewModel(cmds, ModelOptions{ScreenshotDir: t.TempDir()})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m, cmds
+}
+
+func press(m *Model, s string) tea.Cmd {
+	k := tea.KeyPressMsg{Text: s, Code: []rune(s)[0]}
+	if s == " " {
+		k = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	_, cmd := m.Update(k)
+	return cmd
+}
+
+func wantIn(t *testing.T, view string, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(view, p) {
+			t.Errorf("the view lacks %q:\n%s", p, view)
+		}
+	}
+}
+
+func TestViewShowsTheState(t *testing.T) {
+	for _, w := range []int{90, 130} { // the log under the map, and beside it
+		m, _ := newTestModel(t, w, 40)
+		m.Update(StateMsg{State: knownState()})
+		v := m.Rendered()
+		wantIn(t, v,
+			"scene.lua", "real time", "cpu, 2 worker(s)",
+			"▶ running", "t = 1.250 s │ 331 steps/s │ 0.98× real time │ steps 412 │ dt 3.03 ms",
+			"simulation       0.512     1.204     0.498     3.100       412",
+			"surface          0.250     0.750     0.300     0.900       412",
+			"render           2.500         —         —         —         0",
+			"▁▂▄█ 1.000 to 8.000 ms",
+			"volume 9.8120 ml", "added 10.0000 ml", "removed 0.0000 ml", "rejected 0.1880 ml",
+			"columns 40000 (200×200×1, dx 0.5 mm)", "wet 1234", "pipes 79600", "extended 3 in 1 passage(s)",
+			"viscosity 8e-06 m²/s", "damping 0.5", "cross-section film", "extended pipes: axis",
+			"depth map (top; l: next)", "0 to 2.00 mm deep",
+			"q quit • space pause • s step • f speed • +/- viscosity",
+		)
+		if w > 110 {
+			wantIn(t, v, "q quit • space pause • s step • f speed • +/- viscosity • l layer • r reload • w preview • c screenshot")
+		}
+		if strings.Contains(v, "cannot keep up") {
+			t.Errorf("the view says it cannot keep up while State.Lagging is false")
+		}
+		for _, line := range strings.Split(v, "\n") {
+			if n := ansi.StringWidth(line); n > w {
+				t.Errorf("line wider than the window (%d > %d): %q", n, w, line)
+			}
+		}
+		if n := strings.Count(v, "\n") + 1; n > 40 {
+			t.Errorf("%d lines in a 40-line window", n)
+		}
+	}
+}
+
+func TestViewDrawsTheDepthMapCells(t *testing.T) {
+	m, _ := newTestModel(t, 90, 40)
+	st := knownState()
+	m.Update(StateMsg{State: st})
+	raw := m.render()
+	// One character row: deep over solid, then dry over half depth.
+	half := lerp(colourShallow, colourDeep, 0.5)
+	want := sgrPair(colourDeep, colourNone) + "▀" + sgrPair(colourDryLow, half) + "▀"
+	if !strings.Contains(raw, want) {
+		t.Errorf("the view lacks the depth map's cells %q", want)
+	}
+}
+
+func sgrPair(fg, bg rgb) string {
+	return "\x1b[38;2;" + itoa(fg.r) + ";" + itoa(fg.g) + ";" + itoa(fg.b) + ";48;2;" + itoa(bg.r) + ";" + itoa(bg.g) + ";" + itoa(bg.b) + "m"
+}
+
+func itoa(v uint8) string { return strconv.Itoa(int(v)) }
+
+func TestViewLaggingPausedAndErrors(t *testing.T) {
+	m, _ := newTestModel(t, 100, 40)
+	st := knownState()
+	st.Lagging = true
+	m.Update(StateMsg{State: st})
+	wantIn(t, m.Rendered(), "⚠ cannot keep up with real time")
+
+	st.Lagging, st.Status = false, StatusPaused
+	m.Update(StateMsg{State: st})
+	wantIn(t, m.Rendered(), "⏸ paused", "t = 1.250 s")
+
+	m.Update(LogMsg{Lines: []LogLine{
+		{Level: LogPrint, Text: "t=0.1 volume=0.500 ml"},
+		{Level: LogWarn, Text: "warning: dt = 6 ms is above the stability limit"},
+		{Level: LogError, Text: "scene.lua:12: boom (in the sim:at(0.2) callback defined at scene.lua:11)"},
+	}})
+	st.Status, st.Err = StatusFailed, "scene.lua:12: boom (in the sim:at(0.2) callback defined at scene.lua:11)"
+	m.Update(StateMsg{State: st})
+	v := m.Rendered()
+	wantIn(t, v, "✖ stopped on an error", "t=0.1 volume=0.500 ml", "warning: dt = 6 ms",
+		"error: scene.lua:12: boom", "t = 1.250 s", "volume 9.8120 ml")
+	// The error is on the log line and on the line above the help.
+	if n := strings.Count(v, "error: scene.lua:12: boom"); n != 2 {
+		t.Errorf("the error shows %d times; want 2 (log and status line):\n%s", n, v)
+	}
+}
+
+func TestViewSmallWindows(t *testing.T) {
+	for _, size := range [][2]int{{40, 10}, {20, 5}, {1, 1}, {200, 80}} {
+		m, _ := newTestModel(t, size[0], size[1])
+		m.Update(StateMsg{State: knownState()})
+		m.Update(LogMsg{Lines: []LogLine{{Text: strings.Repeat("long line ", 30)}}})
+		v := m.Rendered()
+		lines := strings.Split(v, "\n")
+		if len(lines) > size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > size[0] {
+				t.Errorf("%dx%d: a line of width %d", size[0], size[1], ansi.StringWidth(l))
+			}
+		}
+	}
+}
+
+func TestKeysSendCommands(t *testing.T) {
+	m, cmds := newTestModel(t, 100, 40)
+	// The window size told the runner the map's room.
+	if c := <-cmds; c.Kind != CmdMapSize || c.Cols != 50 || c.Rows != 25 {
+		t.Errorf("first command %+v; want the map size 50 x 25 (half the width, the rows below the header)", c)
+	}
+	for _, tc := range []struct {
+		key  string
+		want Command
+	}{
+		{" ", Command{Kind: CmdTogglePause}},
+		{"p", Command{Kind: CmdTogglePause}},
+		{"s", Command{Kind: CmdStep}},
+		{".", Command{Kind: CmdStep}},
+		{"f", Command{Kind: CmdCycleSpeed}},
+		{"r", Command{Kind: CmdReload}},
+		{"l", Command{Kind: CmdCycleLayer}},
+		{"+", Command{Kind: CmdViscosity, Factor: 2}},
+		{"=", Command{Kind: CmdViscosity, Factor: 2}},
+		{"-", Command{Kind: CmdViscosity, Factor: 0.5}},
+	} {
+		if cmd := press(m, tc.key); cmd != nil {
+			t.Errorf("key %q returned a tea.Cmd; want none", tc.key)
+		}
+		select {
+		case c := <-cmds:
+			if c != tc.want {
+				t.Errorf("key %q sent %+v; want %+v", tc.key, c, tc.want)
+			}
+		default:
+			t.Errorf("key %q sent nothing", tc.key)
+		}
+	}
+	cmd := press(m, "q")
+	if c := <-cmds; c.Kind != CmdQuit {
+		t.Errorf("q sent %+v; want CmdQuit", c)
+	}
+	if cmd == nil {
+		t.Fatal("q returned no tea.Cmd; want tea.Quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Errorf("q's tea.Cmd gave %T; want tea.QuitMsg", cmd())
+	}
+}
+
+func TestKeysNeverBlock(t *testing.T) {
+	cmds := make(chan Command) // nobody reads it
+	m := NewModel(cmds, ModelOptions{})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
+	press(m, " ")
+	wantIn(t, m.Rendered(), "the runner is busy: key ignored")
+}
+
+func TestPreviewKey(t *testing.T) {
+	m, _ := newTestModel(t, 100, 40)
+	press(m, "w")
+	wantIn(t, m.Rendered(), "preview window not available in this build/session")
+
+	p := &fakePreview{}
+	m.opt.Preview = p
+	msg := press(m, "w")()
+	m.Update(msg)
+	wantIn(t, m.Rendered(), "preview window open")
+	m.Update(press(m, "w")())
+	wantIn(t, m.Rendered(), "preview window closed")
+}
+
+type fakePreview struct{ open bool }
+
+func (p *fakePreview) Toggle() (bool, error) {
+	p.open = !p.open
+	return p.open, nil
+}
+
+func TestTextScreenshot(t *testing.T) {
+	m, _ := newTestModel(t, 100, 40)
+	m.Update(StateMsg{State: knownState()})
+	cmd := press(m, "c")
+	if cmd == nil {
+		t.Fatal("c returned no tea.Cmd")
+	}
+	m.Update(cmd())
+	v := m.Rendered()
+	_, after, ok := strings.Cut(v, "text screenshot saved to ")
+	if !ok {
+		t.Fatalf("no note of where the screenshot went:\n%s", v)
+	}
+	path := strings.Fields(after)[0]
+	if filepath.Dir(path) != m.opt.ScreenshotDir || !strings.HasPrefix(filepath.Base(path), "vpbench-") || filepath.Ext(path) != ".txt" {
+		t.Errorf("screenshot path %q: want vpbench-<time>.txt in %s", path, m.opt.ScreenshotDir)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "t = 1.250 s") || strings.Contains(s, "\x1b[") {
+		t.Errorf("the screenshot is not the view as plain text:\n%s", s)
+	}
+
+	var got string
+	m.opt.Screenshot = func(p string) error { got = p; return nil }
+	m.Update(press(m, "c")())
+	if filepath.Ext(got) != ".png" {
+		t.Errorf("the Screenshot hook got %q; want a .png path", got)
+	}
+	wantIn(t, m.Rendered(), "screenshot saved to "+got)
+}
+
+func TestLogScrollsAndFollows(t *testing.T) {
+	m, _ := newTestModel(t, 90, 30)
+	m.Update(StateMsg{State: knownState()})
+	var lines []LogLine
+	for i := range 100 {
+		lines = append(lines, LogLine{Level: LogPrint, Text: "line " + strconv.Itoa(i)})
+	}
+	m.Update(LogMsg{Lines: lines})
+	wantIn(t, m.Rendered(), "line 99")
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	v := m.Rendered()
+	if strings.Contains(v, "line 99") {
+		t.Errorf("page up still shows the newest line")
+	}
+	wantIn(t, v, "scrolled")
+	m.Update(LogMsg{Lines: []LogLine{{Text: "line new"}}})
+	if strings.Contains(m.Rendered(), "line new") {
+		t.Errorf("a scrolled log jumped to a new line")
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	wantIn(t, m.Rendered(), "line new")
+}

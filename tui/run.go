@@ -1,0 +1,55 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Options are what Run needs: the runner's configuration and the UI's hooks.
+type Options struct {
+	Runner RunnerConfig
+	ModelOptions
+	// Input and Output replace the terminal (tests); nil means the terminal.
+	Input  io.Reader
+	Output io.Writer
+	// Width and Height fix the window size when Output is not a terminal (tests).
+	Width, Height int
+}
+
+// Run opens the terminal UI and runs the scenario until the user quits or ctx ends. The
+// runner steps on its own goroutine and reaches the UI only through Program.Send; when
+// the UI ends, Run stops the runner, waits for it (the scenario closed, no goroutine of
+// its own left) and returns with the terminal restored. Quitting, Ctrl-C and ctx's end
+// all return nil.
+func Run(parent context.Context, opt Options) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	var p *tea.Program
+	r := NewRunner(opt.Runner, func(msg tea.Msg) { p.Send(msg) })
+	m := NewModel(r.Commands(), opt.ModelOptions)
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opt.Input != nil {
+		popts = append(popts, tea.WithInput(opt.Input))
+	}
+	if opt.Output != nil {
+		popts = append(popts, tea.WithOutput(opt.Output))
+	}
+	if opt.Width > 0 && opt.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opt.Width, opt.Height))
+	}
+	p = tea.NewProgram(m, popts...)
+	go r.Run(ctx)
+	_, err := p.Run()
+	cancel()
+	<-r.Done()
+	switch {
+	case errors.Is(err, tea.ErrInterrupted):
+		return nil // Ctrl-C reached the program as a signal
+	case errors.Is(err, tea.ErrProgramKilled) && parent.Err() != nil:
+		return nil // ctx ended (the command's interrupt handler)
+	}
+	return err
+}

@@ -1,0 +1,309 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vpbench/vpbench/script"
+)
+
+// small is a scenario that steps fast: 20 x 20 cells of 5 mm, a source pouring for 1 s.
+// Line 7 prints; the error line is marked by errLine.
+const small = `local sim = vp.sim{ size = {0.1, 0.1}, height = 0.04, dx = 0.005, dt = "auto", layers = 1,
+  viscosity = vp.param("nu", 4e-6) }
+sim:terrain(vp.box{ min = {0, 0, 0}, max = {0.1, 0.1, 0.005} })
+sim:source{ at = {0.05, 0.05, 0.03}, radius = 0.01, rate = 5e-6, start = 0, stop = 1 }
+sim:every(0.1, function()
+  local st = sim:stats()
+  print(string.format("t=%.1f volume=%.3f ml", sim:time(), st.volume * 1e6))
+end)
+`
+
+// probe collects what a runner sends: the latest State and every log line.
+type probe struct {
+	mu     sync.Mutex
+	st     State
+	states int
+	logs   []LogLine
+}
+
+func (p *probe) send(msg tea.Msg) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch m := msg.(type) {
+	case StateMsg:
+		p.st = m.State
+		p.states++
+	case LogMsg:
+		p.logs = append(p.logs, m.Lines...)
+	}
+}
+
+// waitState waits until ok holds for the latest State, and returns it.
+func (p *probe) waitState(t *testing.T, what string, ok func(State) bool) State {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		st := p.st
+		p.mu.Unlock()
+		if ok(st) {
+			return st
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t.Fatalf("timed out waiting for %s; last state: status %v t=%.3f steps %d err %q; log:\n%s", what, p.st.Status, p.st.Time, p.st.Steps, p.st.Err, p.logText())
+	return State{}
+}
+
+// waitLog waits until a log line contains text, and returns it.
+func (p *probe) waitLog(t *testing.T, text string) LogLine {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		for _, l := range p.logs {
+			if strings.Contains(l.Text, text) {
+				p.mu.Unlock()
+				return l
+			}
+		}
+		p.mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t.Fatalf("no log line contains %q; log:\n%s", text, p.logText())
+	return LogLine{}
+}
+
+func (p *probe) logText() string {
+	var b strings.Builder
+	for _, l := range p.logs {
+		b.WriteString(l.Text + "\n")
+	}
+	return b.String()
+}
+
+func writeFile(t *testing.T, path, src string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startRunner runs a runner on cfg until the test ends, and checks that it stops.
+func startRunner(t *testing.T, cfg RunnerConfig) (*Runner, *probe) {
+	t.Helper()
+	p := &probe{}
+	if cfg.Script.Workers == 0 {
+		cfg.Script.Workers = 1
+	}
+	r := NewRunner(cfg, p.send)
+	ctx, cancel := context.WithCancel(context.Background())
+	go r.Run(ctx)
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-r.Done():
+		case <-time.After(10 * time.Second):
+			t.Error("the runner did not stop within 10 s of its context's end")
+		}
+	})
+	return r, p
+}
+
+func TestRunnerPauseStepViscosityQuit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "small.lua")
+	writeFile(t, path, small)
+	r, p := startRunner(t, RunnerConfig{Path: path, Speed: Speed{Max: true}})
+	st := p.waitState(t, "running with steps", func(s State) bool { return s.Status == StatusRunning && s.Steps > 10 })
+	if st.Name != "small.lua" || st.Nx != 20 || st.Ny != 20 || st.Backend != "cpu" || st.Workers != 1 {
+		t.Errorf("state: name %q grid %dx%d backend %q workers %d; want small.lua 20x20 cpu 1", st.Name, st.Nx, st.Ny, st.Backend, st.Workers)
+	}
+	p.waitLog(t, "volume=")
+
+	r.Commands() <- Command{Kind: CmdTogglePause}
+	st = p.waitState(t, "paused", func(s State) bool { return s.Status == StatusPaused })
+	time.Sleep(100 * time.Millisecond)
+	p.mu.Lock()
+	paused := p.st
+	p.mu.Unlock()
+	if paused.Steps != st.Steps {
+		t.Errorf("the solver stepped while paused: %d -> %d steps", st.Steps, paused.Steps)
+	}
+
+	r.Commands() <- Command{Kind: CmdStep}
+	stepped := p.waitState(t, "one more step", func(s State) bool { return s.Steps != paused.Steps })
+	if stepped.Steps != paused.Steps+1 || stepped.Status != StatusPaused {
+		t.Errorf("step: %d -> %d steps, status %v; want one step, still paused", paused.Steps, stepped.Steps, stepped.Status)
+	}
+	if d := stepped.Time - paused.Time - stepped.Dt; d > 1e-12 || d < -1e-12 {
+		t.Errorf("step advanced time by %g s; want dt = %g", stepped.Time-paused.Time, stepped.Dt)
+	}
+
+	nu := stepped.Settings.Viscosity
+	r.Commands() <- Command{Kind: CmdViscosity, Factor: 2}
+	p.waitState(t, "viscosity doubled", func(s State) bool { return s.Settings.Viscosity == 2*nu })
+	r.Commands() <- Command{Kind: CmdViscosity, Factor: 0.5}
+	p.waitState(t, "viscosity halved", func(s State) bool { return s.Settings.Viscosity == nu })
+	p.waitLog(t, "viscosity 8e-06 -> 4e-06 m^2/s")
+
+	r.Commands() <- Command{Kind: CmdTogglePause}
+	p.waitState(t, "running again", func(s State) bool { return s.Status == StatusRunning && s.Steps > stepped.Steps })
+
+	r.Commands() <- Command{Kind: CmdQuit}
+	select {
+	case <-r.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the runner did not stop on CmdQuit")
+	}
+}
+
+func TestRunnerScriptErrorKeepsStateAndReloadRecovers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.lua")
+	writeFile(t, path, small+"sim:at(0.2, function()\n  error(\"boom\")\nend)\n")
+	r, p := startRunner(t, RunnerConfig{Path: path, Speed: Speed{Max: true}})
+	st := p.waitState(t, "the error", func(s State) bool { return s.Status == StatusFailed })
+	if !strings.Contains(st.Err, "bad.lua:10:") || !strings.Contains(st.Err, "boom") {
+		t.Errorf("error %q: want bad.lua:10: ... boom", st.Err)
+	}
+	if st.Time < 0.2-st.Dt || st.Time > 0.2+st.Dt || st.Volume <= 0 {
+		t.Errorf("the state on screen after the error: t = %g s, volume %g; want the last good state at t = 0.2 s with liquid", st.Time, st.Volume)
+	}
+	if l := p.waitLog(t, "bad.lua:10:"); l.Level != LogError {
+		t.Errorf("the error's log line has level %v; want LogError", l.Level)
+	}
+	r.Commands() <- Command{Kind: CmdStep}
+	p.waitLog(t, "cannot step: the scenario stopped on an error")
+
+	writeFile(t, path, small)
+	r.Commands() <- Command{Kind: CmdReload}
+	st = p.waitState(t, "running after reload", func(s State) bool { return s.Status == StatusRunning && s.Time > 0.3 })
+	if st.Err != "" {
+		t.Errorf("after a good reload the error is still %q", st.Err)
+	}
+}
+
+func TestRunnerLoadErrorThenWatchReload(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "syntax.lua")
+	writeFile(t, path, "local sim = vp.sim{ size = {0.1, 0.1}, dx = 0.005 }\nlocal x = = 1\n")
+	_, p := startRunner(t, RunnerConfig{Path: path, Watch: true, Speed: Speed{Max: true}})
+	st := p.waitState(t, "not loaded", func(s State) bool { return s.Status == StatusNoScene })
+	if !strings.HasPrefix(st.Err, path+":2:") {
+		t.Errorf("load error %q: want %s:2: first", st.Err, path)
+	}
+	p.waitLog(t, "syntax.lua:2:")
+	// A new size makes a new stamp even where the clock's resolution is coarse.
+	writeFile(t, path, small+"\n-- fixed\n")
+	p.waitLog(t, "syntax.lua changed")
+	p.waitState(t, "running after the file changed", func(s State) bool { return s.Status == StatusRunning && s.Steps > 0 })
+}
+
+func TestRunnerReloadFailureKeepsTheRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keep.lua")
+	writeFile(t, path, small)
+	r, p := startRunner(t, RunnerConfig{Path: path, Speed: Speed{Max: true}})
+	p.waitState(t, "running", func(s State) bool { return s.Status == StatusRunning && s.Steps > 0 })
+	writeFile(t, path, "this is not lua\n")
+	r.Commands() <- Command{Kind: CmdReload}
+	p.waitLog(t, "reload failed: the previous run goes on")
+	p.mu.Lock()
+	steps := p.st.Steps
+	p.mu.Unlock()
+	p.waitState(t, "the old run still stepping", func(s State) bool { return s.Status == StatusRunning && s.Steps > steps })
+}
+
+func TestRunnerRealTimePacing(t *testing.T) {
+	// The scenario steps far faster than real time, so the wall clock sets the pace:
+	// simulated time must never run ahead of it (by more than a step). How close it stays
+	// behind depends on the machine's load, so that is only checked loosely.
+	start := time.Now()
+	_, p := startRunner(t, RunnerConfig{Source: []byte(small), SourceName: "small.lua", Speed: RealTime})
+	for {
+		p.mu.Lock()
+		st := p.st
+		p.mu.Unlock()
+		wall := time.Since(start).Seconds()
+		if st.Time > wall+st.Dt {
+			t.Fatalf("simulated time %.3f s ran ahead of the wall clock %.3f s in real-time mode", st.Time, wall)
+		}
+		if st.Time >= 0.6 {
+			if wall > 5 {
+				t.Errorf("0.6 s simulated took %.2f s of wall time in real-time mode", wall)
+			}
+			break
+		}
+		if wall > 10 {
+			t.Fatalf("real-time mode reached only t = %.3f s in 10 s", st.Time)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	// As fast as possible, it runs ahead of the wall clock.
+	start = time.Now()
+	_, p = startRunner(t, RunnerConfig{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}})
+	p.waitState(t, "2 s simulated", func(s State) bool { return s.Time >= 2 })
+	if wall := time.Since(start).Seconds(); wall > 1.5 {
+		t.Errorf("2 s simulated as fast as possible took %.2f s of wall time; want well under 2 s", wall)
+	}
+}
+
+func TestRunnerSaysWhenItCannotKeepUp(t *testing.T) {
+	_, p := startRunner(t, RunnerConfig{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Factor: 1e6}})
+	st := p.waitState(t, "lagging", func(s State) bool { return s.Lagging })
+	if st.Status != StatusRunning {
+		t.Errorf("status %v while lagging; want running", st.Status)
+	}
+}
+
+func TestRunnerUntilPauses(t *testing.T) {
+	_, p := startRunner(t, RunnerConfig{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}, Until: 0.25})
+	st := p.waitState(t, "paused at --until", func(s State) bool { return s.Status == StatusPaused })
+	if st.Time < 0.25-st.Dt/2 || st.Time > 0.25+st.Dt {
+		t.Errorf("paused at t = %g s; want 0.25 s", st.Time)
+	}
+	p.waitLog(t, "--until 0.25")
+}
+
+func TestRunnerFrameWorkIsTimed(t *testing.T) {
+	var frames int
+	work := func(sc *script.Scenario, frame int) (time.Duration, error) {
+		frames = frame
+		t0 := time.Now()
+		_, err := sc.BuildSurface()
+		d := time.Since(t0)
+		sc.RecordFrame(0, d, 0)
+		return d, err
+	}
+	_, p := startRunner(t, RunnerConfig{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}, FrameWork: work})
+	st := p.waitState(t, "surface timings", func(s State) bool { return s.Total.Surface.Frames > 20 && s.Window.Surface.Frames > 0 })
+	if st.Window.Surface.AvgMs <= 0 || st.Total.Surface.AvgMs <= 0 || st.Total.Surface.MaxMs < st.Total.Surface.AvgMs {
+		t.Errorf("surface timings %+v / %+v: want positive averages, max >= avg", st.Window.Surface, st.Total.Surface)
+	}
+	_ = frames
+}
+
+func TestRunnerLayerAndMapSize(t *testing.T) {
+	src := `local sim = vp.sim{ size = {0.1, 0.05}, height = 0.04, dx = 0.005, layers = 2 }
+sim:terrain(vp.difference(vp.box{ min = {0, 0, 0}, max = {0.1, 0.05, 0.02} }, vp.box{ min = {0.02, -1, 0.005}, max = {0.08, 1, 0.01} }))
+`
+	r, p := startRunner(t, RunnerConfig{Source: []byte(src), SourceName: "two.lua", Speed: Speed{Max: true}})
+	r.Commands() <- Command{Kind: CmdMapSize, Cols: 10, Rows: 10}
+	st := p.waitState(t, "a 10 x 5 map", func(s State) bool { return s.Map.W == 10 })
+	if st.Map.W != 10 || st.Map.H != 5 || st.Layers != 2 {
+		t.Fatalf("map %dx%d pixels for a 20x10 grid in 10x10 characters, layers %d; want 10x5, 2 layers", st.Map.W, st.Map.H, st.Layers)
+	}
+	for _, want := range []Layer{LayerAll, 1, 2, LayerTop} {
+		r.Commands() <- Command{Kind: CmdCycleLayer}
+		p.waitState(t, "layer "+want.String(), func(s State) bool { return s.Layer == want && s.Map.Layer == want })
+	}
+}

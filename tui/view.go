@@ -1,0 +1,218 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vpbench/vpbench/script"
+)
+
+var (
+	styleTitle   = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#FFFFFF")).Background(lipgloss.Color("#2B4C7E"))
+	styleDim     = lipgloss.NewStyle().Foreground(lipgloss.Color("#8A8A8A"))
+	styleHead    = lipgloss.NewStyle().Bold(true)
+	styleWarn    = lipgloss.NewStyle().Foreground(lipgloss.Color("#E5C07B"))
+	styleErr     = lipgloss.NewStyle().Foreground(lipgloss.Color("#FF5F5F")).Bold(true)
+	styleInfo    = lipgloss.NewStyle().Foreground(lipgloss.Color("#61AFEF"))
+	styleRunning = lipgloss.NewStyle().Foreground(lipgloss.Color("#98C379")).Bold(true)
+	styleSpark   = lipgloss.NewStyle().Foreground(lipgloss.Color("#56B6C2"))
+)
+
+func styleLog(l LogLine) string {
+	switch l.Level {
+	case LogError:
+		return styleErr.Render("error: " + l.Text)
+	case LogWarn:
+		return styleWarn.Render(l.Text)
+	case LogInfo:
+		return styleInfo.Render("» " + l.Text)
+	default:
+		return l.Text
+	}
+}
+
+// statusBadge is the run's state in a word or two, with a symbol.
+func statusBadge(s Status) string {
+	switch s {
+	case StatusRunning:
+		return styleRunning.Render("▶ running")
+	case StatusPaused:
+		return styleWarn.Render("⏸ paused")
+	case StatusFinished:
+		return styleInfo.Render("■ finished")
+	case StatusFailed:
+		return styleErr.Render("✖ stopped on an error")
+	case StatusNoScene:
+		return styleErr.Render("✖ not loaded")
+	default:
+		return styleDim.Render("… loading")
+	}
+}
+
+// render draws the whole screen: header, timings, volumes, settings, the depth map, the
+// log, the note or error line and the help line. Every line is cut to the window width.
+func (m *Model) render() string {
+	if m.quitting {
+		return ""
+	}
+	st := &m.st
+	var lines []string
+	add := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
+
+	backend := "—"
+	if st.Backend != "" {
+		backend = backendName(st.Backend, st.Workers)
+	}
+	name := st.Name
+	if name == "" {
+		name = "(loading)"
+	}
+	title := fmt.Sprintf(" vpbench │ %s │ %s │ %s ", name, st.Speed, backend)
+	lines = append(lines, styleTitle.Render(padRight(title, m.width)))
+
+	pace := fmt.Sprintf("%.0f steps/s │ %.2f× real time", st.StepsPerSec, st.RealTime)
+	if st.Status != StatusRunning {
+		pace = styleDim.Render(pace)
+	}
+	line := fmt.Sprintf("%s  t = %.3f s │ %s", statusBadge(st.Status), st.Time, pace)
+	if st.Lagging {
+		line += " " + styleWarn.Render("⚠ cannot keep up with "+st.Speed.String())
+	}
+	line += fmt.Sprintf(" │ steps %d │ dt %.3g ms", st.Steps, st.Dt*1e3)
+	if st.Until > 0 {
+		line += fmt.Sprintf(" │ until %g s", st.Until)
+	}
+	lines = append(lines, line)
+	lines = append(lines, "")
+
+	lines = append(lines, styleHead.Render(fmt.Sprintf("%-12s %9s %9s %9s %9s %9s", "ms/frame", "avg 2 s", "max 2 s", "avg all", "max all", "frames")))
+	row := func(name string, w, t script.PhaseTiming) {
+		add("%-12s %9s %9s %9s %9s %9d", name, ms(w.AvgMs, w.Frames), ms(w.MaxMs, w.Frames), ms(t.AvgMs, t.Frames), ms(t.MaxMs, t.Frames), t.Frames)
+	}
+	row("simulation", st.Window.Simulation, st.Total.Simulation)
+	row("surface", st.Window.Surface, st.Total.Surface)
+	row("render", st.Window.Render, st.Total.Render)
+	lines = append(lines, fmt.Sprintf("%-12s ", "recent")+sparkline(st.Spark, max(m.width-34, 8)))
+	lines = append(lines, "")
+
+	errRel := ""
+	if st.Added > 0 {
+		errRel = fmt.Sprintf(" (conservation error %.2g)", (st.Volume-(st.Added-st.Removed))/st.Added)
+	}
+	add("volume %s │ added %s │ removed %s │ rejected %s%s", volume(st.Volume), volume(st.Added), volume(st.Removed), volume(st.Rejected), errRel)
+	add("columns %d (%d×%d×%d, dx %g mm) │ wet %d │ pipes %d │ extended %d in %d passage(s)",
+		st.Columns, st.Nx, st.Ny, st.Layers, st.Dx*1e3, st.Wet, st.Pipes, st.Extended, st.Passages)
+	add("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s",
+		st.Settings.Viscosity, st.Settings.Damping, st.Settings.CrossSection, st.Settings.ExtendedPipes)
+
+	mapRows := min(m.mapRows, (st.Map.H+1)/2)
+	var mapLines []string
+	if mapRows > 0 {
+		lines = append(lines, styleHead.Render("depth map")+fmt.Sprintf(" (%s; l: next) ", st.Layer)+st.Map.Legend())
+		mapLines = st.Map.Render()[:mapRows]
+	} else {
+		lines = append(lines, styleHead.Render("depth map")+styleDim.Render(" (no room: make the window taller)"))
+	}
+	logTitle := "log (↑↓ pgup pgdn scroll)"
+	if !m.follow {
+		logTitle = "log (scrolled: end follows)"
+	}
+	if m.side {
+		right := append([]string{styleDim.Render(padRight("── "+logTitle+" ", m.logView.Width(), '─'))},
+			strings.Split(m.logView.View(), "\n")...)
+		for i := range max(len(mapLines), len(right)) {
+			l := strings.Repeat(" ", st.Map.W)
+			if i < len(mapLines) {
+				l = mapLines[i]
+			}
+			if i < len(right) {
+				l += " " + styleDim.Render("│") + " " + right[i]
+			}
+			lines = append(lines, l)
+		}
+	} else {
+		lines = append(lines, mapLines...)
+		lines = append(lines, styleDim.Render(padRight("── "+logTitle+" ", m.width, '─')))
+		lines = append(lines, m.logView.View())
+	}
+
+	switch {
+	case m.note != "":
+		lines = append(lines, styleInfo.Render(m.note))
+	case st.Err != "":
+		lines = append(lines, styleErr.Render("error: "+st.Err))
+	default:
+		lines = append(lines, "")
+	}
+	lines = append(lines, m.help.ShortHelpView(m.keys.ShortHelp()))
+
+	out := strings.Join(lines, "\n")
+	rows := strings.Split(out, "\n")
+	for i, r := range rows {
+		rows[i] = ansi.Truncate(r, m.width, "…")
+	}
+	if len(rows) > m.height && m.height > 0 {
+		// Keep the head and the help line when the window is short.
+		rows = append(rows[:m.height-1], rows[len(rows)-1])
+	}
+	return strings.Join(rows, "\n")
+}
+
+// ms formats a time in ms, or a dash when no frame ran the phase (or the value is not
+// known).
+func ms(v float64, frames int) string {
+	if frames == 0 || math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+// volume formats m^3 in ml (litres from 1 l).
+func volume(v float64) string {
+	if math.Abs(v) >= 1e-3 {
+		return fmt.Sprintf("%.4f l", v*1e3)
+	}
+	return fmt.Sprintf("%.4f ml", v*1e6)
+}
+
+var sparkRunes = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline draws the last width values from 0 to their maximum, and their range.
+func sparkline(v []float64, width int) string {
+	if len(v) == 0 {
+		return styleDim.Render("— (no frames yet)")
+	}
+	width = max(width-20, 4)
+	if len(v) > width {
+		v = v[len(v)-width:]
+	}
+	lo, hi := v[0], v[0]
+	for _, x := range v {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	var b strings.Builder
+	for _, x := range v {
+		k := 0
+		if hi > 0 {
+			k = int(x / hi * float64(len(sparkRunes)-1))
+		}
+		b.WriteRune(sparkRunes[min(max(k, 0), len(sparkRunes)-1)])
+	}
+	return styleSpark.Render(b.String()) + fmt.Sprintf(" %.3f to %.3f ms", lo, hi)
+}
+
+// padRight pads s with fill (a space by default) to width cells.
+func padRight(s string, width int, fill ...rune) string {
+	f := ' '
+	if len(fill) > 0 {
+		f = fill[0]
+	}
+	if n := width - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(string(f), n)
+	}
+	return s
+}
