@@ -4,16 +4,23 @@ import (
 	"context"
 	"flag"
 	"io"
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/vpbench/vpbench/tui"
 )
 
-// defaultCommand is `vpbench [flags] [scenario.lua]`: the terminal UI will live here; for
-// now it runs the scenario with progress lines and reloads it whenever its file changes.
+// defaultCommand is `vpbench [flags] [scenario.lua]`: the terminal UI when stdin and
+// stdout are terminals, else (or with --plain) the scenario with progress lines. Both
+// reload the scenario when its file changes.
 func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vpbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o runOptions
 	o.register(fs)
 	fs.BoolVar(&o.watch, "watch", true, "reload the scenario when its file changes")
+	plain := fs.Bool("plain", false, "no terminal UI: progress lines (the default when stdin or stdout is not a terminal)")
 	fs.Usage = func() { usage(stderr) }
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -25,14 +32,51 @@ func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if len(pos) == 0 {
+	path := ""
+	if len(pos) == 1 {
+		path = pos[0]
+	}
+	if !*plain && !o.headless && isTerminal(os.Stdin) && isTerminal(stdout) {
+		return runTUI(ctx, path, o)
+	}
+	if path == "" {
 		if o.until == 0 {
 			o.until = 4 // the demo has no main: show its first 4 s
 		}
 		return runScenario(ctx, "", o, stdout, stderr)
 	}
 	if !o.watch {
-		return runScenario(ctx, pos[0], o, stdout, stderr)
+		return runScenario(ctx, path, o, stdout, stderr)
 	}
-	return watchScenario(ctx, pos[0], o, stdout, stderr)
+	return watchScenario(ctx, path, o, stdout, stderr)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// runTUI runs the scenario (the built-in demo when path is "") in the terminal UI. A
+// script that does not load is no failure here: the UI shows the error and reloads the
+// file when it changes.
+func runTUI(ctx context.Context, path string, o runOptions) error {
+	if path != "" {
+		if _, err := fileStamp(path); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	cfg := tui.RunnerConfig{
+		Path:       path,
+		Source:     demoScript,
+		SourceName: "demo.lua",
+		Script:     o.options(nil),
+		FrameSteps: o.frameSteps,
+		Until:      o.until,
+		Watch:      o.watch && path != "",
+	}
+	if o.surface {
+		cfg.FrameWork = o.frameWork.do
+	}
+	return tui.Run(ctx, tui.Options{Runner: cfg})
 }

@@ -2,7 +2,8 @@
 // pipes solver and reports what happens.
 //
 //	vpbench [flags] [scenario.lua]        run a scenario (the built-in demo when none is
-//	                                      given) with progress; reloads when the file changes
+//	                                      given) in the terminal UI (--plain: progress lines);
+//	                                      reloads when the file changes
 //	vpbench run --headless --until T ...  run without UI; Table 1 timings and volume at the end
 //	vpbench check scenario.lua            build the scene, report it, run nothing
 //	vpbench bench [--plot FILE.png]       run the scenario library and compare timings
@@ -73,8 +74,11 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `vpbench: a scripted workbench for small amounts of liquid (extended virtual pipes)
 
 usage:
-  vpbench [flags] [scenario.lua]          run a scenario (no file: the built-in demo),
-                                          printing progress; reloads when the file changes
+  vpbench [flags] [scenario.lua]          run a scenario (no file: the built-in demo) in the
+                                          terminal UI (live timings, volumes, depth map, log;
+                                          keys: space pause, s step, +/- viscosity, q quit);
+                                          --plain, or no terminal: progress lines instead.
+                                          Reloads when the file changes
   vpbench run --headless [--until T] [--json FILE] [--param name=value]... scenario.lua
                                           run without a UI and print the paper's Table 1
                                           timings and the volume accounting
