@@ -1,0 +1,97 @@
+// Package kernels holds the CUDA kernels of vpbench's cuda backend: vpbench.cu, compiled
+// to PTX (vpbench.ptx, committed; `make ptx` regenerates it and `make ptx-check` fails
+// when it is stale), the argument blocks they take (vp_args.h, mirrored here), and
+// host_shim.h, which compiles the same source for the host so that the kernels can be
+// checked against the Go CPU backend without a GPU (gpusim/internal/hostkernels).
+//
+// This package is pure Go and builds everywhere; only gpusim's cuda build loads the PTX.
+package kernels
+
+import _ "embed" // for PTX
+
+// PTX is vpbench.cu compiled for compute capability 7.0 (nvcc 11.8, -fmad=false); the
+// driver compiles it for the device at hand (any GPU from Volta on).
+//
+//go:embed vpbench.ptx
+var PTX string
+
+// Arch is the virtual architecture the PTX targets.
+const Arch = "compute_70"
+
+// ID names a kernel.
+type ID int
+
+// The kernels, in the order of Names.
+const (
+	CSRFluxOutflow ID = iota
+	CSRInflow
+	CSRFinalHeight
+	DenseFluxOutflow
+	DenseInflow
+	DenseFinalHeight
+	Emit
+	ExtRaw
+	ExtFinal
+	ExtClear
+	NumKernels
+)
+
+// Names are the kernels' entry points in vpbench.cu.
+var Names = [NumKernels]string{
+	"vp_csr_flux_outflow", "vp_csr_inflow", "vp_csr_final_height",
+	"vp_dense_flux_outflow", "vp_dense_inflow", "vp_dense_final_height",
+	"vp_emit", "vp_ext_raw", "vp_ext_final", "vp_ext_clear",
+}
+
+// Args tells which argument block kernel k takes: a *StepArgs, *EmitArgs or *ExtArgs.
+func (k ID) Args() string {
+	switch k {
+	case Emit:
+		return "EmitArgs"
+	case ExtRaw, ExtFinal, ExtClear:
+		return "ExtArgs"
+	}
+	return "StepArgs"
+}
+
+// StepArgs mirrors VPStep (vp_args.h). Pointers are device addresses (0 = none).
+type StepArgs struct {
+	H, R, K, S                  uint64
+	Base, Top                   uint64
+	AdjStart, AdjPipe, AdjOther uint64
+	AdjSign                     uint64
+	F, Raw                      uint64
+	Fx, Fy, Rx, Ry              uint64
+	ExtOut, ExtIn, ExtNet       uint64
+	Capped, Full, Flips         uint64
+	DtOverDx2d                  float64
+	Zeta, Accel, Visc3, Dxf     float32
+	DtOverDx2, Dx2OverDt        float32
+	FullTol                     float32
+	Film, N, Nx, Ny, Ext        int32
+}
+
+// EmitArgs mirrors VPEmit.
+type EmitArgs struct {
+	H, R, Base, Top     uint64
+	TCol, TEm, TWeight  uint64
+	Rate, Start, Stop   uint64
+	Active              uint64
+	Acc                 uint64
+	Capped, Full, Flips uint64
+	T, Dt, Dx2          float64
+	FullTol             float32
+	Nt, Serial, Ext     int32
+}
+
+// ExtArgs mirrors VPExt.
+type ExtArgs struct {
+	H, Base, R, K, S         uint64
+	ExtOut, ExtIn, ExtNet    uint64
+	UCol, UStart, UGap, UF   uint64
+	AxA, AxB, AxCells        uint64
+	AxGap, AxF               uint64
+	DtOverDx2d               float64
+	Zeta, Accel, Visc3, Dxf  float32
+	Film, Mode, NPass, NAxis int32
+}

@@ -1,0 +1,65 @@
+// vp_args.h: the argument blocks of vpbench's kernels. Each kernel takes one block by
+// value. Go mirrors them in args.go field for field (pointers are 64-bit device
+// addresses there); TestArgLayout checks the sizes and offsets agree.
+//
+// Order: pointers, then doubles, then floats, then ints, so that no padding depends on
+// the compiler.
+#ifndef VP_ARGS_H
+#define VP_ARGS_H
+
+// VPStep: the per-step kernels of both layouts. Column arrays have n entries.
+typedef struct VPStep {
+	float *h, *r, *k, *s;        // state: height, residual; scaling factors K and S
+	const float *base, *top;     // the columns' base and max
+	// general layout: per-column pipe lists (topology.adj*), fluxes per pipe
+	const int *adjStart, *adjPipe, *adjOther;
+	const float *adjSign;
+	float *f, *raw;              // final flux (the state) and raw flux of this step
+	// dense layout: +x flux of column i at [i+1], +y flux at [i+nx] (see kernels_dense.go)
+	float *fx, *fy, *rx, *ry;
+	// extended pipes: per-column sums of raw outflow, raw inflow and final net outflow
+	const float *extOut, *extIn, *extNet;
+	const unsigned char *capped; // columns a solid caps (can be full)
+	unsigned char *full;         // their full flags
+	int *flips;                  // count of full flags that flipped
+	double dtOverDx2d;
+	float zeta, accel, visc3, dxf, dtOverDx2, dx2OverDt, fullTol;
+	int film, n, nx, ny, ext;    // ext: extended pipes act (sums and full flags)
+} VPStep;
+
+// VPEmit: sources and sinks, one thread per target (or one thread for all, serial = 1,
+// when two targets share a column).
+typedef struct VPEmit {
+	float *h, *r;
+	const float *base, *top;
+	const int *tCol, *tEm;       // per target: its column and its emitter
+	const double *tWeight;       // per target: its share of the emitter's rate
+	const double *rate, *start, *stop; // per emitter
+	const int *active;           // per emitter
+	double *acc;                 // per target: added, removed, rejected (m^3), summed over steps
+	const unsigned char *capped;
+	unsigned char *full;
+	int *flips;
+	double t, dt, dx2;
+	float fullTol;
+	int nt, serial, ext;
+} VPEmit;
+
+// VPExt: extended pipes (serial: one thread, the order of the CPU's worker 0).
+typedef struct VPExt {
+	const float *h, *base;
+	float *r;
+	const float *k, *s;
+	float *extOut, *extIn, *extNet;
+	const int *uCol, *uStart;    // unified: openings, grouped by passage
+	const float *uGap;           // per passage: its mean gap
+	float *uF;                   // per opening: raw during a step, final between steps
+	const int *axA, *axB;        // axis: the two ends of each pipe
+	const float *axCells, *axGap;
+	float *axF;
+	double dtOverDx2d;
+	float zeta, accel, visc3, dxf;
+	int film, mode, nPass, nAxis; // mode: 1 axis, 2 unified (gpusim.ExtendedPipes)
+} VPExt;
+
+#endif

@@ -1,0 +1,432 @@
+// vpbench.cu: the extended virtual pipes method on an NVIDIA GPU (docs/cuda.md).
+//
+// The arithmetic is gpusim/element.go's, operation for operation and in the same order,
+// so that a kernel gives the Go CPU backend's bits: float32 state, float64 height update,
+// no fused multiply-add (nvcc -fmad=false, g++ -ffp-contract=off), IEEE division.
+//
+// The same source compiles for the host through host_shim.h (gpusim/internal/hostkernels),
+// which runs a grid as a loop; CI checks every kernel against the CPU backend that way.
+// So no kernel reads, in one launch, what another thread of it writes, and none uses
+// shared memory or __syncthreads: one thread's work depends only on earlier launches.
+//
+// A step is three launches on both layouts (flux+outflow, inflow, final+height), plus the
+// extended pipes' serial kernels when a passage is flooded and the emitter kernel when a
+// source or sink acts.
+
+#include "vp_args.h"
+
+#ifndef VP_HOST
+#define VP_KERNEL extern "C" __global__ void
+#endif
+
+// ---- element.go ------------------------------------------------------------------
+
+// upwind: a when x's sign bit is clear, b otherwise (element.go's upwind).
+__device__ __forceinline__ float vp_upwind(float x, float a, float b) { return signbit(x) ? b : a; }
+
+// vp_acceleration: dt*g*A/l (stepParams.acceleration).
+__device__ __forceinline__ float vp_acceleration(float accel, float dxf, int film, float dh, float da, float db)
+{
+	if (film) {
+		float u = vp_upwind(dh, da, db);
+		return accel * (u < dxf ? u : dxf);
+	}
+	return accel;
+}
+
+// vp_viscous: gamma = H^2/(H^2 + 3 dt nu), H upwind along f (stepParams.viscous).
+__device__ __forceinline__ float vp_viscous(float visc3, float f, float da, float db)
+{
+	if (visc3 > 0) {
+		float u = vp_upwind(f, da, db);
+		float u2 = u * u;
+		f = f * (u2 / (u2 + visc3));
+	}
+	return f;
+}
+
+// vp_raw: a pipe's raw flux from a to b: viscous(zeta*prev + acceleration*dh).
+__device__ __forceinline__ float vp_raw(const VPStep &a, float prev, float ha, float hb, float ba, float bb)
+{
+	float dh = ha - hb, da = ha - ba, db = hb - bb;
+	float acc = vp_acceleration(a.accel, a.dxf, a.film, dh, da, db);
+	return vp_viscous(a.visc3, a.zeta * prev + acc * dh, da, db);
+}
+
+// vp_final: raw*K[from]*S[to] seen from end i (element.go's finalFlux).
+__device__ __forceinline__ float vp_final(float u, float ki, float ko, float si, float so)
+{
+	float a = fabsf(u);
+	return (((u + a) * ki) * so + ((u - a) * ko) * si) * 0.5f;
+}
+
+// vp_outflow_factor: K (stepParams.outflowFactor).
+__device__ __forceinline__ float vp_outflow_factor(float dx2OverDt, float out, float depth)
+{
+	float lim = depth * dx2OverDt;
+	if (lim >= out) return 1.0f;
+	if (lim <= 0) return 0.0f;
+	return lim / out;
+}
+
+// vp_inflow_factor: S (stepParams.inflowFactor).
+__device__ __forceinline__ float vp_inflow_factor(float dtOverDx2, float in, float room)
+{
+	float total = -in * dtOverDx2;
+	if (total > 0 && total > room) {
+		float q = room / total;
+		return q > 0 ? q : 0.0f;
+	}
+	return 1.0f;
+}
+
+// vp_settle: the height update and its rounding (updateHeight, settleHeight).
+__device__ __forceinline__ void vp_settle(const VPStep &a, int i, double out)
+{
+	double x = ((double)a.h[i] + (double)a.r[i]) - out * a.dtOverDx2d;
+	float h = (float)x;
+	float b = a.base[i], t = a.top[i];
+	if (h < b || h > t) {
+		if (h < b) h = b;
+		if (h > t) h = t;
+	}
+	a.h[i] = h;
+	a.r[i] = (float)(x - (double)h);
+	if (a.ext && a.capped[i]) {
+		unsigned char f = h >= t - a.fullTol;
+		if (f != a.full[i]) {
+			a.full[i] = f;
+			atomicAdd(a.flips, 1);
+		}
+	}
+}
+
+// vp_scale_prep: K, and S = 1 where no inflow can overflow; S = -1 marks a column
+// whose S the inflow kernel computes (the CPU's flag lists).
+__device__ __forceinline__ void vp_scale_prep(const VPStep &a, int i, float out2, float in2)
+{
+	float out = out2 * 0.5f, in = in2 * 0.5f;
+	if (a.ext) {
+		out += a.extOut[i];
+		in += a.extIn[i];
+	}
+	float h = a.h[i], r = a.r[i];
+	a.k[i] = vp_outflow_factor(a.dx2OverDt, out, (h - a.base[i]) + r);
+	a.s[i] = (-in * a.dtOverDx2 > (a.top[i] - h) - r) ? -1.0f : 1.0f;
+}
+
+#define VP_INDEX int i = (int)(blockIdx.x * blockDim.x + threadIdx.x)
+
+// ---- general layout (kernels_csr.go) ---------------------------------------------
+
+// vp_csr_flux_outflow: per column, the raw fluxes of its pipes (each pipe's owner, its
+// first column, stores it) and K. Pipes are computed at both ends with the same
+// operations, so both ends see the same bits.
+VP_KERNEL vp_csr_flux_outflow(const VPStep a)
+{
+	VP_INDEX;
+	if (i >= a.n) return;
+	float out2 = 0, in2 = 0;
+	float hi = a.h[i], bi = a.base[i];
+	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
+		int p = a.adjPipe[e], j = a.adjOther[e];
+		float sg = a.adjSign[e];
+		float raw;
+		if (sg > 0) {
+			raw = vp_raw(a, a.f[p], hi, a.h[j], bi, a.base[j]);
+			a.raw[p] = raw;
+		} else {
+			raw = vp_raw(a, a.f[p], a.h[j], hi, a.base[j], bi);
+		}
+		float u = raw * sg, ab = fabsf(u);
+		out2 = out2 + (u + ab);
+		in2 = in2 + (u - ab);
+	}
+	vp_scale_prep(a, i, out2, in2);
+}
+
+// vp_csr_inflow: S for the columns vp_csr_flux_outflow marked.
+VP_KERNEL vp_csr_inflow(const VPStep a)
+{
+	VP_INDEX;
+	if (i >= a.n || !(a.s[i] < 0)) return;
+	float in = 0;
+	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
+		float u = a.raw[a.adjPipe[e]] * a.adjSign[e];
+		in += (u < 0 ? u : 0.0f) * a.k[a.adjOther[e]];
+	}
+	if (a.ext) in += a.extIn[i];
+	a.s[i] = vp_inflow_factor(a.dtOverDx2, in, (a.top[i] - a.h[i]) - a.r[i]);
+}
+
+// vp_csr_final_height: per column, the final fluxes of its pipes (the owner stores
+// them) and the height update.
+VP_KERNEL vp_csr_final_height(const VPStep a)
+{
+	VP_INDEX;
+	if (i >= a.n) return;
+	double out = 0;
+	float ki = a.k[i], si = a.s[i];
+	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
+		int p = a.adjPipe[e], j = a.adjOther[e];
+		float sg = a.adjSign[e];
+		float f;
+		if (sg > 0) {
+			f = vp_final(a.raw[p], ki, a.k[j], si, a.s[j]);
+			a.f[p] = f;
+		} else {
+			f = vp_final(a.raw[p], a.k[j], ki, a.s[j], si);
+		}
+		out += (double)(f * sg);
+	}
+	if (a.ext) out += (double)a.extNet[i];
+	vp_settle(a, i, out);
+}
+
+// ---- dense layout (kernels_dense.go) ---------------------------------------------
+// One column per cell, every neighbour joined: column i = y*nx + x. A pipe that does not
+// exist (at the grid's edge) has flux 0, which adds exactly nothing, as on the CPU.
+
+VP_KERNEL vp_dense_flux_outflow(const VPStep a)
+{
+	VP_INDEX;
+	if (i >= a.n) return;
+	int nx = a.nx, x = i % nx, y = i / nx;
+	float hi = a.h[i], bi = a.base[i];
+	float my = 0, mx = 0, px = 0, py = 0; // raw fluxes of the -y, -x, +x, +y pipes
+	if (y > 0) my = vp_raw(a, a.fy[i], a.h[i - nx], hi, a.base[i - nx], bi);
+	if (x > 0) mx = vp_raw(a, a.fx[i], a.h[i - 1], hi, a.base[i - 1], bi);
+	if (x + 1 < nx) {
+		px = vp_raw(a, a.fx[i + 1], hi, a.h[i + 1], bi, a.base[i + 1]);
+		a.rx[i + 1] = px;
+	}
+	if (y + 1 < a.ny) {
+		py = vp_raw(a, a.fy[i + nx], hi, a.h[i + nx], bi, a.base[i + nx]);
+		a.ry[i + nx] = py;
+	}
+	float out2 = 0, in2 = 0, u, ab;
+	u = -my; ab = fabsf(u); out2 = out2 + (u + ab); in2 = in2 + (u - ab);
+	u = -mx; ab = fabsf(u); out2 = out2 + (u + ab); in2 = in2 + (u - ab);
+	u = px;  ab = fabsf(u); out2 = out2 + (u + ab); in2 = in2 + (u - ab);
+	u = py;  ab = fabsf(u); out2 = out2 + (u + ab); in2 = in2 + (u - ab);
+	vp_scale_prep(a, i, out2, in2);
+}
+
+__device__ __forceinline__ float vp_neg_part(float u) { return u < 0 ? u : 0.0f; }
+
+VP_KERNEL vp_dense_inflow(const VPStep a)
+{
+	VP_INDEX;
+	if (i >= a.n || !(a.s[i] < 0)) return;
+	int nx = a.nx, x = i % nx, y = i / nx;
+	float in = 0;
+	if (y > 0) in += vp_neg_part(-a.ry[i]) * a.k[i - nx];
+	if (x > 0) in += vp_neg_part(-a.rx[i]) * a.k[i - 1];
+	if (x + 1 < nx) in += vp_neg_part(a.rx[i + 1]) * a.k[i + 1];
+	if (y + 1 < a.ny) in += vp_neg_part(a.ry[i + nx]) * a.k[i + nx];
+	a.s[i] = vp_inflow_factor(a.dtOverDx2, in, (a.top[i] - a.h[i]) - a.r[i]);
+}
+
+VP_KERNEL vp_dense_final_height(const VPStep a)
+{
+	VP_INDEX;
+	if (i >= a.n) return;
+	int nx = a.nx, x = i % nx, y = i / nx;
+	float ki = a.k[i], si = a.s[i];
+	float my = 0, mx = 0, px = 0, py = 0; // final fluxes, each seen from its owner
+	if (y > 0) my = vp_final(a.ry[i], a.k[i - nx], ki, a.s[i - nx], si);
+	if (x > 0) mx = vp_final(a.rx[i], a.k[i - 1], ki, a.s[i - 1], si);
+	if (x + 1 < nx) {
+		px = vp_final(a.rx[i + 1], ki, a.k[i + 1], si, a.s[i + 1]);
+		a.fx[i + 1] = px;
+	}
+	if (y + 1 < a.ny) {
+		py = vp_final(a.ry[i + nx], ki, a.k[i + nx], si, a.s[i + nx]);
+		a.fy[i + nx] = py;
+	}
+	double out = 0;
+	out += (double)(-my);
+	out += (double)(-mx);
+	out += (double)px;
+	out += (double)py;
+	vp_settle(a, i, out);
+}
+
+// ---- sources and sinks (emitter.go's apply) --------------------------------------
+
+__device__ __forceinline__ void vp_emit_one(const VPEmit &a, int k)
+{
+	int e = a.tEm[k], i = a.tCol[k];
+	double rate = a.rate[e];
+	if (a.active[e] && rate != 0 && !(a.t < a.start[e]) && !(a.t >= a.stop[e])) {
+		double v = rate * a.dt;
+		double want = v * a.tWeight[k];
+		double old = (double)a.h[i] + (double)a.r[i];
+		double target = old + want / a.dx2;
+		double *acc = a.acc + 3 * k;
+		if (want > 0 && target >= (double)a.top[i]) {
+			double put = ((double)a.top[i] - old) * a.dx2;
+			a.h[i] = a.top[i];
+			a.r[i] = 0;
+			acc[0] += put;
+			acc[2] += want - put;
+		} else if (want < 0 && target <= (double)a.base[i]) {
+			acc[1] += (old - (double)a.base[i]) * a.dx2;
+			a.h[i] = a.base[i];
+			a.r[i] = 0;
+		} else {
+			float nh = (float)target;
+			a.h[i] = nh;
+			a.r[i] = (float)(target - (double)nh);
+			if (want > 0) acc[0] += want;
+			else acc[1] -= want;
+		}
+	}
+	if (a.ext && a.capped[i]) { // the full flags of emitters' columns (refreshTargets)
+		unsigned char f = a.h[i] >= a.top[i] - a.fullTol;
+		if (f != a.full[i]) {
+			a.full[i] = f;
+			atomicAdd(a.flips, 1);
+		}
+	}
+}
+
+// vp_emit: one step of every source and sink at time t. Targets of one emitter are
+// distinct columns; when targets of different emitters share a column the host launches
+// one thread (serial = 1), which applies them in the CPU's order.
+VP_KERNEL vp_emit(const VPEmit a)
+{
+	VP_INDEX;
+	if (a.serial) {
+		if (i == 0)
+			for (int k = 0; k < a.nt; k++) vp_emit_one(a, k);
+		return;
+	}
+	if (i < a.nt) vp_emit_one(a, i);
+}
+
+// ---- extended pipes (extended.go) ------------------------------------------------
+// The passages are found on the host when a full flag flips (the CPU backend's rebuild);
+// these kernels compute the extended fluxes each step, serially in the CPU's order (a
+// column can open onto several passages, and its sums must add in one order).
+
+__device__ __forceinline__ void vp_add_raw(const VPExt &a, int i, float u)
+{
+	a.extOut[i] += u > 0 ? u : 0.0f;
+	a.extIn[i] += u < 0 ? u : 0.0f;
+}
+
+// vp_ext_raw: the raw extended fluxes and their per-column sums (unifiedRaw, axisRaw).
+VP_KERNEL vp_ext_raw(const VPExt a)
+{
+	VP_INDEX;
+	if (i != 0) return;
+	if (a.mode == 2) {
+		for (int q = 0; q < a.nPass; q++) {
+			int lo = a.uStart[q], hi = a.uStart[q + 1];
+			if (lo == hi) continue;
+			float hsum = 0;
+			for (int k = lo; k < hi; k++) hsum += a.h[a.uCol[k]];
+			float n = (float)(hi - lo);
+			float mean = hsum / n, gap = a.uGap[q];
+			float fsum = 0;
+			for (int k = lo; k < hi; k++) {
+				int b = a.uCol[k];
+				float dh = a.h[b] - mean;
+				float acc = vp_acceleration(a.accel, a.dxf, a.film, dh, a.h[b] - a.base[b], gap);
+				float f = vp_viscous(a.visc3, a.zeta * a.uF[k] + acc * dh, gap, gap);
+				a.uF[k] = f;
+				fsum += f;
+			}
+			float meanF = fsum / n;
+			for (int k = lo; k < hi; k++) {
+				float u = a.uF[k] - meanF;
+				a.uF[k] = u;
+				vp_add_raw(a, a.uCol[k], u);
+			}
+		}
+	} else if (a.mode == 1) {
+		for (int k = 0; k < a.nAxis; k++) {
+			int pa = a.axA[k], pb = a.axB[k];
+			float dh = a.h[pa] - a.h[pb];
+			float acc = vp_acceleration(a.accel, a.dxf, a.film, dh, a.h[pa] - a.base[pa], a.h[pb] - a.base[pb]) / a.axCells[k];
+			float gap = a.axGap[k];
+			float f = vp_viscous(a.visc3, a.zeta * a.axF[k] + acc * dh, gap, gap);
+			a.axF[k] = f;
+			vp_add_raw(a, pa, f);
+			vp_add_raw(a, pb, -f);
+		}
+	}
+}
+
+// vp_ext_final: the scaled extended fluxes, each passage balanced, the per-column net
+// outflows, and the balance's float32 leftover put into a residual (extended.final).
+VP_KERNEL vp_ext_final(const VPExt a)
+{
+	VP_INDEX;
+	if (i != 0) return;
+	if (a.mode == 2) {
+		for (int q = 0; q < a.nPass; q++) {
+			int lo = a.uStart[q], hi = a.uStart[q + 1];
+			float in = 0, out = 0;
+			for (int k = lo; k < hi; k++) {
+				float u = a.uF[k];
+				int b = a.uCol[k];
+				if (u > 0) {
+					u *= a.k[b];
+					in += u;
+				} else {
+					u *= a.s[b];
+					out -= u;
+				}
+				a.uF[k] = u;
+			}
+			float sIn = 1, sOut = 1;
+			if (in > out) sIn = out / in;
+			else if (out > in) sOut = in / out;
+			double left = 0;
+			for (int k = lo; k < hi; k++) {
+				float u = a.uF[k];
+				int b = a.uCol[k];
+				if (u > 0) u *= sIn;
+				else u *= sOut;
+				a.uF[k] = u;
+				a.extNet[b] += u;
+				left += (double)u;
+			}
+			if (left != 0 && hi > lo) {
+				int b = a.uCol[lo];
+				a.r[b] = (float)((double)a.r[b] + left * a.dtOverDx2d);
+			}
+		}
+	} else if (a.mode == 1) {
+		for (int k = 0; k < a.nAxis; k++) {
+			int pa = a.axA[k], pb = a.axB[k];
+			float f = vp_final(a.axF[k], a.k[pa], a.k[pb], a.s[pa], a.s[pb]);
+			a.axF[k] = f;
+			a.extNet[pa] += f;
+			a.extNet[pb] -= f;
+		}
+	}
+}
+
+// vp_ext_clear: zero the sums of the extended pipes' columns after the height update
+// (one thread per opening or axis pipe; threads may write the same zero).
+VP_KERNEL vp_ext_clear(const VPExt a)
+{
+	VP_INDEX;
+	if (a.mode == 2 && i < a.uStart[a.nPass]) {
+		int b = a.uCol[i];
+		a.extOut[b] = 0;
+		a.extIn[b] = 0;
+		a.extNet[b] = 0;
+	} else if (a.mode == 1 && i < a.nAxis) {
+		int pa = a.axA[i], pb = a.axB[i];
+		a.extOut[pa] = 0;
+		a.extIn[pa] = 0;
+		a.extNet[pa] = 0;
+		a.extOut[pb] = 0;
+		a.extIn[pb] = 0;
+		a.extNet[pb] = 0;
+	}
+}

@@ -1,0 +1,42 @@
+# mk/cuda.mk: the cuda edition (docs/cuda.md).
+#
+#   make ptx        compile gpusim/kernels/vpbench.cu to the committed vpbench.ptx
+#   make ptx-check  fail when the committed PTX differs from a fresh compile
+#   make cuda       bin/vpbench-cuda: vpbench with the cuda backend (-tags cuda)
+#   make cuda-vet   go vet and compile the tests of the cuda build (no GPU needed)
+#
+# tools/cuda-toolchain.sh extracts nvcc 11.8, the headers and the stub libcuda from
+# Debian's non-free packages into .cache/cuda once (about a minute); later runs reuse it.
+# The plain build and `make test` need none of this: the kernels' host conformance tests
+# need only g++.
+
+CUDA_KERNELS := gpusim/kernels
+# compute_70: PTX for Volta and later, which newer drivers compile for their GPU. No
+# fused multiply-add, IEEE division and denormals: the kernels then round like Go.
+NVCC_FLAGS := -ccbin g++-11 -ptx -arch=compute_70 -O3 -fmad=false -prec-div=true -prec-sqrt=true -ftz=false
+CUDA_BIN := bin/vpbench-cuda
+CUDA_ENV = CUDA_HOME=$$(tools/cuda-toolchain.sh) && export CGO_CFLAGS="-I$$CUDA_HOME/include" \
+	CGO_LDFLAGS="-L$$CUDA_HOME/lib64/stubs"
+
+.PHONY: cuda-toolchain ptx ptx-check cuda cuda-vet
+
+cuda-toolchain:
+	@tools/cuda-toolchain.sh >/dev/null
+
+ptx:
+	@CUDA_HOME=$$(tools/cuda-toolchain.sh) && cd $(CUDA_KERNELS) && \
+	$$CUDA_HOME/bin/nvcc $(NVCC_FLAGS) -o vpbench.ptx vpbench.cu && echo "wrote $(CUDA_KERNELS)/vpbench.ptx"
+
+ptx-check:
+	@CUDA_HOME=$$(tools/cuda-toolchain.sh) && tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	(cd $(CUDA_KERNELS) && $$CUDA_HOME/bin/nvcc $(NVCC_FLAGS) -o $$tmp/vpbench.ptx vpbench.cu) && \
+	if cmp -s $$tmp/vpbench.ptx $(CUDA_KERNELS)/vpbench.ptx; then echo "ptx-check: $(CUDA_KERNELS)/vpbench.ptx is up to date"; \
+	else diff $$tmp/vpbench.ptx $(CUDA_KERNELS)/vpbench.ptx | head -20; \
+	echo "ptx-check: $(CUDA_KERNELS)/vpbench.ptx is stale: run 'make ptx' and commit it"; exit 1; fi
+
+cuda: deps
+	@$(CUDA_ENV) && $(GO) build -tags cuda -o $(CUDA_BIN) ./cmd/vpbench && echo "built $(CUDA_BIN) (needs an NVIDIA driver and GPU to run)"
+
+cuda-vet: deps
+	@$(CUDA_ENV) && $(GO) vet -tags cuda ./gpusim/... ./script/... ./cmd/... && \
+	$(GO) test -c -tags cuda -o /dev/null ./gpusim/ && echo "cuda-vet: the cuda build vets and its tests compile"
