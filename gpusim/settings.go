@@ -94,6 +94,10 @@ type Settings struct {
 	// Workers is the number of CPU threads that step the solver; 0 = all cores. Results
 	// are bit-identical for every value.
 	Workers int
+	// Backend picks the solver backend when the Sim is made: "" or "cpu", "cuda" (the
+	// cuda build, see docs/cuda.md), or "auto" (cuda when the build has it and a GPU is
+	// usable, else cpu). It cannot change mid-run.
+	Backend string
 }
 
 // DefaultSettings are the values of LUA_API.md's vp.sim defaults that the solver owns.
@@ -139,6 +143,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Workers < 0 {
 		return fmt.Errorf("workers is %d: it must be >= 0 (0 = all cores)", s.Workers)
+	}
+	if _, ok := runtimes[s.Backend]; !ok && s.Backend != "" && s.Backend != "cpu" && s.Backend != "auto" {
+		return fmt.Errorf("backend is %q: want \"auto\", \"cpu\" or \"cuda\"", s.Backend)
 	}
 	return nil
 }

@@ -147,7 +147,9 @@ func New(cols *terrain.Columns, s Settings) (*Sim, error) {
 		return nil, err
 	}
 	sim := &Sim{}
-	sim.install(cols, newTopology(cols, np), s)
+	if err := sim.install(cols, newTopology(cols, np), s); err != nil {
+		return nil, err
+	}
 	sim.apply(s)
 	sim.warnDt()
 	sim.publish()
@@ -179,9 +181,12 @@ func checkGrid(cols *terrain.Columns) (pipes int, err error) {
 
 // install makes a backend for the given columns and topology (dry, fluxes zero) and the
 // host buffers that go with it.
-func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) {
-	s.cols, s.topo = cols, topo
-	s.be = newCPUBackend(topo, st.Workers, st.ExtendedPipes)
+func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) error {
+	be, err := newBackend(topo, st)
+	if err != nil {
+		return err
+	}
+	s.cols, s.topo, s.be = cols, topo, be
 	n := cols.NumColumns()
 	s.scratch = make([]float32, n)
 	s.residual = make([]float32, n)
@@ -189,6 +194,32 @@ func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) {
 	s.back = &Snapshot{Columns: cols, Height: make([]float32, n), residual: make([]float32, n)}
 	// The workers hold the backend, not the Sim: a Sim dropped without Close still stops them.
 	runtime.AddCleanup(s, func(be backend) { be.close() }, s.be)
+	return nil
+}
+
+// newBackend makes the backend st.Backend names: the CPU one, or the device backend on
+// a kernel runtime (cuda, or one a test registered). "auto" takes cuda when the build has
+// it and a GPU is usable, else the CPU.
+func newBackend(topo *topology, st Settings) (backend, error) {
+	name := st.Backend
+	if name == "auto" {
+		name = "cpu"
+		if _, err := CUDAAvailable(); err == nil {
+			name = "cuda"
+		}
+	}
+	if name == "" || name == "cpu" {
+		return newCPUBackend(topo, st.Workers, st.ExtendedPipes), nil
+	}
+	open, ok := runtimes[name]
+	if !ok {
+		return nil, fmt.Errorf("backend is %q: want \"auto\", \"cpu\" or \"cuda\"", name)
+	}
+	rt, err := open()
+	if err != nil {
+		return nil, err
+	}
+	return newDeviceBackend(topo, rt, st.ExtendedPipes)
 }
 
 // SetTerrain replaces the terrain mid-run (a tool moving, an organ shifting) with new
@@ -222,7 +253,18 @@ func (s *Sim) SetTerrain(cols *terrain.Columns) (rejected float64, err error) {
 	newF := mapFluxes(oldTopo, oldF, topo)
 
 	s.be.close()
-	s.install(cols, topo, s.settings)
+	if err := s.install(cols, topo, s.settings); err != nil {
+		// The old backend is gone: put a CPU one in so that the Sim stays usable.
+		st := s.settings
+		st.Backend = "cpu"
+		_ = s.install(oldCols, oldTopo, st)
+		s.apply(s.settings)
+		s.be.writeHeight(oldH)
+		s.be.writeResidual(oldR)
+		s.be.writeFlux(oldF)
+		s.publish()
+		return 0, fmt.Errorf("terrain: %w (the run goes on with the old terrain on the cpu backend)", err)
+	}
 	s.em = em
 	s.apply(s.settings)
 	s.be.writeHeight(newH)
@@ -271,6 +313,9 @@ func (s *Sim) apply(st Settings) {
 func (s *Sim) Set(st Settings) error {
 	if err := st.Validate(); err != nil {
 		return err
+	}
+	if st.Backend != s.settings.Backend {
+		return fmt.Errorf("backend cannot change mid-run (%q, asked for %q)", s.settings.Backend, st.Backend)
 	}
 	s.apply(st)
 	s.warnDt()

@@ -1,0 +1,602 @@
+package gpusim
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/vpbench/vpbench/gpusim/kernels"
+)
+
+// kernelRuntime is what the device backend needs of a device: memory, copies and kernel
+// launches. The cuda build provides one over a CUDA context (cuda.go); the tests use
+// internal/hostkernels, which runs the same kernel source on the host, so that the code
+// that drives the GPU is checked in CI without one.
+//
+// Every call but Do must come from inside Do: a CUDA context is current on one OS thread.
+type kernelRuntime interface {
+	// Name describes the device, e.g. "cuda (NVIDIA H100 80GB HBM3)".
+	Name() string
+	// Do runs fn on the runtime's thread and returns when it is done.
+	Do(fn func())
+	Alloc(bytes int) (uint64, error)
+	Free(p uint64)
+	Upload(dst uint64, src unsafe.Pointer, bytes int)
+	// Download waits for the work queued before it, then copies.
+	Download(dst unsafe.Pointer, src uint64, bytes int)
+	Zero(dst uint64, bytes int)
+	// Launch queues kernel k over n threads; args points to its argument block (copied
+	// before Launch returns).
+	Launch(k kernels.ID, n int, args unsafe.Pointer)
+	// Close releases the runtime (a shared device runtime may stay open).
+	Close()
+}
+
+// runtimes are the kernel runtimes by backend name: "cuda" (cuda.go or cuda_off.go), and
+// those tests register.
+var runtimes = map[string]func() (kernelRuntime, error){
+	"cuda": newCUDARuntime,
+}
+
+// CUDAAvailable tells whether this build has the cuda backend and a usable GPU; the
+// error says what is missing. It is what backend "auto" asks.
+func CUDAAvailable() (device string, err error) {
+	rt, err := newCUDARuntime()
+	if err != nil {
+		return "", err
+	}
+	return rt.Name(), nil
+}
+
+// devBuf is a device allocation that grows on demand (capacity in bytes).
+type devBuf struct {
+	p   uint64
+	cap int
+}
+
+// deviceBackend steps the method with the kernels of gpusim/kernels on a kernelRuntime.
+// The state lives on the device; the host holds the passage finder of the extended
+// pipes (extended.go, the CPU backend's own), which runs only in a step after a full
+// flag flipped. See docs/cuda.md.
+type deviceBackend struct {
+	rt     kernelRuntime
+	topo   *topology
+	n, np  int
+	nx, ny int
+	dense  bool
+	p      stepParams
+
+	ext       *extended // nil when no column is capped
+	extOn     bool      // ext != nil and its mode is not off
+	histValid bool      // the device's extended fluxes belong to ext's current lists
+	entries   int       // extended openings (unified) or pipes (axis) on the device
+
+	bufs []uint64 // fixed allocations, freed by close
+
+	h, r, k, s, base, top                   uint64
+	adjStart, adjPipe, adjOther, adjSign    uint64
+	f, raw, fx, fy, rx, ry                  uint64
+	extOut, extIn, extNet, capped, full, fl uint64
+
+	uCol, uStart, uGap, uF, axA, axB, axCells, axGap, axF  devBuf
+	tCol, tEm, tWeight, eRate, eStart, eStop, eActive, acc devBuf
+
+	// The kernels' argument blocks, each its own allocation: cgo may be handed a pointer
+	// to memory holding no Go pointers only.
+	sa *kernels.StepArgs
+	xa *kernels.ExtArgs
+	ea *kernels.EmitArgs
+
+	// Host scratch, reused.
+	hostH            []float32
+	hostFx, hostFy   []float32
+	hostAcc          []float64
+	hostI32, hostAct []int32
+	hostF32          []float32
+	hostF64          []float64
+	mark             []int32
+	stamp            int32
+	flips            *int32 // its own allocation, for the same reason as sa
+
+	// The Step call in flight, for stepFn (bound once: a closure per Step would allocate).
+	job struct {
+		n        int
+		t0       float64
+		em       *emitterSet
+		height   []float32
+		residual []float32
+		acct     accounting
+	}
+	stepFn func()
+	closed bool
+}
+
+func newDeviceBackend(t *topology, rt kernelRuntime, mode ExtendedPipes) (*deviceBackend, error) {
+	c := t.cols
+	d := &deviceBackend{rt: rt, topo: t, n: c.NumColumns(), np: t.numPipes(), nx: c.Nx, ny: c.Ny}
+	d.ext = newExtended(t, mode)
+	d.dense = d.ext == nil && isDense(t) && !forceGeneralLayout
+	if d.ext != nil {
+		d.ext.setWorkers(1)
+	}
+	d.sa, d.xa, d.ea = new(kernels.StepArgs), new(kernels.ExtArgs), new(kernels.EmitArgs)
+	d.flips = new(int32)
+	d.mark = make([]int32, d.n)
+	d.stepFn = d.runSteps
+	var err error
+	rt.Do(func() { err = d.allocate() })
+	if err != nil {
+		d.close()
+		return nil, fmt.Errorf("%s: %w", rt.Name(), err)
+	}
+	return d, nil
+}
+
+// alloc returns a zeroed device array of bytes, freed by close.
+func (d *deviceBackend) alloc(bytes int, err *error) uint64 {
+	if *err != nil {
+		return 0
+	}
+	p, e := d.rt.Alloc(max(bytes, 4))
+	if e != nil {
+		*err = e
+		return 0
+	}
+	d.rt.Zero(p, max(bytes, 4))
+	d.bufs = append(d.bufs, p)
+	return p
+}
+
+func upload[T any](rt kernelRuntime, dst uint64, src []T) {
+	if len(src) > 0 {
+		var z T
+		rt.Upload(dst, unsafe.Pointer(unsafe.SliceData(src)), len(src)*int(unsafe.Sizeof(z)))
+	}
+}
+
+func download[T any](rt kernelRuntime, dst []T, src uint64) {
+	if len(dst) > 0 {
+		var z T
+		rt.Download(unsafe.Pointer(unsafe.SliceData(dst)), src, len(dst)*int(unsafe.Sizeof(z)))
+	}
+}
+
+// allocate makes the device state: dry, fluxes zero.
+func (d *deviceBackend) allocate() error {
+	var err error
+	t, c, n := d.topo, d.topo.cols, d.n
+	d.h, d.r = d.alloc(4*n, &err), d.alloc(4*n, &err)
+	d.k, d.s = d.alloc(4*n, &err), d.alloc(4*n, &err)
+	d.base, d.top = d.alloc(4*n, &err), d.alloc(4*n, &err)
+	if d.dense {
+		d.fx, d.rx = d.alloc(4*(n+1), &err), d.alloc(4*(n+1), &err)
+		d.fy, d.ry = d.alloc(4*(n+d.nx), &err), d.alloc(4*(n+d.nx), &err)
+	} else {
+		d.adjStart = d.alloc(4*(n+1), &err)
+		d.adjPipe, d.adjOther = d.alloc(8*d.np, &err), d.alloc(8*d.np, &err)
+		d.adjSign = d.alloc(8*d.np, &err)
+		d.f, d.raw = d.alloc(4*d.np, &err), d.alloc(4*d.np, &err)
+	}
+	if d.ext != nil {
+		d.extOut, d.extIn, d.extNet = d.alloc(4*n, &err), d.alloc(4*n, &err), d.alloc(4*n, &err)
+		d.capped, d.full, d.fl = d.alloc(n, &err), d.alloc(n, &err), d.alloc(4, &err)
+	}
+	if err != nil {
+		return err
+	}
+	upload(d.rt, d.base, c.Base)
+	upload(d.rt, d.top, c.Max)
+	upload(d.rt, d.h, c.Base) // dry: h = b
+	if !d.dense {
+		upload(d.rt, d.adjStart, t.adjStart)
+		upload(d.rt, d.adjPipe, t.adjPipe)
+		upload(d.rt, d.adjOther, t.adjOther)
+		upload(d.rt, d.adjSign, t.adjSign)
+	}
+	if d.ext != nil {
+		upload(d.rt, d.capped, d.ext.isCapped)
+	}
+	*d.sa = kernels.StepArgs{
+		H: d.h, R: d.r, K: d.k, S: d.s, Base: d.base, Top: d.top,
+		AdjStart: d.adjStart, AdjPipe: d.adjPipe, AdjOther: d.adjOther, AdjSign: d.adjSign,
+		F: d.f, Raw: d.raw, Fx: d.fx, Fy: d.fy, Rx: d.rx, Ry: d.ry,
+		ExtOut: d.extOut, ExtIn: d.extIn, ExtNet: d.extNet,
+		Capped: d.capped, Full: d.full, Flips: d.fl,
+		N: int32(n), Nx: int32(d.nx), Ny: int32(d.ny),
+	}
+	*d.xa = kernels.ExtArgs{H: d.h, Base: d.base, R: d.r, K: d.k, S: d.s,
+		ExtOut: d.extOut, ExtIn: d.extIn, ExtNet: d.extNet}
+	*d.ea = kernels.EmitArgs{H: d.h, R: d.r, Base: d.base, Top: d.top,
+		Capped: d.capped, Full: d.full, Flips: d.fl}
+	if d.ext != nil {
+		d.sa.FullTol = d.ext.fullTol
+		d.ea.FullTol = d.ext.fullTol
+	}
+	return nil
+}
+
+// grow makes b hold at least bytes (its old content is lost).
+func (d *deviceBackend) grow(b *devBuf, bytes int) {
+	if bytes <= b.cap {
+		return
+	}
+	if b.p != 0 {
+		d.rt.Free(b.p)
+	}
+	size := max(bytes, 2*b.cap, 256)
+	p, err := d.rt.Alloc(size)
+	if err != nil {
+		panic(fmt.Sprintf("%s: %v", d.rt.Name(), err))
+	}
+	b.p, b.cap = p, size
+}
+
+func (d *deviceBackend) name() string   { return d.rt.Name() }
+func (d *deviceBackend) workers() int   { return 1 }
+func (d *deviceBackend) setWorkers(int) {}
+
+func (d *deviceBackend) setParams(p stepParams) {
+	d.p = p
+	film := int32(0)
+	if p.film {
+		film = 1
+	}
+	sa := d.sa
+	sa.DtOverDx2d = p.dtOverDx2d
+	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.zeta, p.accel, p.visc3, p.dxf
+	sa.DtOverDx2, sa.Dx2OverDt, sa.Film = p.dtOverDx2, p.dx2OverDt, film
+	xa := d.xa
+	xa.DtOverDx2d = p.dtOverDx2d
+	xa.Zeta, xa.Accel, xa.Visc3, xa.Dxf, xa.Film = p.zeta, p.accel, p.visc3, p.dxf, film
+	d.ea.Dt, d.ea.Dx2 = p.dt, p.dx2
+	if d.ext == nil {
+		return
+	}
+	if p.extended != d.ext.mode {
+		d.ext.setMode(p.extended) // forgets the old mode's pipes: so does the device
+		d.histValid, d.entries = false, 0
+		d.xa.NPass, d.xa.NAxis = 0, 0
+		d.rt.Do(func() {
+			d.rt.Zero(d.extOut, 4*d.n)
+			d.rt.Zero(d.extIn, 4*d.n)
+			d.rt.Zero(d.extNet, 4*d.n)
+		})
+	}
+	d.extOn = p.extended != ExtendedOff
+	d.sa.Ext, d.ea.Ext = boolInt32(d.extOn), boolInt32(d.extOn)
+	d.xa.Mode = int32(p.extended)
+}
+
+func boolInt32(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (d *deviceBackend) extendedCounts() (pipes, passages int) {
+	if d.ext == nil {
+		return 0, 0
+	}
+	return d.ext.counts()
+}
+
+// step queues n steps on the device and reads the heights back once, at the end.
+func (d *deviceBackend) step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting {
+	j := &d.job
+	j.n, j.t0, j.em, j.height, j.residual, j.acct = n, t0, em, height, residual, accounting{}
+	d.rt.Do(d.stepFn)
+	j.em, j.height, j.residual = nil, nil, nil
+	return j.acct
+}
+
+// runSteps is step's body, on the runtime's thread. Launches are queued without waiting;
+// the host waits only for the heights at the end, and, where passages can form, for the
+// count of full flags that flipped after each step (a passage changes only then, and is
+// rebuilt on the host before the next step).
+func (d *deviceBackend) runSteps() {
+	j := &d.job
+	rt := d.rt
+	emit := j.em != nil && j.em.any()
+	threads := 0
+	if emit {
+		threads = d.uploadEmitters(j.em)
+	}
+	t := j.t0
+	sa, xa, ea := unsafe.Pointer(d.sa), unsafe.Pointer(d.xa), unsafe.Pointer(d.ea)
+	for range j.n {
+		ext := d.extOn && d.entries > 0
+		if d.extOn {
+			if d.ext.changed() {
+				d.rebuildExt()
+				ext = d.entries > 0
+			}
+			if ext {
+				rt.Launch(kernels.ExtRaw, 1, xa)
+			}
+		}
+		if d.dense {
+			rt.Launch(kernels.DenseFluxOutflow, d.n, sa)
+			rt.Launch(kernels.DenseInflow, d.n, sa)
+			rt.Launch(kernels.DenseFinalHeight, d.n, sa)
+		} else {
+			rt.Launch(kernels.CSRFluxOutflow, d.n, sa)
+			rt.Launch(kernels.CSRInflow, d.n, sa)
+			if ext {
+				rt.Launch(kernels.ExtFinal, 1, xa)
+			}
+			rt.Launch(kernels.CSRFinalHeight, d.n, sa)
+			if ext {
+				rt.Launch(kernels.ExtClear, d.entries, xa)
+			}
+		}
+		if emit {
+			d.ea.T = t
+			rt.Launch(kernels.Emit, threads, ea)
+		}
+		t += d.p.dt
+		if d.extOn {
+			rt.Download(unsafe.Pointer(d.flips), d.fl, 4)
+			if *d.flips != 0 {
+				d.ext.flips[0] += *d.flips
+				rt.Zero(d.fl, 4)
+			}
+		}
+	}
+	download(rt, j.height, d.h)
+	download(rt, j.residual, d.r)
+	if emit {
+		acc := d.hostAcc[:3*len(j.em.tCol)]
+		download(rt, acc, d.acc.p)
+		for k := 0; k < len(acc); k += 3 {
+			j.acct.added += acc[k]
+			j.acct.removed += acc[k+1]
+			j.acct.rejected += acc[k+2]
+		}
+	}
+}
+
+// uploadEmitters copies the emitters' targets, rates and times to the device and clears
+// the per-target accounting. It returns the threads the emitter kernel needs: one per
+// target, or one for all when two targets share a column (they must then act in order).
+func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
+	rt := d.rt
+	nt, ne := len(em.tCol), len(em.list)
+	d.hostI32 = d.hostI32[:0]
+	serial := false
+	d.stamp++
+	for e := range ne {
+		for k := em.tStart[e]; k < em.tStart[e+1]; k++ {
+			d.hostI32 = append(d.hostI32, int32(e))
+			c := em.tCol[k]
+			if d.mark[c] == d.stamp {
+				serial = true
+			}
+			d.mark[c] = d.stamp
+		}
+	}
+	d.hostF64 = d.hostF64[:0]
+	for _, e := range em.list {
+		d.hostF64 = append(d.hostF64, e.Rate)
+	}
+	for _, e := range em.list {
+		d.hostF64 = append(d.hostF64, e.Start)
+	}
+	for _, e := range em.list {
+		d.hostF64 = append(d.hostF64, e.Stop)
+	}
+	active := d.hostAct[:0]
+	for _, a := range em.active {
+		active = append(active, boolInt32(a))
+	}
+	d.hostAct = active
+	d.grow(&d.tCol, 4*nt)
+	d.grow(&d.tEm, 4*nt)
+	d.grow(&d.tWeight, 8*nt)
+	d.grow(&d.eRate, 8*ne)
+	d.grow(&d.eStart, 8*ne)
+	d.grow(&d.eStop, 8*ne)
+	d.grow(&d.eActive, 4*ne)
+	d.grow(&d.acc, 24*nt)
+	upload(rt, d.tCol.p, em.tCol)
+	upload(rt, d.tEm.p, d.hostI32[:nt])
+	upload(rt, d.tWeight.p, em.tWeight)
+	upload(rt, d.eRate.p, d.hostF64[:ne])
+	upload(rt, d.eStart.p, d.hostF64[ne:2*ne])
+	upload(rt, d.eStop.p, d.hostF64[2*ne:3*ne])
+	upload(rt, d.eActive.p, active[:ne])
+	rt.Zero(d.acc.p, 24*nt)
+	if cap(d.hostAcc) < 3*nt {
+		d.hostAcc = make([]float64, 3*nt)
+	}
+	ea := d.ea
+	ea.TCol, ea.TEm, ea.TWeight = d.tCol.p, d.tEm.p, d.tWeight.p
+	ea.Rate, ea.Start, ea.Stop, ea.Active, ea.Acc = d.eRate.p, d.eStart.p, d.eStop.p, d.eActive.p, d.acc.p
+	ea.Nt, ea.Serial = int32(nt), boolInt32(serial)
+	if serial {
+		return 1
+	}
+	return nt
+}
+
+// rebuildExt finds the passages again on the host after a full flag flipped (or the
+// heights were set), carrying the extended fluxes' history over from the device, and
+// uploads the new openings or axis pipes.
+func (d *deviceBackend) rebuildExt() {
+	e, rt := d.ext, d.rt
+	dirty := e.dirty
+	if dirty {
+		if cap(d.hostH) < d.n {
+			d.hostH = make([]float32, d.n)
+		}
+		d.hostH = d.hostH[:d.n]
+		download(rt, d.hostH, d.h)
+	} else {
+		download(rt, e.full, d.full)
+	}
+	if d.histValid {
+		switch e.mode {
+		case ExtendedUnified:
+			download(rt, e.uF, d.uF.p)
+		case ExtendedAxis:
+			fs := d.f32(len(e.axis))
+			download(rt, fs, d.axF.p)
+			e.aPrev = e.aPrev[:0]
+			for k := range e.axis {
+				e.aPrev = append(e.aPrev, axisFlux{key: e.axis[k].key, f: fs[k]})
+			}
+		}
+	}
+	e.rebuild(d.hostH)
+	if dirty {
+		upload(rt, d.full, e.full)
+	}
+	xa := d.xa
+	switch e.mode {
+	case ExtendedUnified:
+		d.entries = len(e.uCol)
+		d.grow(&d.uCol, 4*len(e.uCol))
+		d.grow(&d.uStart, 4*len(e.uStart))
+		d.grow(&d.uGap, 4*len(e.uGap))
+		d.grow(&d.uF, 4*len(e.uF))
+		upload(rt, d.uCol.p, e.uCol)
+		upload(rt, d.uStart.p, e.uStart)
+		upload(rt, d.uGap.p, e.uGap)
+		upload(rt, d.uF.p, e.uF)
+		xa.UCol, xa.UStart, xa.UGap, xa.UF = d.uCol.p, d.uStart.p, d.uGap.p, d.uF.p
+		xa.NPass = int32(len(e.uStart) - 1)
+	case ExtendedAxis:
+		na := len(e.axis)
+		d.entries = na
+		for _, b := range []*devBuf{&d.axA, &d.axB, &d.axCells, &d.axGap, &d.axF} {
+			d.grow(b, 4*na)
+		}
+		ia, ib := d.i32(2 * na)[:na], d.hostI32[na:2*na]
+		cells := d.f32(na)
+		for k, ap := range e.axis {
+			ia[k], ib[k], cells[k] = ap.a, ap.b, ap.cells
+		}
+		upload(rt, d.axA.p, ia)
+		upload(rt, d.axB.p, ib)
+		upload(rt, d.axCells.p, cells)
+		for k, ap := range e.axis {
+			cells[k] = ap.gap
+		}
+		upload(rt, d.axGap.p, cells)
+		for k, ap := range e.axis {
+			cells[k] = ap.f
+		}
+		upload(rt, d.axF.p, cells)
+		xa.AxA, xa.AxB, xa.AxCells, xa.AxGap, xa.AxF = d.axA.p, d.axB.p, d.axCells.p, d.axGap.p, d.axF.p
+		xa.NAxis = int32(na)
+	}
+	d.histValid = true
+}
+
+// f32 and i32 return host scratch of n values.
+func (d *deviceBackend) f32(n int) []float32 {
+	if cap(d.hostF32) < n {
+		d.hostF32 = make([]float32, n)
+	}
+	return d.hostF32[:n]
+}
+
+func (d *deviceBackend) i32(n int) []int32 {
+	if cap(d.hostI32) < n {
+		d.hostI32 = make([]int32, n)
+	}
+	return d.hostI32[:n]
+}
+
+func (d *deviceBackend) readHeight(dst []float32) {
+	d.rt.Do(func() { download(d.rt, dst[:d.n], d.h) })
+}
+
+func (d *deviceBackend) readResidual(dst []float32) {
+	d.rt.Do(func() { download(d.rt, dst[:d.n], d.r) })
+}
+
+func (d *deviceBackend) writeResidual(src []float32) {
+	d.rt.Do(func() { upload(d.rt, d.r, src[:d.n]) })
+}
+
+// writeHeight sets every height (Fill, SetHeights); the passages are then recomputed.
+func (d *deviceBackend) writeHeight(src []float32) {
+	d.rt.Do(func() { upload(d.rt, d.h, src[:d.n]) })
+	if d.ext != nil {
+		d.ext.dirty = true
+	}
+}
+
+// denseFlux returns the host copies of the dense layout's flux arrays.
+func (d *deviceBackend) denseFlux() (fx, fy []float32) {
+	if d.hostFx == nil {
+		d.hostFx, d.hostFy = make([]float32, d.n+1), make([]float32, d.n+d.nx)
+	}
+	return d.hostFx, d.hostFy
+}
+
+// readFlux copies the fluxes, in topology order.
+func (d *deviceBackend) readFlux(dst []float32) {
+	if !d.dense {
+		d.rt.Do(func() { download(d.rt, dst[:d.np], d.f) })
+		return
+	}
+	fx, fy := d.denseFlux()
+	d.rt.Do(func() {
+		download(d.rt, fx, d.fx)
+		download(d.rt, fy, d.fy)
+	})
+	for p := range dst {
+		a, b := int(d.topo.pipeA[p]), int(d.topo.pipeB[p])
+		if b == a+1 {
+			dst[p] = fx[a+1]
+		} else {
+			dst[p] = fy[a+d.nx]
+		}
+	}
+}
+
+// writeFlux sets the fluxes, in topology order.
+func (d *deviceBackend) writeFlux(src []float32) {
+	if !d.dense {
+		d.rt.Do(func() { upload(d.rt, d.f, src[:d.np]) })
+		return
+	}
+	fx, fy := d.denseFlux()
+	clear(fx)
+	clear(fy)
+	for p, f := range src {
+		a, b := int(d.topo.pipeA[p]), int(d.topo.pipeB[p])
+		if b == a+1 {
+			fx[a+1] = f
+		} else {
+			fy[a+d.nx] = f
+		}
+	}
+	d.rt.Do(func() {
+		upload(d.rt, d.fx, fx)
+		upload(d.rt, d.fy, fy)
+	})
+}
+
+// close frees the device memory.
+func (d *deviceBackend) close() {
+	if d.closed {
+		return
+	}
+	d.closed = true
+	d.rt.Do(func() {
+		for _, p := range d.bufs {
+			d.rt.Free(p)
+		}
+		for _, b := range []*devBuf{&d.uCol, &d.uStart, &d.uGap, &d.uF, &d.axA, &d.axB, &d.axCells, &d.axGap, &d.axF,
+			&d.tCol, &d.tEm, &d.tWeight, &d.eRate, &d.eStart, &d.eStop, &d.eActive, &d.acc} {
+			if b.p != 0 {
+				d.rt.Free(b.p)
+				*b = devBuf{}
+			}
+		}
+	})
+	d.bufs = nil
+	d.rt.Close()
+}
