@@ -109,7 +109,10 @@
 //
 // Output: print(...) goes to Options.Print; sim:export_mesh(path) writes the liquid
 // surface (OBJ, or PLY by extension; relative paths inside the working folder only);
-// sim:screenshot(path) raises a "not available in this version yet" error (pcall it).
+// sim:screenshot(path) calls Options.Screenshot (the command's preview renders the view
+// offscreen when no window is open; an error says so when the hook is nil).
+// sim:set{liquid = "blood"} (water, blood, coffee, paint, or {r, g, b}) sets the colour
+// the preview gives the liquid (LiquidColor).
 //
 // # Sandbox and limits
 //

@@ -94,7 +94,11 @@ func TestBadInput(t *testing.T) {
 		{"method with a dot", small + "sim.fill{ at = {0.005, 0.005, 0.001}, level = 0.002 }", 2, []string{"sim:fill: call it with a colon: sim:fill(...)"}},
 		{"export_mesh absolute", small + "sim:export_mesh('/tmp/out.obj')", 2, []string{"sim:export_mesh: \"/tmp/out.obj\" is an absolute path"}},
 		{"export_mesh outside", small + "sim:export_mesh('a/../../out.obj')", 2, []string{"sim:export_mesh: \"a/../../out.obj\" leaves the working folder"}},
-		{"screenshot", small + "sim:screenshot('out.png')", 2, []string{"sim:screenshot: screenshots (the preview's view) are not available in this version yet"}},
+		{"screenshot without a preview", small + "sim:screenshot('out.png')", 2, []string{"sim:screenshot: screenshots need the preview"}},
+		{"screenshot not png", small + "sim:screenshot('out.jpg')", 2, []string{`sim:screenshot: "out.jpg": screenshots are PNG files`}},
+		{"screenshot outside", small + "sim:screenshot('../out.png')", 2, []string{`sim:screenshot: "../out.png" leaves the working folder`}},
+		{"liquid unknown", small + "sim:set{ liquid = 'milk' }", 2, []string{`sim:set: liquid "milk": want one of blood, coffee, paint, water`}},
+		{"liquid out of range", small + "sim:set{ liquid = {1, 0.5, 2} }", 2, []string{"sim:set: liquid[3] is 2: each of r, g, b must lie in [0, 1]"}},
 
 		{"wait outside main", small + "vp.wait(1)", 2, []string{"vp.wait: only valid inside main"}},
 		{"require parent", small + "local x = require('../x')", 2, []string{`require: "../x" is not a module name`}},

@@ -50,6 +50,12 @@ type Options struct {
 	// A longer run is cancelled with a "callback ran longer than" *Error. Time spent in
 	// terrain extraction and building the solver does not count.
 	CallbackTimeout time.Duration
+	// Screenshot renders the preview's view of the scenario to a PNG file for
+	// sim:screenshot(path) (the path is checked first: relative, inside the working
+	// folder, ending in .png). It runs on the runner goroutine, inside the script's call,
+	// and may call the scenario's runner-only methods (BuildSurface, TerrainMesh). nil:
+	// sim:screenshot raises an error saying the preview is needed.
+	Screenshot func(sc *Scenario, path string) error
 }
 
 // Scenario is a loaded script with its solver: the scene is set up; Advance runs it.

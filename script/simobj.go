@@ -240,8 +240,7 @@ func (s *Scenario) simMethods() map[string]lua.LGFunction {
 			return 0
 		},
 		"screenshot": func(L *lua.LState) int {
-			c := s.simCall(L, "screenshot")
-			c.fail("screenshots (the preview's view) are not available in this version yet")
+			s.screenshot(s.simCall(L, "screenshot"))
 			return 0
 		},
 	}
@@ -376,7 +375,7 @@ func (s *Scenario) timerMethods() map[string]lua.LGFunction {
 // changeable are the fields sim:set accepts; fixed are vp.sim's others.
 var (
 	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "dt", "workers",
-		"depth_max", "meniscus_length", "contact_angle", "meniscus"}
+		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid"}
 	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
 
@@ -409,7 +408,11 @@ func (s *Scenario) simSet(c call, t *lua.LTable) {
 	if err := st.Validate(); err != nil {
 		c.fail("%v", err)
 	}
+	liquid := s.parseLiquid(c, t)
 	s.setSurface(c, t)
+	if liquid != nil {
+		s.surf.preview = *liquid
+	}
 	if s.sim == nil {
 		s.cfg.settings = st
 		return

@@ -20,6 +20,8 @@ type surfaceState struct {
 	builtFor int // the version builder was made for (0: none)
 	builder  *surface.Builder
 	settings surface.Settings // set by sim:set; surface.DefaultSettings until then
+	mesh     *terrain.Mesh    // the terrain mesh builder was made with (the preview draws it)
+	preview  previewState     // the liquid's colour (preview.go)
 }
 
 // terrainChanged records the new terrain solid; the surface follows on its next use.
@@ -49,7 +51,7 @@ func (s *Scenario) SurfaceBuilder() (*surface.Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.surf.builder, s.surf.builtFor = b, s.surf.version
+	s.surf.builder, s.surf.builtFor, s.surf.mesh = b, s.surf.version, mesh
 	return b, nil
 }
 

@@ -1,0 +1,126 @@
+package preview
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/vpbench/vpbench/surface"
+)
+
+func TestCameraProjects(t *testing.T) {
+	box := Box{Max: [3]float64{0.1, 0.1, 0.04}}
+	for _, name := range Presets() {
+		cam, err := PresetCamera(name, box)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The target lands in the middle of the picture; every corner of the box is in it.
+		x, y, ok := cam.Project(box.Center(), 640, 480)
+		if !ok || math.Abs(x-320) > 1e-6 || math.Abs(y-240) > 1e-6 {
+			t.Errorf("%s: the target projects to (%g, %g) %v", name, x, y, ok)
+		}
+		for _, c := range [][3]float64{{0, 0, 0}, {0.1, 0, 0}, {0, 0.1, 0}, {0.1, 0.1, 0}, {0, 0, 0.04}, {0.1, 0.1, 0.04}} {
+			if _, _, ok := cam.Project(c, 640, 480); !ok {
+				t.Errorf("%s: corner %v is outside the picture", name, c)
+			}
+		}
+		if d := dist(cam.Eye(), box.Center()); math.Abs(d-cam.Distance) > 1e-9 {
+			t.Errorf("%s: eye %g from the target, want %g", name, d, cam.Distance)
+		}
+	}
+	// A point above the target is higher in the picture (smaller y), from any view but top.
+	cam := DefaultCamera(box)
+	_, y0, _ := cam.Project(box.Center(), 640, 480)
+	c := box.Center()
+	c[2] += 0.01
+	if _, y1, _ := cam.Project(c, 640, 480); !(y1 < y0) {
+		t.Errorf("a point above the target projects lower (%g >= %g)", y1, y0)
+	}
+	if _, err := PresetCamera("sideways", box); err == nil {
+		t.Error("an unknown view is accepted")
+	}
+	cam.Orbit(0, 10)
+	if cam.Pitch > maxPitch {
+		t.Errorf("pitch %g beyond the limit", cam.Pitch)
+	}
+}
+
+func TestMailboxKeepsNewestAndTopology(t *testing.T) {
+	mb := NewMailbox()
+	if f, ok := mb.Take(nil); ok || f != nil {
+		t.Fatal("an empty mailbox gave a frame")
+	}
+	m := &surface.Mesh{Positions: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}, Normals: []float32{0, 0, 1, 0, 0, 1, 0, 0, 1}, Opacity: []float32{1, 1, 1}, Indices: []uint32{0, 1, 2}}
+	mb.Publish(Frame{Time: 1}, m)
+	m.Positions[2] = 0.5 // heights change, triangles do not
+	mb.Publish(Frame{Time: 2}, m)
+	f, ok := mb.Take(nil)
+	if !ok || f.Time != 2 || f.Positions[2] != 0.5 || f.Seq != 2 {
+		t.Fatalf("took %+v, want the second frame", f)
+	}
+	topo := f.Topology
+	if _, ok := mb.Take(f); ok {
+		t.Error("a frame taken twice")
+	}
+	mb.Publish(Frame{Time: 3}, m)
+	f, _ = mb.Take(f)
+	if f.Topology != topo {
+		t.Errorf("topology changed from %d to %d with the same triangles", topo, f.Topology)
+	}
+	m.Indices = []uint32{0, 2, 1}
+	mb.Publish(Frame{Time: 4}, m)
+	f, _ = mb.Take(f)
+	if f.Topology == topo {
+		t.Error("new triangles kept the topology number")
+	}
+	// Once warm, publishing and taking allocate nothing.
+	allocs := testing.AllocsPerRun(100, func() {
+		mb.Publish(Frame{Time: 5}, m)
+		f, _ = mb.Take(f)
+	})
+	if allocs != 0 {
+		t.Errorf("%g allocations per frame", allocs)
+	}
+}
+
+func TestMailboxConcurrent(t *testing.T) {
+	mb := NewMailbox()
+	m := &surface.Mesh{Positions: make([]float32, 300), Normals: make([]float32, 300), Opacity: make([]float32, 100), Indices: make([]uint32, 99)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 2000 {
+			for k := range m.Positions {
+				m.Positions[k] = float32(i)
+			}
+			mb.Publish(Frame{Time: float64(i)}, m)
+		}
+	}()
+	var f *Frame
+	last := -1.0
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var ok bool
+		f, ok = mb.Take(f)
+		if ok {
+			for _, p := range f.Positions {
+				if float64(p) != f.Time { // a torn frame
+					t.Fatalf("frame %g holds a position %g", f.Time, p)
+				}
+			}
+			if f.Time < last {
+				t.Fatalf("frame %g after %g", f.Time, last)
+			}
+			last = f.Time
+		}
+		select {
+		case <-done:
+			return
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("publisher stuck")
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package preview
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/vpbench/vpbench/surface"
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// Frame is what one picture shows: the terrain mesh, the liquid surface and how to
+// colour it. A Frame the Mailbox hands out owns its slices; the terrain mesh is shared
+// and never changed (a terrain change comes as a new mesh and a new TerrainVersion).
+type Frame struct {
+	Time  float64    // simulated s
+	Box   Box        // the domain, for the camera
+	Color [3]float32 // the liquid's colour, linear RGB in [0, 1]
+
+	Terrain        *terrain.Mesh
+	TerrainVersion uint64 // changes when Terrain does
+
+	// The liquid surface (surface.Mesh's arrays).
+	Positions, Normals, Opacity []float32
+	Indices                     []uint32
+	// Topology changes when Indices do (the renderer uploads them only then); 0 means
+	// unknown (always uploaded).
+	Topology uint64
+	// Seq numbers published frames, from 1.
+	Seq uint64
+}
+
+// Mailbox passes the latest frame from the goroutine that builds it (the runner) to the
+// one that draws it, without either waiting for the other: three frames rotate (the
+// writer fills a spare, the reader holds one, one waits), so Publish never blocks on a
+// draw and the reader always gets the newest. Once the frames have grown to the mesh's
+// size, neither side allocates.
+type Mailbox struct {
+	mu     sync.Mutex
+	latest *Frame // the newest complete frame, when fresh
+	spare  *Frame // the writer's next buffer
+	fresh  bool
+
+	// Writer-only.
+	seq     uint64
+	topo    uint64
+	lastIdx []uint32
+}
+
+// NewMailbox returns an empty mailbox.
+func NewMailbox() *Mailbox {
+	return &Mailbox{latest: &Frame{}, spare: &Frame{}}
+}
+
+// Publish copies the scene into the mailbox. surf may be nil (no liquid). It is called
+// by one goroutine at a time.
+func (mb *Mailbox) Publish(f Frame, surf *surface.Mesh) {
+	mb.seq++
+	if surf == nil {
+		surf = &surface.Mesh{}
+	}
+	if !slices.Equal(mb.lastIdx, surf.Indices) || mb.topo == 0 {
+		mb.topo++
+		mb.lastIdx = append(mb.lastIdx[:0], surf.Indices...)
+	}
+	mb.mu.Lock()
+	dst := mb.spare
+	mb.spare = nil
+	mb.mu.Unlock()
+
+	dst.Time, dst.Box, dst.Color = f.Time, f.Box, f.Color
+	dst.Terrain, dst.TerrainVersion = f.Terrain, f.TerrainVersion
+	dst.Positions = append(dst.Positions[:0], surf.Positions...)
+	dst.Normals = append(dst.Normals[:0], surf.Normals...)
+	dst.Opacity = append(dst.Opacity[:0], surf.Opacity...)
+	dst.Indices = append(dst.Indices[:0], surf.Indices...)
+	dst.Topology = mb.topo
+	dst.Seq = mb.seq
+
+	mb.mu.Lock()
+	mb.spare, mb.latest = mb.latest, dst
+	mb.fresh = true
+	mb.mu.Unlock()
+}
+
+// Take returns the newest frame published since the last Take, swapping it with front
+// (the frame the reader is done with, which becomes a buffer for the writer; nil the
+// first time); ok is false, and front is returned unchanged, when nothing new came.
+func (mb *Mailbox) Take(front *Frame) (f *Frame, ok bool) {
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	if !mb.fresh {
+		return front, false
+	}
+	if front == nil {
+		front = &Frame{}
+	}
+	f, mb.latest = mb.latest, front
+	mb.fresh = false
+	return f, true
+}

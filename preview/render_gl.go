@@ -1,0 +1,366 @@
+//go:build cgo && !nopreview
+
+package preview
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// renderer draws frames with OpenGL 3.3 core in the context current on the calling
+// thread. Its buffers are reused: positions, normals and opacity go up with
+// glBufferSubData every frame, the indices only when the topology changed, the terrain
+// only when it changed; a buffer grows (by half again) when a frame outgrows it.
+type renderer struct {
+	terrainProg, liquidProg uint32
+	tu, lu                  uniforms
+
+	terrainVAO              uint32
+	tPos, tNrm, tIdx        buffer
+	terrainCount            int32
+	terrainVersion          uint64
+	terrainMesh             *terrain.Mesh // the mesh uploaded (identity and version tell a change)
+	liquidVAO               uint32
+	lPos, lNrm, lOp, lIdx   buffer
+	liquidCount             int32
+	topology                uint64
+	haveLiquid, haveTerrain bool
+}
+
+// buffer is a GL buffer object and its capacity in bytes.
+type buffer struct {
+	id     uint32
+	target uint32
+	cap    int
+}
+
+// upload writes data (n bytes at p) into the buffer, growing it first if needed.
+func (b *buffer) upload(p unsafe.Pointer, n int) {
+	gl.BindBuffer(b.target, b.id)
+	if n > b.cap {
+		b.cap = max(n, b.cap+b.cap/2, 1024)
+		gl.BufferData(b.target, b.cap, nil, gl.DYNAMIC_DRAW)
+	}
+	if n > 0 {
+		gl.BufferSubData(b.target, 0, n, p)
+	}
+}
+
+// uniforms are a program's uniform locations (-1 when the program lacks one).
+type uniforms struct {
+	viewProj, eye, lightDir, color, shininess, specular, checker int32
+}
+
+func (u *uniforms) find(prog uint32) {
+	loc := func(name string) int32 { return gl.GetUniformLocation(prog, gl.Str(name+"\x00")) }
+	u.viewProj = loc("uViewProj")
+	u.eye = loc("uEye")
+	u.lightDir = loc("uLightDir")
+	u.color = loc("uColor")
+	u.shininess = loc("uShininess")
+	u.specular = loc("uSpecular")
+	u.checker = loc("uChecker")
+}
+
+const terrainVS = `#version 330 core
+layout(location = 0) in vec3 aPos;
+layout(location = 1) in vec3 aNormal;
+uniform mat4 uViewProj;
+out vec3 vPos;
+out vec3 vNormal;
+void main() {
+	vPos = aPos;
+	vNormal = aNormal;
+	gl_Position = uViewProj * vec4(aPos, 1.0);
+}
+`
+
+// The terrain: a neutral material, Lambert from the key light plus a hemisphere ambient (sky above, a darker bounce below) so that undersides of overhangs are not
+// black; a faint world-space checker (uChecker metres a square) shows shape and scale and
+// shows through shallow liquid. Back faces (seen through a hole) are lit as front faces.
+const terrainFS = `#version 330 core
+in vec3 vPos;
+in vec3 vNormal;
+uniform vec3 uLightDir;
+uniform float uChecker;
+out vec4 fragColor;
+void main() {
+	vec3 n = normalize(vNormal);
+	if (!gl_FrontFacing) n = -n;
+	vec3 base = vec3(0.62, 0.60, 0.57);
+	ivec3 c = ivec3(floor(vPos / uChecker));
+	if (((c.x + c.y + c.z) & 1) == 1) base *= 0.86;
+	float hemi = 0.5 + 0.5 * n.z;
+	vec3 ambient = mix(vec3(0.06, 0.06, 0.06), vec3(0.22, 0.23, 0.26), hemi);
+	float diff = max(dot(n, uLightDir), 0.0);
+	vec3 col = base * (ambient + 0.95 * diff);
+	fragColor = vec4(pow(col, vec3(1.0 / 2.2)), 1.0);
+}
+`
+
+const liquidVS = `#version 330 core
+layout(location = 0) in vec3 aPos;
+layout(location = 1) in vec3 aNormal;
+layout(location = 2) in float aOpacity;
+uniform mat4 uViewProj;
+out vec3 vPos;
+out vec3 vNormal;
+out float vOpacity;
+void main() {
+	vPos = aPos;
+	vNormal = aNormal;
+	vOpacity = aOpacity;
+	gl_Position = uViewProj * vec4(aPos, 1.0);
+}
+`
+
+// The liquid, premultiplied alpha (blend ONE, ONE_MINUS_SRC_ALPHA): the body colour
+// weighted by the depth opacity and by what the surface does not reflect, plus what it
+// reflects, which shows whatever the depth. Reflected: a sky gradient weighted by
+// Schlick's Fresnel term (F0 = 0.02, water), a sharp Blinn-Phong highlight of the key
+// light, and a ring light: a bright annulus around the flat surface's mirror direction
+// r0 (the view ray reflected about +z), between 10 and 40 degrees from it (soft edges). A
+// flat surface mirrors the ring's dark middle; a surface tilted by 5 to 20 degrees mirrors
+// the ring. The meniscus-corrected normals are tilted so along the boundary: with the
+// meniscus on, the boundary shows a bright band; with it off, it does not (waves still
+// glint).
+const liquidFS = `#version 330 core
+in vec3 vPos;
+in vec3 vNormal;
+in float vOpacity;
+uniform vec3 uEye;
+uniform vec3 uLightDir;
+uniform vec3 uColor;
+uniform float uShininess;
+uniform float uSpecular;
+out vec4 fragColor;
+void main() {
+	vec3 n = normalize(vNormal);
+	vec3 v = normalize(uEye - vPos);
+	if (dot(n, v) < 0.0 && !gl_FrontFacing) n = -n;
+	float ndv = clamp(dot(n, v), 0.0, 1.0);
+	float F = 0.02 + 0.98 * pow(1.0 - ndv, 5.0);
+	vec3 r = reflect(-v, n);
+	vec3 r0 = reflect(-v, vec3(0.0, 0.0, 1.0));
+	vec3 sky = mix(vec3(0.30, 0.32, 0.36), vec3(0.85, 0.90, 1.0), clamp(r.z, 0.0, 1.0));
+	float c = dot(r, r0); // cos of the angle from the mirror direction
+	float ring = smoothstep(0.9848, 0.9703, c) * smoothstep(0.7071, 0.7660, c); // 10..40 deg, soft edges
+	vec3 h = normalize(uLightDir + v);
+	float spec = 0.5 * uSpecular * pow(max(dot(n, h), 0.0), uShininess) * step(0.0, dot(n, uLightDir));
+	spec += uSpecular * ring * (0.5 + F);
+	float a = clamp(vOpacity, 0.0, 1.0);
+	vec3 body = pow(uColor, vec3(2.2)) * (0.35 + 0.65 * max(dot(n, uLightDir), 0.0));
+	vec3 lin = body * a * (1.0 - F) + sky * F + vec3(spec);
+	float alpha = clamp(a * (1.0 - F) + F, 0.0, 1.0);
+	fragColor = vec4(pow(lin, vec3(1.0 / 2.2)), alpha);
+}
+`
+
+func compileShader(src string, kind uint32) (uint32, error) {
+	sh := gl.CreateShader(kind)
+	csrc, free := gl.Strs(src + "\x00")
+	gl.ShaderSource(sh, 1, csrc, nil)
+	free()
+	gl.CompileShader(sh)
+	var ok int32
+	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
+	if ok == gl.FALSE {
+		var n int32
+		gl.GetShaderiv(sh, gl.INFO_LOG_LENGTH, &n)
+		log := strings.Repeat("\x00", int(n+1))
+		gl.GetShaderInfoLog(sh, n, nil, gl.Str(log))
+		gl.DeleteShader(sh)
+		return 0, fmt.Errorf("shader: %s", strings.TrimRight(log, "\x00"))
+	}
+	return sh, nil
+}
+
+func linkProgram(vs, fs string) (uint32, error) {
+	v, err := compileShader(vs, gl.VERTEX_SHADER)
+	if err != nil {
+		return 0, err
+	}
+	f, err := compileShader(fs, gl.FRAGMENT_SHADER)
+	if err != nil {
+		gl.DeleteShader(v)
+		return 0, err
+	}
+	p := gl.CreateProgram()
+	gl.AttachShader(p, v)
+	gl.AttachShader(p, f)
+	gl.LinkProgram(p)
+	gl.DeleteShader(v)
+	gl.DeleteShader(f)
+	var ok int32
+	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
+	if ok == gl.FALSE {
+		var n int32
+		gl.GetProgramiv(p, gl.INFO_LOG_LENGTH, &n)
+		log := strings.Repeat("\x00", int(n+1))
+		gl.GetProgramInfoLog(p, n, nil, gl.Str(log))
+		gl.DeleteProgram(p)
+		return 0, fmt.Errorf("shader program: %s", strings.TrimRight(log, "\x00"))
+	}
+	return p, nil
+}
+
+// newRenderer compiles the shaders and makes the buffers; the context must be current.
+func newRenderer() (*renderer, error) {
+	r := &renderer{}
+	var err error
+	if r.terrainProg, err = linkProgram(terrainVS, terrainFS); err != nil {
+		return nil, err
+	}
+	if r.liquidProg, err = linkProgram(liquidVS, liquidFS); err != nil {
+		gl.DeleteProgram(r.terrainProg)
+		return nil, err
+	}
+	r.tu.find(r.terrainProg)
+	r.lu.find(r.liquidProg)
+
+	newBuf := func(target uint32) buffer {
+		var id uint32
+		gl.GenBuffers(1, &id)
+		return buffer{id: id, target: target}
+	}
+	attrib := func(b buffer, loc uint32, size int32) {
+		gl.BindBuffer(gl.ARRAY_BUFFER, b.id)
+		gl.EnableVertexAttribArray(loc)
+		gl.VertexAttribPointerWithOffset(loc, size, gl.FLOAT, false, 0, 0)
+	}
+	gl.GenVertexArrays(1, &r.terrainVAO)
+	gl.BindVertexArray(r.terrainVAO)
+	r.tPos, r.tNrm, r.tIdx = newBuf(gl.ARRAY_BUFFER), newBuf(gl.ARRAY_BUFFER), newBuf(gl.ELEMENT_ARRAY_BUFFER)
+	attrib(r.tPos, 0, 3)
+	attrib(r.tNrm, 1, 3)
+	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.tIdx.id)
+
+	gl.GenVertexArrays(1, &r.liquidVAO)
+	gl.BindVertexArray(r.liquidVAO)
+	r.lPos, r.lNrm, r.lOp, r.lIdx = newBuf(gl.ARRAY_BUFFER), newBuf(gl.ARRAY_BUFFER), newBuf(gl.ARRAY_BUFFER), newBuf(gl.ELEMENT_ARRAY_BUFFER)
+	attrib(r.lPos, 0, 3)
+	attrib(r.lNrm, 1, 3)
+	attrib(r.lOp, 2, 1)
+	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.lIdx.id)
+	gl.BindVertexArray(0)
+	if e := gl.GetError(); e != gl.NO_ERROR {
+		return nil, fmt.Errorf("OpenGL error 0x%x while setting up the renderer", e)
+	}
+	return r, nil
+}
+
+// delete frees the renderer's GL objects (the context must be current).
+func (r *renderer) delete() {
+	for _, b := range []*buffer{&r.tPos, &r.tNrm, &r.tIdx, &r.lPos, &r.lNrm, &r.lOp, &r.lIdx} {
+		gl.DeleteBuffers(1, &b.id)
+	}
+	gl.DeleteVertexArrays(1, &r.terrainVAO)
+	gl.DeleteVertexArrays(1, &r.liquidVAO)
+	gl.DeleteProgram(r.terrainProg)
+	gl.DeleteProgram(r.liquidProg)
+}
+
+func f32ptr(s []float32) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}
+
+func u32ptr(s []uint32) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}
+
+// upload sends what changed in f since the last upload.
+func (r *renderer) upload(f *Frame) {
+	if f.Terrain != nil && (!r.haveTerrain || f.Terrain != r.terrainMesh || f.TerrainVersion != r.terrainVersion) {
+		gl.BindVertexArray(r.terrainVAO)
+		m := f.Terrain
+		r.tPos.upload(f32ptr(m.Positions), 4*len(m.Positions))
+		r.tNrm.upload(f32ptr(m.Normals), 4*len(m.Normals))
+		r.tIdx.upload(u32ptr(m.Indices), 4*len(m.Indices))
+		r.terrainCount = int32(len(m.Indices))
+		r.terrainVersion, r.terrainMesh, r.haveTerrain = f.TerrainVersion, f.Terrain, true
+	}
+	if f.Terrain == nil {
+		r.haveTerrain, r.terrainMesh = false, nil
+	}
+	gl.BindVertexArray(r.liquidVAO)
+	r.lPos.upload(f32ptr(f.Positions), 4*len(f.Positions))
+	r.lNrm.upload(f32ptr(f.Normals), 4*len(f.Normals))
+	r.lOp.upload(f32ptr(f.Opacity), 4*len(f.Opacity))
+	if !r.haveLiquid || f.Topology != r.topology || f.Topology == 0 {
+		r.lIdx.upload(u32ptr(f.Indices), 4*len(f.Indices))
+		r.liquidCount = int32(len(f.Indices))
+		r.topology = f.Topology
+	}
+	r.haveLiquid = true
+	gl.BindVertexArray(0)
+}
+
+// drawOptions choose what a picture shows.
+type drawOptions struct {
+	hideLiquid, hideTerrain bool
+}
+
+// keyLight is the key light's direction (towards the light) for a camera: 55 degrees
+// up, 50 degrees to the left of the viewer (a flat surface seen from any pitch does not
+// mirror it).
+func keyLight(c Camera) [3]float32 {
+	yaw := c.Yaw + 50*math.Pi/180
+	el := 55 * math.Pi / 180
+	k := normalize([3]float64{math.Cos(el) * math.Cos(yaw), math.Cos(el) * math.Sin(yaw), math.Sin(el)})
+	return [3]float32{float32(k[0]), float32(k[1]), float32(k[2])}
+}
+
+// draw clears the bound framebuffer (width x height) and draws the last uploaded frame
+// from camera c with the liquid colour col.
+func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOptions) {
+	gl.Viewport(0, 0, int32(width), int32(height))
+	gl.ClearColor(0.16, 0.17, 0.19, 1)
+	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
+	gl.Enable(gl.DEPTH_TEST)
+	gl.DepthFunc(gl.LEQUAL)
+	gl.Disable(gl.CULL_FACE)
+	vp := c.ViewProjection(width, height).Float32()
+	light := keyLight(c)
+	eye := c.Eye()
+
+	if r.haveTerrain && r.terrainCount > 0 && !opt.hideTerrain {
+		gl.Disable(gl.BLEND)
+		gl.DepthMask(true)
+		gl.UseProgram(r.terrainProg)
+		gl.UniformMatrix4fv(r.tu.viewProj, 1, false, &vp[0])
+		gl.Uniform3f(r.tu.lightDir, light[0], light[1], light[2])
+		gl.Uniform1f(r.tu.checker, 0.01)
+		gl.BindVertexArray(r.terrainVAO)
+		gl.DrawElementsWithOffset(gl.TRIANGLES, r.terrainCount, gl.UNSIGNED_INT, 0)
+	}
+	if r.haveLiquid && r.liquidCount > 0 && !opt.hideLiquid {
+		gl.Enable(gl.BLEND)
+		gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+		gl.DepthMask(false)
+		gl.UseProgram(r.liquidProg)
+		gl.UniformMatrix4fv(r.lu.viewProj, 1, false, &vp[0])
+		gl.Uniform3f(r.lu.eye, float32(eye[0]), float32(eye[1]), float32(eye[2]))
+		gl.Uniform3f(r.lu.lightDir, light[0], light[1], light[2])
+		gl.Uniform3f(r.lu.color, col[0], col[1], col[2])
+		gl.Uniform1f(r.lu.shininess, 300)
+		gl.Uniform1f(r.lu.specular, 0.8)
+		gl.BindVertexArray(r.liquidVAO)
+		gl.DrawElementsWithOffset(gl.TRIANGLES, r.liquidCount, gl.UNSIGNED_INT, 0)
+		gl.DepthMask(true)
+		gl.Disable(gl.BLEND)
+	}
+	gl.BindVertexArray(0)
+	gl.UseProgram(0)
+}

@@ -1,0 +1,241 @@
+//go:build cgo && !nopreview
+
+package preview
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+	"github.com/go-gl/glfw/v3.3/glfw"
+)
+
+// window is the live preview: a visible GLFW window drawing a Source's newest frame.
+type window struct {
+	h     *Host
+	glfw  *glfw.Window
+	r     *renderer
+	src   *Source
+	front *Frame // the frame drawn (the mailbox's reader buffer)
+
+	cam       Camera
+	box       Box
+	haveBox   bool
+	dragging  bool
+	lastX     float64
+	lastY     float64
+	dirty     bool // the camera moved: draw even without a new frame
+	meniscus  int32
+	title     []byte
+	lastTitle time.Time
+	renderMs  float64 // smoothed render time
+	frameMs   float64 // smoothed time between drawn frames
+	lastFrame time.Time
+}
+
+// openWindow opens the window on src (Serve's thread).
+func (h *Host) openWindow(src *Source) error {
+	gs := &h.gs
+	if gs.win != nil {
+		if gs.win.src != src { // show the new run in the open window
+			gs.win.src.windows.Add(-1)
+			gs.win.src = src
+			gs.win.front = nil
+			gs.win.haveBox = false
+			gs.win.r.haveLiquid = false
+			src.windows.Add(1)
+		}
+		gs.win.glfw.Focus()
+		return nil
+	}
+	if err := h.initGLFW(false); err != nil {
+		return err
+	}
+	if gs.noSystem {
+		return errors.New("preview: " + noDisplayMsg + " (the only display is the private Xvfb used for offscreen pictures; the run goes on)")
+	}
+	gw, err := createWindow(1024, 720, "vpbench preview: "+src.Name(), true)
+	if err != nil {
+		return err
+	}
+	r, err := newRenderer()
+	if err != nil {
+		gw.Destroy()
+		return err
+	}
+	glfw.SwapInterval(1)
+	w := &window{h: h, glfw: gw, r: r, src: src, dirty: true, title: make([]byte, 0, 256)}
+	gw.SetMouseButtonCallback(w.onMouseButton)
+	gw.SetCursorPosCallback(w.onCursor)
+	gw.SetScrollCallback(w.onScroll)
+	gw.SetKeyCallback(w.onKey)
+	gw.SetFramebufferSizeCallback(func(*glfw.Window, int, int) { w.dirty = true })
+	gs.win = w
+	src.windows.Add(1)
+	h.open.Store(true)
+	return nil
+}
+
+// closeWindow closes the window, if open (Serve's thread); the run goes on.
+func (h *Host) closeWindow() {
+	w := h.gs.win
+	if w == nil {
+		return
+	}
+	h.gs.win = nil
+	h.open.Store(false)
+	w.src.windows.Add(-1)
+	w.src.eye.Store(nil)
+	w.src.meniscus.Store(meniscusScript)
+	w.glfw.MakeContextCurrent()
+	w.r.delete()
+	w.glfw.Destroy()
+	h.viewMu.Lock()
+	h.viewSrc = nil
+	h.viewMu.Unlock()
+}
+
+// frame draws the newest frame if there is one, or again if the camera moved.
+func (w *window) frame() error {
+	f, fresh := w.src.mb.Take(w.front)
+	w.front = f
+	if f == nil || (!fresh && !w.dirty) {
+		return nil
+	}
+	if !w.haveBox && f.Box != (Box{}) {
+		w.box, w.haveBox = f.Box, true
+		w.cam = DefaultCamera(f.Box)
+		w.publishCamera()
+	}
+	w.glfw.MakeContextCurrent()
+	fw, fh := w.glfw.GetFramebufferSize()
+	if fw <= 0 || fh <= 0 { // minimised
+		return nil
+	}
+	t0 := time.Now()
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	if fresh {
+		w.r.upload(f)
+	}
+	w.r.draw(w.cam, fw, fh, f.Color, drawOptions{})
+	gl.Finish()
+	took := time.Since(t0)
+	w.glfw.SwapBuffers()
+	w.dirty = false
+	if fresh {
+		w.src.rendered(took)
+	}
+	now := time.Now()
+	ms := float64(took) / 1e6
+	w.renderMs += 0.1 * (ms - w.renderMs)
+	if !w.lastFrame.IsZero() {
+		w.frameMs += 0.1 * (float64(now.Sub(w.lastFrame))/1e6 - w.frameMs)
+	}
+	w.lastFrame = now
+	w.h.viewMu.Lock()
+	w.h.viewSrc, w.h.viewCam, w.h.viewW, w.h.viewH = w.src, w.cam, fw, fh
+	w.h.viewMu.Unlock()
+	if now.Sub(w.lastTitle) > 250*time.Millisecond {
+		w.lastTitle = now
+		w.setTitle(f.Time)
+	}
+	return nil
+}
+
+// setTitle shows the simulated time and the frame and render times, built in a reused
+// buffer (no allocation).
+func (w *window) setTitle(t float64) {
+	b := append(w.title[:0], "vpbench preview: "...)
+	b = append(b, w.src.Name()...)
+	b = append(b, "   t = "...)
+	b = strconv.AppendFloat(b, t, 'f', 3, 64)
+	b = append(b, " s   frame "...)
+	b = strconv.AppendFloat(b, w.frameMs, 'f', 1, 64)
+	b = append(b, " ms   render "...)
+	b = strconv.AppendFloat(b, w.renderMs, 'f', 2, 64)
+	b = append(b, " ms"...)
+	if on, set := w.src.MeniscusOverride(); set {
+		if on {
+			b = append(b, "   meniscus on"...)
+		} else {
+			b = append(b, "   meniscus off"...)
+		}
+	}
+	w.title = b
+	w.glfw.SetTitle(unsafe.String(unsafe.SliceData(b), len(b))) // GLFW copies it
+}
+
+// publishCamera hands the eye position to the runner (the convex-meniscus cap).
+func (w *window) publishCamera() {
+	eye := w.cam.Eye()
+	w.src.eye.Store(&eye)
+	w.dirty = true
+}
+
+func (w *window) onMouseButton(_ *glfw.Window, b glfw.MouseButton, a glfw.Action, _ glfw.ModifierKey) {
+	if b == glfw.MouseButtonLeft {
+		w.dragging = a == glfw.Press
+		w.lastX, w.lastY = w.glfw.GetCursorPos()
+	}
+}
+
+func (w *window) onCursor(_ *glfw.Window, x, y float64) {
+	if !w.dragging {
+		return
+	}
+	dx, dy := x-w.lastX, y-w.lastY
+	w.lastX, w.lastY = x, y
+	w.cam.Orbit(-dx*0.008, dy*0.008)
+	w.publishCamera()
+}
+
+func (w *window) onScroll(_ *glfw.Window, _, dy float64) {
+	r := w.box.Radius()
+	w.cam.Zoom(math.Pow(0.9, dy), 0.2*r, 10*r)
+	w.publishCamera()
+}
+
+// presetKeys are the keys of the preset views.
+var presetKeys = map[glfw.Key]string{
+	glfw.Key1: "default", glfw.Key2: "top", glfw.Key3: "front", glfw.Key4: "side", glfw.Key5: "low", glfw.Key6: "back",
+}
+
+func (w *window) onKey(_ *glfw.Window, k glfw.Key, _ int, a glfw.Action, _ glfw.ModifierKey) {
+	if a != glfw.Press && a != glfw.Repeat {
+		return
+	}
+	const step = 5 * math.Pi / 180
+	switch k {
+	case glfw.KeyR, glfw.KeyHome:
+		w.cam = DefaultCamera(w.box)
+	case glfw.KeyLeft:
+		w.cam.Orbit(-step, 0)
+	case glfw.KeyRight:
+		w.cam.Orbit(step, 0)
+	case glfw.KeyUp:
+		w.cam.Orbit(0, step)
+	case glfw.KeyDown:
+		w.cam.Orbit(0, -step)
+	case glfw.KeyEqual, glfw.KeyKPAdd:
+		w.cam.Zoom(0.9, 0.2*w.box.Radius(), 10*w.box.Radius())
+	case glfw.KeyMinus, glfw.KeyKPSubtract:
+		w.cam.Zoom(1/0.9, 0.2*w.box.Radius(), 10*w.box.Radius())
+	case glfw.KeyM: // meniscus: script's setting -> off -> on -> script's
+		next := map[int32]int32{meniscusScript: meniscusOff, meniscusOff: meniscusOn, meniscusOn: meniscusScript}
+		w.src.meniscus.Store(next[w.src.meniscus.Load()])
+		w.lastTitle = time.Time{}
+	case glfw.KeyEscape, glfw.KeyQ:
+		w.glfw.SetShouldClose(true)
+		return
+	default:
+		name, ok := presetKeys[k]
+		if !ok {
+			return
+		}
+		w.cam, _ = PresetCamera(name, w.box)
+	}
+	w.publishCamera()
+}

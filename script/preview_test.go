@@ -1,0 +1,83 @@
+package script
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const previewScene = `
+local sim = vp.sim{ size = {0.01, 0.01}, height = 0.005, dx = 0.001, layers = 1 }
+sim:terrain(vp.plane{ point = {0, 0, 0.001}, normal = {0, 0, 1} })
+`
+
+func TestLiquidColour(t *testing.T) {
+	for _, tc := range []struct {
+		set  string
+		name string
+		rgb  [3]float32
+	}{
+		{"", "water", LiquidColors["water"]},
+		{"sim:set{ liquid = 'blood' }", "blood", LiquidColors["blood"]},
+		{"sim:set{ liquid = 'coffee', viscosity = 2e-6 }", "coffee", LiquidColors["coffee"]},
+		{"sim:set{ liquid = {0.25, 0.5, 1} }", "custom", [3]float32{0.25, 0.5, 1}},
+	} {
+		sc, err := LoadSource("c.lua", []byte(previewScene+tc.set), Options{Workers: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.set, err)
+		}
+		rgb, name := sc.LiquidColor()
+		if name != tc.name || rgb != tc.rgb {
+			t.Errorf("%q: liquid %s %v, want %s %v", tc.set, name, rgb, tc.name, tc.rgb)
+		}
+		sc.Close()
+	}
+	// A bad key elsewhere in the table changes nothing, the colour included.
+	sc, err := LoadSource("c.lua", []byte(previewScene+"pcall(sim.set, sim, { liquid = 'blood', damping = -1 })"), Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	if _, name := sc.LiquidColor(); name != "water" {
+		t.Errorf("a failed sim:set changed the liquid to %s", name)
+	}
+}
+
+func TestScreenshotHook(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	var got []string
+	opt := Options{Workers: 1, Screenshot: func(sc *Scenario, path string) error {
+		m, version, err := sc.TerrainMesh()
+		if err != nil {
+			return err
+		}
+		if m == nil || m.NumTriangles() == 0 || version < 1 {
+			t.Errorf("terrain mesh %v, version %d", m, version)
+		}
+		got = append(got, path)
+		if path == "fail.png" {
+			return errors.New("no display here")
+		}
+		return nil
+	}}
+	src := previewScene + `
+sim:screenshot("shots/a.png")
+local ok, err = pcall(sim.screenshot, sim, "fail.png")
+assert(not ok and err:find("no display here"), err)
+`
+	sc, err := LoadSource("s.lua", []byte(src), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	if strings.Join(got, " ") != filepath.Join("shots", "a.png")+" fail.png" {
+		t.Errorf("hook calls %q", got)
+	}
+}
