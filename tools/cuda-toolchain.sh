@@ -11,7 +11,8 @@
 # about 200 MB from the downloaded packages with dpkg-deb and takes under a minute. A
 # second run finds the cache and returns at once. nvcc 11.8 accepts g++ up to 11 as host
 # compiler: bookworm has g++-11, which this script installs when it is missing (root, or
-# sudo). It needs root for apt-get only when the non-free component or g++-11 is missing.
+# sudo), with patchelf. It needs root for apt-get only when the non-free component,
+# g++-11 or patchelf is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,8 +31,18 @@ ensure_gxx11() {
 		{ log "could not install g++-11: install it with apt-get, then run again"; exit 1; }
 }
 
+# patchelf drops libcuda.so.1 from bin/vpbench-cuda's needed libraries (mk/cuda.mk), so
+# that on a machine without the driver the binary starts and says so plainly.
+ensure_patchelf() {
+	if command -v patchelf >/dev/null 2>&1; then return; fi
+	log "installing patchelf"
+	as_root apt-get install -y --no-install-recommends patchelf >&2 ||
+		{ log "could not install patchelf: install it with apt-get, then run again"; exit 1; }
+}
+
 if [ -f "$STAMP" ]; then
 	ensure_gxx11
+	ensure_patchelf
 	echo "$HOME_DIR"
 	exit 0
 fi
@@ -56,6 +67,7 @@ SRC
 
 ensure_nonfree
 ensure_gxx11
+ensure_patchelf
 
 DL=$ROOT/deb
 mkdir -p "$DL"

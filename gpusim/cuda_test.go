@@ -1,0 +1,85 @@
+//go:build cuda
+
+package gpusim
+
+// The GPU conformance test: the cuda backend on a real device against the CPU backend,
+// step by step, on the conformance scenes of device_test.go, with volume accounting.
+// It needs an NVIDIA GPU: `go test -tags cuda ./gpusim/` (the cuda build's probe exits
+// with a plain message where there is none). CI only compiles it (make cuda-vet).
+
+import (
+	"math"
+	"testing"
+)
+
+// Tolerances. The PTX does element.go's IEEE float32 and float64 operations in its order,
+// without fused multiply-adds (nvcc -fmad=false) and with IEEE division, so the device
+// should give the CPU's bits, as the host-compiled kernels do (TestHostKernelsMatchCPU).
+// But the driver compiles the PTX to machine code itself, which this repository does not
+// control, so the test allows what a difference of a few roundings could grow into over
+// the steps instead of requiring bits, and reports how many values differ at all.
+const (
+	gpuHeightTol = 1e-7 // m: about 50 ulps of a 3 cm height
+	gpuFluxTol   = 1e-5 // of the largest flux
+	gpuVolumeTol = 1e-9 // of the volume
+)
+
+func TestCUDAMatchesCPU(t *testing.T) {
+	if _, err := CUDAAvailable(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range conformanceCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			forceGeneralLayout = tc.general
+			defer func() { forceGeneralLayout = false }()
+			c := tc.cols(t)
+			cpu := newSim(t, c, tc.st)
+			st := tc.st
+			st.Backend = "cuda"
+			dev := newSim(t, c, st)
+			startState(t, 42, tc.flux, cpu, dev)
+			for _, e := range tc.emitters {
+				for _, s := range []*Sim{cpu, dev} {
+					if _, err := s.AddEmitter(e); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			v0 := dev.Volume()
+			a0, _, _ := dev.Accounting()
+			differ := 0
+			for step := 1; step <= tc.steps; step++ {
+				cpu.Step(1)
+				dev.Step(1)
+				a, b := readState(cpu), readState(dev)
+				var fmax float64
+				for _, f := range a.f {
+					fmax = max(fmax, math.Abs(float64(f)))
+				}
+				for i := range a.h {
+					if d := math.Abs(float64(a.h[i]) - float64(b.h[i])); d > gpuHeightTol {
+						t.Fatalf("step %d: column %d: height cpu %g, cuda %g", step, i, a.h[i], b.h[i])
+					}
+				}
+				for p := range a.f {
+					if d := math.Abs(float64(a.f[p]) - float64(b.f[p])); d > gpuFluxTol*fmax+1e-20 {
+						t.Fatalf("step %d: pipe %d: flux cpu %g, cuda %g", step, p, a.f[p], b.f[p])
+					}
+				}
+				if i := firstDiff(a.h, b.h); i >= 0 || firstDiff(a.f, b.f) >= 0 {
+					differ++
+				}
+			}
+			cv, dv := cpu.Volume(), dev.Volume()
+			if math.Abs(cv-dv) > gpuVolumeTol*cv {
+				t.Errorf("volume: cpu %g, cuda %g", cv, dv)
+			}
+			added, removed, _ := dev.Accounting()
+			added -= a0
+			if err := math.Abs(dv - (v0 + added - removed)); err > gpuVolumeTol*v0 {
+				t.Errorf("cuda volume %g, start %g + added %g - removed %g: off by %g", dv, v0, added, removed, err)
+			}
+			t.Logf("%s: %d steps, %d of them not bit-identical to the cpu", dev.Stats().Backend, tc.steps, differ)
+		})
+	}
+}
