@@ -1,6 +1,7 @@
 package gpusim
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -30,6 +31,9 @@ type kernelRuntime interface {
 	// Close releases the runtime (a shared device runtime may stay open).
 	Close()
 }
+
+// ErrNoCUDA is what asking for the cuda backend gives in a build without it.
+var ErrNoCUDA = errors.New("the cuda backend is not in this build: build with `make cuda` (bin/vpbench-cuda), or use backend \"cpu\"")
 
 // runtimes are the kernel runtimes by backend name: "cuda" (cuda.go or cuda_off.go), and
 // those tests register.

@@ -1,6 +1,7 @@
 package script
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -95,11 +96,19 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 	if s.opt.Backend != "" {
 		backend = s.opt.Backend
 		if backend == "cuda" {
-			c.fail("backend \"cuda\" (set from outside the script): the cuda backend is not in this build: use backend \"cpu\"")
+			if _, err := gpusim.CUDAAvailable(); errors.Is(err, gpusim.ErrNoCUDA) {
+				c.fail("backend \"cuda\" (set from outside the script): the cuda backend is not in this build: use backend \"cpu\" (or the cuda build: make cuda, bin/vpbench-cuda)")
+			} else if err != nil {
+				c.fail("backend \"cuda\" (set from outside the script): %v", err)
+			}
 		}
 	}
 	if backend == "cuda" {
-		c.fail("backend = \"cuda\": the cuda backend is not in this build: use backend = \"cpu\"")
+		if _, err := gpusim.CUDAAvailable(); errors.Is(err, gpusim.ErrNoCUDA) {
+			c.fail("backend = \"cuda\": the cuda backend is not in this build: use backend = \"cpu\" (or the cuda build: make cuda, bin/vpbench-cuda)")
+		} else if err != nil {
+			c.fail("backend = \"cuda\": %v", err)
+		}
 	}
 	if s.opt.Workers >= 0 {
 		st.Workers = s.opt.Workers
@@ -122,8 +131,14 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 	if st.Workers > runtime.NumCPU() {
 		s.warn(fmt.Sprintf("workers = %d is more than the %d cores of this machine: the solver's workers will wait for each other", st.Workers, runtime.NumCPU()))
 	}
-	if backend == "auto" {
+	if backend == "auto" { // cuda when this build has it and a GPU is usable
 		backend = "cpu"
+		if _, err := gpusim.CUDAAvailable(); err == nil {
+			backend = "cuda"
+		}
+	}
+	if backend == "cuda" {
+		st.Backend = "cuda"
 	}
 	s.cfg = &simConfig{domain: dom, layers: layers, settings: st, backend: backend, at: c.where()}
 	ud := L.NewUserData()
