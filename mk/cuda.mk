@@ -18,7 +18,14 @@ CUDA_BIN := bin/vpbench-cuda
 CUDA_ENV = CUDA_HOME=$$(tools/cuda-toolchain.sh) && export CGO_CFLAGS="-I$$CUDA_HOME/include" \
 	CGO_LDFLAGS="-L$$CUDA_HOME/lib64/stubs"
 
-.PHONY: cuda-toolchain ptx ptx-check cuda cuda-vet
+.PHONY: cuda-toolchain ptx ptx-check cuda cuda-vet deps-cxx
+
+# The kernels' host conformance tests (gpusim/internal/hostkernels, cgo) compile the
+# kernels with g++: every `make test` needs it.
+DEPS += deps-cxx
+deps-cxx:
+	@command -v g++ >/dev/null 2>&1 || { echo "installing g++ (the CUDA kernels' host tests compile them with it)"; \
+	apt-get install -y --no-install-recommends g++ >/dev/null; }
 
 cuda-toolchain:
 	@tools/cuda-toolchain.sh >/dev/null
