@@ -18,6 +18,7 @@ import (
 type Host struct {
 	reqs    chan request
 	serving atomic.Bool
+	started chan struct{} // closed when Serve starts
 	done    chan struct{} // closed when Serve returns
 	gs      glState       // Serve's thread only
 
@@ -25,6 +26,9 @@ type Host struct {
 	// (DISPLAY unset and Xvfb on PATH); it is stopped when Serve returns. The window
 	// never uses it (nobody would see it).
 	AutoXvfb bool
+	// WindowOnXvfb lets the window open on the private Xvfb too (tests: nobody sees it,
+	// but the window's code runs).
+	WindowOnXvfb bool
 	// Log receives one-line notices (the private Xvfb starting, a window failing); nil
 	// discards them.
 	Log func(string)
@@ -50,13 +54,25 @@ var ErrNotServing = errors.New("preview: the preview host is not running (it run
 
 // NewHost returns a Host; nothing is opened until a request needs it.
 func NewHost() *Host {
-	return &Host{reqs: make(chan request), done: make(chan struct{})}
+	return &Host{reqs: make(chan request), started: make(chan struct{}), done: make(chan struct{})}
 }
 
-// do runs fn on Serve's thread and waits for it.
+// do runs fn on Serve's thread and waits for it. A request made just before Serve
+// starts (main starts the command's goroutine first) waits up to 5 s for it.
 func (h *Host) do(fn func() error) error {
-	if !h.serving.Load() {
+	if h == nil {
 		return ErrNotServing
+	}
+	if !h.serving.Load() {
+		t := time.NewTimer(5 * time.Second)
+		defer t.Stop()
+		select {
+		case <-h.started:
+		case <-h.done:
+			return ErrNotServing
+		case <-t.C:
+			return ErrNotServing
+		}
 	}
 	r := request{fn: fn, reply: make(chan error, 1)}
 	select {

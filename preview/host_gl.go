@@ -39,6 +39,7 @@ type glState struct {
 // offscreen context, and stops a private Xvfb.
 func (h *Host) Serve(ctx context.Context) {
 	h.serving.Store(true)
+	close(h.started)
 	defer func() {
 		h.serving.Store(false)
 		close(h.done)
@@ -104,7 +105,7 @@ func (h *Host) initGLFW(offscreenOnly bool) error {
 	}
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		if !offscreenOnly {
-			return errors.New("preview: " + strings.Replace(noDisplayMsg, ", or install Xvfb (apt-get install xvfb) for offscreen pictures", "", 1) + " (the window needs a screen; the run goes on)")
+			return errors.New("preview: " + strings.Replace(noDisplayMsg, ", or install Xvfb (apt-get install xvfb) for offscreen pictures", "", 1) + " (the window needs a screen)")
 		}
 		if !h.AutoXvfb {
 			return errors.New("preview: " + noDisplayMsg)

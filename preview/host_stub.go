@@ -21,6 +21,7 @@ type glState struct{}
 // message saying why.
 func (h *Host) Serve(ctx context.Context) {
 	h.serving.Store(true)
+	close(h.started)
 	defer func() {
 		h.serving.Store(false)
 		close(h.done)

@@ -20,6 +20,7 @@ var testHost *Host
 func TestMain(m *testing.M) {
 	testHost = NewHost()
 	testHost.AutoXvfb = true
+	testHost.WindowOnXvfb = true
 	ctx, cancel := context.WithCancel(context.Background())
 	code := 0
 	go func() {

@@ -31,6 +31,7 @@ type renderer struct {
 	liquidCount             int32
 	topology                uint64
 	haveLiquid, haveTerrain bool
+	vp                      [16]float32 // the frame's matrix (here, so that passing it to GL allocates nothing)
 }
 
 // buffer is a GL buffer object and its capacity in bytes.
@@ -331,7 +332,7 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LEQUAL)
 	gl.Disable(gl.CULL_FACE)
-	vp := c.ViewProjection(width, height).Float32()
+	r.vp = c.ViewProjection(width, height).Float32()
 	light := keyLight(c)
 	eye := c.Eye()
 
@@ -339,7 +340,7 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.Disable(gl.BLEND)
 		gl.DepthMask(true)
 		gl.UseProgram(r.terrainProg)
-		gl.UniformMatrix4fv(r.tu.viewProj, 1, false, &vp[0])
+		gl.UniformMatrix4fv(r.tu.viewProj, 1, false, &r.vp[0])
 		gl.Uniform3f(r.tu.lightDir, light[0], light[1], light[2])
 		gl.Uniform1f(r.tu.checker, 0.01)
 		gl.BindVertexArray(r.terrainVAO)
@@ -350,7 +351,7 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
 		gl.DepthMask(false)
 		gl.UseProgram(r.liquidProg)
-		gl.UniformMatrix4fv(r.lu.viewProj, 1, false, &vp[0])
+		gl.UniformMatrix4fv(r.lu.viewProj, 1, false, &r.vp[0])
 		gl.Uniform3f(r.lu.eye, float32(eye[0]), float32(eye[1]), float32(eye[2]))
 		gl.Uniform3f(r.lu.lightDir, light[0], light[1], light[2])
 		gl.Uniform3f(r.lu.color, col[0], col[1], col[2])

@@ -51,10 +51,10 @@ func (h *Host) openWindow(src *Source) error {
 		gs.win.glfw.Focus()
 		return nil
 	}
-	if err := h.initGLFW(false); err != nil {
+	if err := h.initGLFW(h.WindowOnXvfb); err != nil {
 		return err
 	}
-	if gs.noSystem {
+	if gs.noSystem && !h.WindowOnXvfb {
 		return errors.New("preview: " + noDisplayMsg + " (the only display is the private Xvfb used for offscreen pictures; the run goes on)")
 	}
 	gw, err := createWindow(1024, 720, "vpbench preview: "+src.Name(), true)

@@ -7,6 +7,7 @@
 //	vpbench run --headless --until T ...  run without UI; Table 1 timings and volume at the end
 //	vpbench check scenario.lua            build the scene, report it, run nothing
 //	vpbench bench [--plot FILE.png]       run the scenario library and compare timings
+//	vpbench render --at T scenario.lua    draw the preview's picture at time T into a PNG
 //
 // Exit statuses: 0 success, 1 a script or run error (file:line and message on stderr),
 // 2 bad arguments.
@@ -21,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/scripts"
 )
 
@@ -33,11 +35,47 @@ const (
 // demoScript is the built-in demo: a source pouring onto an incline.
 var demoScript = scripts.Demo
 
+// previewHost is the preview's window and OpenGL, served on the main thread by main for
+// the commands that may draw (run, render, the default mode); nil otherwise, and in
+// tests that do not set one.
+var previewHost *preview.Host
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	args := os.Args[1:]
+	if !mayDraw(args) {
+		code := run(ctx, args, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	// GLFW and OpenGL must run on the main thread (package preview locks main() to it):
+	// the command runs on another goroutine, and the main one serves the preview. The host
+	// touches no display until something asks for a picture, so this runs headless too.
+	previewHost = preview.NewHost()
+	previewHost.AutoXvfb = true
+	previewHost.Log = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
+	serve, done := context.WithCancel(context.Background())
+	code := exitOK
+	go func() {
+		defer done()
+		code = run(ctx, args, os.Stdout, os.Stderr)
+	}()
+	previewHost.Serve(serve)
 	stop()
 	os.Exit(code)
+}
+
+// mayDraw reports whether the command line may use the preview: every command but check,
+// bench and help.
+func mayDraw(args []string) bool {
+	if len(args) == 0 {
+		return true
+	}
+	switch args[0] {
+	case "check", "bench", "help", "-h", "--help":
+		return false
+	}
+	return true
 }
 
 // run dispatches a command line and turns its result into an exit status.
@@ -50,6 +88,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = checkCommand(args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "bench":
 		err = benchCommand(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "render":
+		err = renderCommand(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
 		usage(stdout)
 		return exitOK
@@ -86,8 +126,15 @@ usage:
                                           and time step without running
   vpbench bench [--until 1] [--json FILE] [--plot FILE.png [--plot-scenario NAME]]
                                           run the scenario library and compare timings
+  vpbench render --at T [--png out.png] [--width W --height H] [--view preset]
+                 [--meniscus=false] [--param name=value]... scenario.lua
+                                          run to simulated time T and draw the preview's
+                                          picture offscreen into a PNG
 
-Run 'vpbench run -h' (or check, bench) for each command's flags.
+vpbench run and the default mode take --preview: open the preview window (needs a
+display; without one the run goes on and says so). sim:screenshot renders offscreen.
+
+Run 'vpbench run -h' (or check, bench, render) for each command's flags.
 Exit status: 0 success, 1 script or run error, 2 bad arguments.
 `)
 }

@@ -93,7 +93,7 @@ func (r runReport) print(w io.Writer) {
 	}
 	row("simulation", r.Simulation, "")
 	row("surface", r.Surface, "(not built: --surface)")
-	row("render", r.Render, "(no preview in this version)")
+	row("render", r.Render, "(no preview window: --preview, or the UI's w key)")
 	row("total", r.Total, "")
 	fmt.Fprintf(w, "  steps %d, simulated %.3f s in %.3f s wall: %.2fx real time\n", r.Steps, r.SimulatedS, r.WallS, r.RealTimeFactor)
 	fmt.Fprintf(w, "  volume %.4f ml: added %.4f, removed %.4f, rejected %.4f (conservation error %.2g)\n",

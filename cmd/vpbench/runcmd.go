@@ -15,7 +15,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/surface"
 )
 
 // runOptions are the flags of `vpbench run` (and of the default mode).
@@ -27,6 +29,7 @@ type runOptions struct {
 	frameSteps int
 	every      float64 // simulated s between plain progress lines
 	watch      bool    // reload when the file changes
+	preview    bool    // open the preview window when the run starts
 	frameWork
 }
 
@@ -37,6 +40,7 @@ type frameWork struct {
 	exportEvery int
 	exportDir   string
 	exportFmt   string
+	link        *previewLink // the run's preview (nil: none); it wants frames while a window shows it
 }
 
 func (f *frameWork) register(fs *flag.FlagSet, surfaceDefault bool) {
@@ -60,12 +64,21 @@ func (f *frameWork) validate() error {
 }
 
 // do runs the frame's surface work after frame number frame; it returns its duration.
+// While the preview wants frames, the surface is built every frame (with the window's
+// camera and meniscus switch) and handed to it.
 func (f *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
-	if !f.surface {
+	wanted := f.link != nil && f.link.src.Wanted()
+	if !f.surface && !wanted {
 		return 0, nil
 	}
 	t0 := time.Now()
-	m, err := sc.BuildSurface()
+	var m *surface.Mesh
+	var err error
+	if wanted {
+		m, err = f.link.src.Feed(sc)
+	} else {
+		m, err = sc.BuildSurface()
+	}
 	d := time.Since(t0)
 	if err != nil {
 		return d, err
@@ -87,6 +100,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.jsonPath, "json", "", "also write the final stats to this JSON file")
 	fs.IntVar(&o.frameSteps, "frame-steps", 1, "solver steps per frame (timings are per frame)")
 	fs.Float64Var(&o.every, "every", 0.5, "simulated seconds between progress lines when output is not a terminal")
+	fs.BoolVar(&o.preview, "preview", false, "open the preview window (GLFW/OpenGL; needs a display) when the run starts")
 	o.frameWork.register(fs, false)
 }
 
@@ -99,6 +113,9 @@ func (o *runOptions) validate() error {
 	}
 	if math.IsNaN(o.every) || o.every <= 0 {
 		return usagef("--every is %v: it must be > 0", o.every)
+	}
+	if o.preview && o.headless {
+		return usagef("--preview opens a window: drop --headless (sim:screenshot works headless, offscreen)")
 	}
 	return o.frameWork.validate()
 }
@@ -139,14 +156,26 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 	}
 	prog := newProgress(stderr, stdout, until, o.every)
 	print := printer(stdout)
-	sc, err := loadScenario(path, o.options(func(msg string) {
+	link := newPreviewLink(path)
+	opt := o.options(func(msg string) {
 		prog.clear() // the script's lines go above the bar, not through it
 		print(msg)
-	}))
+	})
+	link.setup(&opt)
+	sc, err := loadScenario(path, opt)
 	if err != nil {
 		return err
 	}
 	defer sc.Close() // warnings reached the print hook during Load, and the report repeats them
+	link.attach(sc)
+	o.frameWork.link = link
+	if o.preview {
+		if err := link.open(); err != nil {
+			fmt.Fprintf(stderr, "%v (the run goes on without it)\n", err)
+		} else {
+			defer link.close()
+		}
+	}
 	if math.IsInf(until, 1) {
 		fmt.Fprintf(stderr, "running %s until its main function returns (Ctrl-C stops it)\n", sc.Name())
 	}
@@ -251,5 +280,52 @@ func (p *progress) clear() {
 func (p *progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
+	}
+}
+
+// previewLink ties one scenario run to the preview host (previewHost, served by main on
+// the main thread): the sim:screenshot hook, the frames the window takes, its render
+// times in Table 1, and the window's Toggle and Screenshot for the terminal UI.
+type previewLink struct {
+	src *preview.Source
+}
+
+// newPreviewLink makes the link of the scenario at path ("" is the built-in demo).
+func newPreviewLink(path string) *previewLink {
+	name := "demo.lua"
+	if path != "" {
+		name = filepath.Base(path)
+	}
+	return &previewLink{src: preview.NewSource(name)}
+}
+
+// setup gives the scenario's options the sim:screenshot hook (an error that says why
+// when this process has no preview host).
+func (l *previewLink) setup(opt *script.Options) {
+	opt.Screenshot = preview.ScreenshotHook(previewHost, l.src)
+}
+
+// attach sends the window's render times to the scenario's Table 1 timings.
+func (l *previewLink) attach(sc *script.Scenario) {
+	l.src.OnRender(func(d time.Duration) { sc.RecordFrame(0, 0, d) })
+}
+
+// adapter is what the terminal UI takes: Toggle() for its preview key and Screenshot.
+func (l *previewLink) adapter() preview.Adapter {
+	return preview.Adapter{Host: previewHost, Source: l.src}
+}
+
+// open opens the window on the run.
+func (l *previewLink) open() error {
+	if previewHost == nil {
+		return preview.ErrNotServing
+	}
+	return previewHost.Open(l.src)
+}
+
+// close closes the window if it shows this run.
+func (l *previewLink) close() {
+	if previewHost != nil && previewHost.IsOpen() {
+		previewHost.Close()
 	}
 }
