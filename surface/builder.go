@@ -41,6 +41,9 @@ const (
 	epsCells       = 0.01
 )
 
+// noLinks is a vertex's 8 link slots before links.
+var noLinks = [8]int32{-1, -1, -1, -1, -1, -1, -1, -1}
+
 // noCandidate marks a direction whose neighbour cell has no column the link search
 // could find.
 const noCandidate = 255
@@ -72,7 +75,7 @@ type Builder struct {
 	colXY    []uint32   // cell of each column: x | y<<16
 	cellMask []uint8    // per cell: bit d set when the neighbour in direction d exists and has a column
 	dOff     [8]int32   // cell index offset of each direction
-	candOff  []uint8    // 8 per column: where the link search starts in the neighbour cell (see linksChunk)
+	candOff  []uint8    // 8 per column: where the link search starts in the neighbour cell (see probe)
 	rowCols  []int32    // cumulative count of columns over the rows before (len ny+1)
 	hmin     []float32  // minimum surface height of a wet column, m
 	local    []float32  // l_k, m: the local minimum depth from the terrain mesh (>= global)
@@ -114,8 +117,8 @@ type Builder struct {
 	pool *pool
 	wk   []worker
 	// Method values made once, so that handing them to the pool allocates nothing.
-	fLinks, fBoundary, fBLinks, fTri, fNormals func(w, lo, hi int)
-	h                                          []float32 // the heights of the frame being built
+	fClassify, fWetVertices, fLinks, fLinksBack, fBoundary, fBLinks, fTri, fNormals func(w, lo, hi int)
+	h                                                                               []float32 // the heights of the frame being built
 
 	mesh Mesh
 }
@@ -131,10 +134,15 @@ type colState struct {
 // worker is one goroutine's scratch: lists it builds for its chunk, joined in chunk
 // order afterwards.
 type worker struct {
-	dry    []int32  // links: pairs (link slot, dry column) of the chunk
-	facing []int32  // links: pairs (vertex, direction) facing an unlinked wall
-	ring   []int32  // links: wet vertices of the chunk linked to a dry column
-	idx    []uint32 // triangulate: triangles of the chunk
+	wet         []int32 // heights: the chunk's wet columns
+	firstVertex int32   // heights: the vertex of wet[0]
+
+	dry    []int32 // links: pairs (link slot, dry column) of the chunk, forward directions
+	facing []int32 // links: pairs (vertex, direction) facing an unlinked wall, forward
+
+	dryBack, facingBack []int32  // the same for the backward directions
+	ring                []int32  // links: wet vertices of the chunk linked to a dry column
+	idx                 []uint32 // triangulate: triangles of the chunk
 
 	nodesA, nodesB []int32
 	cliques        []clique
@@ -254,7 +262,8 @@ func newBuilderWorkers(cols *terrain.Columns, terrainMesh *terrain.Mesh, s Setti
 	b.resize(n/4 + 64)
 	b.pool = newPool(workers)
 	b.wk = make([]worker, b.pool.workers)
-	b.fLinks = b.linksChunk
+	b.fClassify, b.fWetVertices = b.classifyRows, b.wetVertices
+	b.fLinks, b.fLinksBack = b.linksForward, b.linksBackward
 	b.fBoundary, b.fBLinks, b.fTri = b.boundaryChunk, b.boundaryLinksChunk, b.triChunk
 	b.fNormals = b.normalsChunk
 	// The pool's goroutines hold only their channels: when b is collected, close them.
@@ -354,62 +363,95 @@ func resizeKeep[T any](s []T, n int) []T {
 }
 
 // heights classifies the columns: the clamped height of each, the flags, the wet cells
-// and the list of wet columns.
+// and the list of wet columns, numbered in column order. Two passes over row chunks (a
+// row's cells and columns belong to one chunk): classifyRows finds the wet columns of
+// each chunk, and once their counts give each chunk its first vertex, wetVertices sets
+// them up. The result does not depend on the number of chunks.
 func (b *Builder) heights() {
-	// One pass over the columns, in order; wet vertices are numbered as they come. (A
-	// memory-bound pass: splitting it over goroutines did not pay on 2 cores.)
-	b.resize(b.vcap)
 	clear(b.cellNW)
 	clear(b.cellDry)
 	clear(b.rowWet)
-	st, flag, vertOf, base, hmin, colXY := b.st, b.flag, b.vertOf, b.cols.Base, b.hmin, b.colXY
-	m := &b.mesh
-	dx := b.dx
-	inv := float32(1 / b.s.DepthMax)
-	h := b.h[:b.n]
-	v := int32(0)
-	for k := range int32(b.n) {
-		hk, bk := h[k], base[k]
-		if hk > bk { // false for NaN
-			if v == int32(len(b.zv)) {
-				b.resize(2*len(b.zv) + 64)
-			}
-			s := &st[k]
-			hk = min(hk, s.max)
-			s.hc = hk
-			flag[k] = flagWet
-			vertOf[k] = v
-			b.wetList = append(b.wetList, k)
-			z := min(max(hk, hmin[k]), s.max)
-			b.zv[v] = z
-			b.basev[v] = bk
-			xy := colXY[k]
-			x, y := int32(xy&0xffff), int32(xy>>16)
-			b.vxy[v] = xy
-			m.Positions[3*v] = float32((float64(x) + 0.5) * dx)
-			m.Positions[3*v+1] = float32((float64(y) + 0.5) * dx)
-			m.Positions[3*v+2] = z
-			m.Opacity[v] = min((hk-bk)*inv, 1)
-			if c := y*int32(b.nx) + x; b.cellNW[c] == 0 {
-				b.cellNW[c] = 1
-				b.cellV0[c] = v
-				b.rowWet[y+1]++
-			} else {
-				b.cellNW[c]++
-			}
-			v++
-		} else if flag[k] != 0 {
-			// Dry now, wet or on the boundary last frame (flag 0 means hc = base and no
-			// vertex already: most columns, most frames, write nothing).
-			st[k].hc = bk
-			flag[k] = 0
-			vertOf[k] = -1
-		}
+	k := b.pool.runWeighted(b.ny, b.rowCols, minLight, b.fClassify)
+	total := 0
+	for w := range k {
+		b.wk[w].firstVertex = int32(total)
+		total += len(b.wk[w].wet)
+	}
+	b.wetList = resizeKeep(b.wetList, total)
+	b.resize(total)
+	if k == 1 {
+		b.wetVertices(0, 0, 0)
+	} else {
+		b.pool.runBounds(k, b.fWetVertices) // the same chunks as classifyRows
 	}
 	for y := range b.ny {
 		b.rowWet[y+1] += b.rowWet[y]
 	}
-	b.resize(int(v))
+}
+
+// classifyRows lists the wet columns of rows lo .. hi-1 in the chunk's worker and
+// resets the columns that were wet or on the boundary last frame and are dry now.
+func (b *Builder) classifyRows(w, lo, hi int) {
+	wk := &b.wk[w]
+	wk.wet = wk.wet[:0]
+	st, flag, vertOf := b.st, b.flag, b.vertOf
+	first, end := b.rowCols[lo], b.rowCols[hi]
+	h, base := b.h[first:end], b.cols.Base[first:end]
+	for k := range h {
+		hk, bk := h[k], base[k]
+		if hk > bk { // false for NaN
+			wk.wet = append(wk.wet, first+int32(k))
+		} else if flag[first+int32(k)] != 0 {
+			// Dry now, wet or on the boundary last frame (flag 0 means hc = base and no
+			// vertex already: most columns, most frames, write nothing).
+			c := first + int32(k)
+			st[c].hc = bk
+			flag[c] = 0
+			vertOf[c] = -1
+		}
+	}
+}
+
+// wetVertices sets up the wet vertices of chunk w (its wet columns, numbered from the
+// chunk's first vertex): clamped height, flags, cell counts, position, opacity, and
+// link slots at -1. The chunk's rows own their cells, so no two chunks write one.
+func (b *Builder) wetVertices(w, _, _ int) {
+	wk := &b.wk[w]
+	st, flag, vertOf, base, hmin, colXY := b.st, b.flag, b.vertOf, b.cols.Base, b.hmin, b.colXY
+	h := b.h[:b.n]
+	pos, opacity := b.mesh.Positions, b.mesh.Opacity
+	dx := b.dx
+	inv := float32(1 / b.s.DepthMax)
+	nx := int32(b.nx)
+	v := wk.firstVertex
+	for _, k := range wk.wet {
+		s := &st[k]
+		hk, bk := min(h[k], s.max), base[k]
+		s.hc = hk
+		flag[k] = flagWet
+		vertOf[k] = v
+		b.wetList[v] = k
+		z := min(max(hk, hmin[k]), s.max)
+		b.zv[v] = z
+		b.basev[v] = bk
+		xy := colXY[k]
+		x, y := int32(xy&0xffff), int32(xy>>16)
+		b.vxy[v] = xy
+		*(*[8]int32)(b.lk[8*v:]) = noLinks // links set them (see linksForward)
+		p := pos[3*v : 3*v+3 : 3*v+3]
+		p[0] = float32((float64(x) + 0.5) * dx)
+		p[1] = float32((float64(y) + 0.5) * dx)
+		p[2] = z
+		opacity[v] = min((hk-bk)*inv, 1)
+		if c := y*nx + x; b.cellNW[c] == 0 {
+			b.cellNW[c] = 1
+			b.cellV0[c] = v
+			b.rowWet[y+1]++
+		} else {
+			b.cellNW[c]++
+		}
+		v++
+	}
 }
 
 // vcell returns the cell coordinates of vertex v.
@@ -448,43 +490,62 @@ func (b *Builder) find(cell int32, z float32) int32 {
 // linked to a wet one (after the wet ones), and collects the directions where a wet
 // column faces the wall of a column it is not linked to (extra vertices, Sec. 4.3) and
 // the first ring of the meniscus.
+//
+// The link test is symmetric (i links j exactly when j links i: each holds the other's
+// height in its open range, and the ranges of a cell are disjoint), so the search runs in
+// the four forward directions only, and a link found there is also written as the
+// backward link of the other end (linksForward); afterwards only a backward direction
+// left unlinked, at the wet boundary, is searched, for a dry column or a wall
+// (linksBackward). This halves the searches, the largest cost of a frame.
 func (b *Builder) links() {
-	k := b.pool.run(len(b.wetList), minHeavy, b.fLinks)
+	b.pool.run(len(b.wetList), minHeavy, b.fLinks)
+	k := b.pool.run(len(b.wetList), minHeavy, b.fLinksBack)
 	nw := int32(len(b.wetList))
-	for w := range k {
-		wk := &b.wk[w]
-		for p := 0; p < len(wk.dry); p += 2 {
-			slot, j := wk.dry[p], wk.dry[p+1]
-			if b.flag[j]&flagBoundary == 0 {
-				b.flag[j] |= flagBoundary
-				b.cellDry[b.cellIndex(j)] = true
-				b.vertOf[j] = nw + int32(len(b.dryList))
-				b.dryList = append(b.dryList, j)
+	// The forward lists of every chunk, then the backward ones: an order that does not
+	// depend on the number of chunks.
+	for pass := range 2 {
+		for w := range k {
+			wk := &b.wk[w]
+			dry, facing := wk.dry, wk.facing
+			if pass == 1 {
+				dry, facing = wk.dryBack, wk.facingBack
 			}
-			b.lk[slot] = b.vertOf[j]
+			for p := 0; p < len(dry); p += 2 {
+				slot, j := dry[p], dry[p+1]
+				if b.flag[j]&flagBoundary == 0 {
+					b.flag[j] |= flagBoundary
+					b.cellDry[b.cellIndex(j)] = true
+					b.vertOf[j] = nw + int32(len(b.dryList))
+					b.dryList = append(b.dryList, j)
+				}
+				b.lk[slot] = b.vertOf[j]
+			}
+			b.facing = append(b.facing, facing...)
 		}
-		b.facing = append(b.facing, wk.facing...)
-		b.ring = append(b.ring, wk.ring...)
+	}
+	for w := range k {
+		b.ring = append(b.ring, b.wk[w].ring...)
 	}
 }
 
-// linksChunk does links for the wet vertices lo .. hi-1. A link to a dry column is left
-// at -1 and noted (slot, column) for links to number it.
-func (b *Builder) linksChunk(w, lo, hi int) {
+// linksForward does the link test of the wet vertices lo .. hi-1 in the forward
+// directions (E, NE, N, NW). A link to a wet vertex j is written both ways: v's forward
+// slot and j's backward one (every slot has one writer: the link's forward end; heights
+// set them all to -1). A link to a dry column is left at -1 and noted (slot, column) for
+// links to number it.
+func (b *Builder) linksForward(w, lo, hi int) {
 	wk := &b.wk[w]
-	wk.dry, wk.facing, wk.ring = wk.dry[:0], wk.facing[:0], wk.ring[:0]
-	cs, st, vertOf := b.cols.CellStart, b.st, b.vertOf
+	wk.dry, wk.facing = wk.dry[:0], wk.facing[:0]
+	cs, st, vertOf, lk := b.cols.CellStart, b.st, b.vertOf, b.lk
 	dOff := b.dOff
 	for v := lo; v < hi; v++ {
 		i := b.wetList[v]
 		si := st[i]
 		cell := b.cellIndex(i)
 		mask := b.cellMask[cell]
-		l := b.lk[8*v : 8*v+8 : 8*v+8]
-		cand := b.candOff[8*i : 8*i+8 : 8*i+8]
+		cand := b.candOff[8*i : 8*i+4 : 8*i+4]
 		edge := false
-		for d := range 8 {
-			l[d] = -1
+		for d := range 4 {
 			if mask&(1<<d) == 0 { // outside the domain, or a cell without columns
 				continue
 			}
@@ -502,23 +563,14 @@ func (b *Builder) linksChunk(w, lo, hi int) {
 			}
 			sj := &st[j]
 			if !(si.hc < sj.max && sj.lo < si.hc) {
-				start := j
-				j = -1
-				for k := start; k < end; k++ {
-					if s := &st[k]; si.hc < s.max {
-						if s.lo < si.hc {
-							j, sj = k, s
-						}
-						break
-					}
-				}
-				if j < 0 {
+				if j, sj = b.search(j, end, si.hc); j < 0 {
 					continue
 				}
 			}
 			if hj := sj.hc; si.lo < hj && hj < si.max {
 				if vj := vertOf[j]; vj >= 0 { // wet (dry columns get a vertex after links)
-					l[d] = vj
+					lk[8*v+d] = vj
+					lk[8*vj+int32(d)+4] = int32(v)
 				} else {
 					edge = true
 					wk.dry = append(wk.dry, int32(8*v+d), j)
@@ -528,8 +580,83 @@ func (b *Builder) linksChunk(w, lo, hi int) {
 			}
 		}
 		b.edge[v] = edge
+	}
+}
+
+// search returns the column from start to end-1 whose range (lo, max) holds z, or -1:
+// the first whose max is above z, if its lo is below.
+func (b *Builder) search(start, end int32, z float32) (int32, *colState) {
+	for k := start; k < end; k++ {
+		if s := &b.st[k]; z < s.max {
+			if s.lo < z {
+				return k, s
+			}
+			return -1, nil
+		}
+	}
+	return -1, nil
+}
+
+// linksBackward searches the backward directions (W, SW, S, SE) of the wet vertices
+// lo .. hi-1 that linksForward left unlinked (a dry column or a wall there: at the
+// boundary only), and collects the chunk's first-ring vertices.
+func (b *Builder) linksBackward(w, lo, hi int) {
+	wk := &b.wk[w]
+	wk.dryBack, wk.facingBack, wk.ring = wk.dryBack[:0], wk.facingBack[:0], wk.ring[:0]
+	lk := b.lk
+	for v := lo; v < hi; v++ {
+		l := lk[8*v+4 : 8*v+8 : 8*v+8]
+		if l[0]|l[1]|l[2]|l[3] >= 0 { // all four linked (no sign bit set)
+			if b.edge[v] {
+				wk.ring = append(wk.ring, int32(v))
+			}
+			continue
+		}
+		i := b.wetList[v]
+		cell := b.cellIndex(i)
+		mask := b.cellMask[cell]
+		edge := b.edge[v]
+		for d := 4; d < 8; d++ {
+			if l[d-4] < 0 && mask&(1<<d) != 0 {
+				edge = b.probe(int32(v), i, cell, d, &wk.dryBack, &wk.facingBack) || edge
+			}
+		}
+		b.edge[v] = edge
 		if edge {
 			wk.ring = append(wk.ring, int32(v))
 		}
 	}
+}
+
+// probe runs the link test of wet vertex v (column i) in direction d, whose neighbour
+// cell exists and has columns, for linksBackward: it sets the link to a wet vertex,
+// notes a dry column in dry or a facing wall in facing, and reports whether the link is
+// to a dry column.
+func (b *Builder) probe(v, i, cell int32, d int, dry, facing *[]int32) bool {
+	cs, si := b.cols.CellStart, &b.st[i]
+	nc := cell + b.dOff[d]
+	j, end := cs[nc], cs[nc+1]
+	if end-j > 1 {
+		off := b.candOff[8*i+int32(d)]
+		if off == noCandidate {
+			return false
+		}
+		j += int32(off)
+	}
+	j, sj := b.search(j, end, si.hc)
+	if j < 0 {
+		return false
+	}
+	if hj := sj.hc; si.lo < hj && hj < si.max {
+		if vj := b.vertOf[j]; vj >= 0 {
+			b.lk[8*v+int32(d)] = vj
+			return false
+		}
+		*dry = append(*dry, 8*v+int32(d), j)
+		return true
+	}
+	if si.max < sj.base {
+		*facing = append(*facing, v, int32(d))
+	}
+	return false
 }
