@@ -38,6 +38,7 @@ local handle = vp.difference(
   vp.cylinder{ base = {x0 + len / 2, y0 - 0.003, z0 + R + 0.006}, axis = {0, 1, 0}, radius = 0.010, length = 0.006 },
   vp.cylinder{ base = {x0 + len / 2, y0 - 0.004, z0 + R + 0.006}, axis = {0, 1, 0}, radius = 0.007, length = 0.008 })
 sim:terrain(vp.union(tabletop, mug, handle))
+sim:set{ liquid = "coffee" } -- the preview's colour
 
 -- What is left in the mug pours out: 20 ml released near the bottom, inside.
 sim:source{ at = {x0 + 0.015, y0, z0}, radius = 0.008, rate = spill, start = 0, stop = 1 }

@@ -76,6 +76,7 @@ end
 
 local vertebra = vp.union(body, arch, spinous, process(1), process(-1), peg(cx - 0.008), peg(cx + 0.008))
 sim:terrain(vp.union(wound, vertebra))
+sim:set{ liquid = "blood" } -- the preview's colour
 
 -- The bleeding vessel, right of the arch, just above it.
 sim:source{ at = {cx + 0.008, cy - 0.004, 0.050}, radius = 0.002, rate = 2e-6, start = 0.2, stop = 1.4 }
