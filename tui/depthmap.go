@@ -77,6 +77,7 @@ func computeDepthMap(c *terrain.Columns, height []float32, layer Layer, w, h int
 	}
 	m.Depth = make([]float32, w*h)
 	m.Ground = make([]float32, w*h)
+	var xs, ys [samplesPerAxis]int
 	for py := range h {
 		// Row 0 is the top of the picture: the largest y.
 		y1 := c.Ny - py*c.Ny/h
@@ -85,8 +86,8 @@ func computeDepthMap(c *terrain.Columns, height []float32, layer Layer, w, h int
 			x0 := px * c.Nx / w
 			x1 := max((px+1)*c.Nx/w, x0+1)
 			best, ground, found := float32(-1), float32(0), false
-			for _, y := range samples(y0, y1) {
-				for _, x := range samples(x0, x1) {
+			for _, y := range samples(&ys, y0, y1) {
+				for _, x := range samples(&xs, x0, x1) {
 					d, g, ok := cellDepth(c, height, x, y, layer)
 					if ok && (!found || d > best) {
 						best, ground, found = d, g, true
@@ -101,21 +102,19 @@ func computeDepthMap(c *terrain.Columns, height []float32, layer Layer, w, h int
 	return m
 }
 
-// samples returns up to samplesPerAxis evenly spread indices in [lo, hi).
-func samples(lo, hi int) []int {
+// samples returns up to samplesPerAxis evenly spread indices in [lo, hi) in buf.
+func samples(buf *[samplesPerAxis]int, lo, hi int) []int {
 	n := hi - lo
 	if n <= samplesPerAxis {
-		out := make([]int, 0, n)
-		for i := lo; i < hi; i++ {
-			out = append(out, i)
+		for i := range n {
+			buf[i] = lo + i
 		}
-		return out
+		return buf[:max(n, 0)]
 	}
-	out := make([]int, samplesPerAxis)
-	for k := range out {
-		out[k] = lo + (2*k+1)*n/(2*samplesPerAxis)
+	for k := range buf {
+		buf[k] = lo + (2*k+1)*n/(2*samplesPerAxis)
 	}
-	return out
+	return buf[:]
 }
 
 // rgb is a 24-bit colour.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -25,12 +28,17 @@ type Options struct {
 // its own left) and returns with the terminal restored. Quitting, Ctrl-C and ctx's end
 // all return nil.
 func Run(parent context.Context, opt Options) error {
-	ctx, cancel := context.WithCancel(parent)
+	// SIGINT and SIGTERM end ctx, and the program with it. Bubble Tea's own signal handler
+	// is off: in v2.0.10 it can block forever sending to a program that has already
+	// stopped (when ctx ended first), and shutdown then waits for it.
+	sigCtx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
 	var p *tea.Program
 	r := NewRunner(opt.Runner, func(msg tea.Msg) { p.Send(msg) })
 	m := NewModel(r.Commands(), opt.ModelOptions)
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	if opt.Input != nil {
 		popts = append(popts, tea.WithInput(opt.Input))
 	}
@@ -48,8 +56,8 @@ func Run(parent context.Context, opt Options) error {
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):
 		return nil // Ctrl-C reached the program as a signal
-	case errors.Is(err, tea.ErrProgramKilled) && parent.Err() != nil:
-		return nil // ctx ended (the command's interrupt handler)
+	case errors.Is(err, tea.ErrProgramKilled) && sigCtx.Err() != nil:
+		return nil // ctx ended, or a signal came
 	}
 	return err
 }

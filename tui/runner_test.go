@@ -307,3 +307,42 @@ sim:terrain(vp.difference(vp.box{ min = {0, 0, 0}, max = {0.1, 0.05, 0.02} }, vp
 		p.waitState(t, "layer "+want.String(), func(s State) bool { return s.Layer == want && s.Map.Layer == want })
 	}
 }
+
+func TestRunnerCancelledCallbackShowsFileLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "loop.lua")
+	writeFile(t, path, small+"sim:at(0.1, function()\n  while true do end\nend)\n")
+	_, p := startRunner(t, RunnerConfig{Path: path, Speed: Speed{Max: true},
+		Script: script.Options{Workers: 1, CallbackTimeout: 100 * time.Millisecond}})
+	st := p.waitState(t, "the cancelled callback", func(s State) bool { return s.Status == StatusFailed })
+	if !strings.Contains(st.Err, "loop.lua:10:") || !strings.Contains(st.Err, "callback ran longer than 100ms") {
+		t.Errorf("error %q: want loop.lua:10: ... callback ran longer than 100ms", st.Err)
+	}
+	if st.Time < 0.1-st.Dt || st.Volume <= 0 {
+		t.Errorf("after the cancelled callback the state is t = %g s, volume %g: want the last good state", st.Time, st.Volume)
+	}
+}
+
+// BenchmarkRunnerState is the runner's cost per state message on the demo's grid (200 x
+// 200 cells): snapshot copy, volume sums, a 60 x 30 character depth map.
+func BenchmarkRunnerState(b *testing.B) {
+	src, err := os.ReadFile("../scripts/demo.lua")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := NewRunner(RunnerConfig{Source: src, SourceName: "demo.lua", Script: script.Options{Workers: 1}}, func(tea.Msg) {})
+	r.load(false)
+	defer r.sc.Close()
+	r.mapCols, r.mapRows = 60, 30
+	for range 300 {
+		if _, err := r.sc.Advance(1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		r.sc.Sim().Step(1) // a new published state, as between two messages
+		b.StartTimer()
+		_ = r.state()
+	}
+}

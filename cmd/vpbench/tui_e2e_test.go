@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -78,10 +79,17 @@ func stepsOn(t *testing.T, screen string) int {
 	return n
 }
 
-// TestTUIEndToEnd runs the real binary in tmux on a scenario, reads the screen with
-// capture-pane, presses pause, step, viscosity up and quit, and checks the screen, the
-// exit status and that the terminal is back in its normal mode.
-func TestTUIEndToEnd(t *testing.T) {
+// e2eRun is the binary running in a tmux session, and the files its shell writes when
+// it ends: the exit status, the terminal's modes (stty -a) and the binary's pid.
+type e2eRun struct {
+	*tmuxSession
+	status, stty, pid string
+}
+
+// startTUI builds vpbench, and runs it in a detached 120 x 40 tmux session on the e2e
+// scenario. It skips when tmux is missing, unless VPBENCH_REQUIRE_TMUX is set.
+func startTUI(t *testing.T) *e2eRun {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("VPBENCH_REQUIRE_TMUX") != "" {
 			t.Fatal("tmux is not installed and VPBENCH_REQUIRE_TMUX is set: `make test` installs it (mk/tui.mk)")
@@ -97,23 +105,66 @@ func TestTUIEndToEnd(t *testing.T) {
 	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	scene := filepath.Join(dir, "e2e.lua")
-	if err := os.WriteFile(scene, []byte(e2eScript), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "e2e.lua"), []byte(e2eScript), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	status, stty := filepath.Join(dir, "status"), filepath.Join(dir, "stty")
-
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("vpbench-e2e-%d", os.Getpid()), name: "e2e"}
-	t.Cleanup(func() { _, _ = s.tmux("kill-server") })
-	// The shell writes the exit status, then how the terminal is set up after the UI left.
-	cmd := fmt.Sprintf("cd %q && %q --workers 1 e2e.lua; echo $? > %q; stty -a > %q; sleep 60", dir, bin, status, stty)
-	if out, err := s.tmux("new-session", "-d", "-s", s.name, "-x", "120", "-y", "40", "sh", "-c", cmd); err != nil {
+	r := &e2eRun{status: filepath.Join(dir, "status"), stty: filepath.Join(dir, "stty"), pid: filepath.Join(dir, "pid")}
+	r.tmuxSession = &tmuxSession{t: t, socket: fmt.Sprintf("vpbench-e2e-%d-%s", os.Getpid(), strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())), name: "e2e"}
+	t.Cleanup(func() { _, _ = r.tmux("kill-server") })
+	// The inner shell writes its pid and becomes vpbench (exec); the outer one writes the
+	// exit status, then how the terminal is set up after the UI left.
+	inner := fmt.Sprintf("echo $$ > %s; exec %s --workers 1 e2e.lua", shq(r.pid), shq(bin))
+	cmd := fmt.Sprintf("cd %s && sh -c %s; echo $? > %s; stty -a > %s; sleep 60", shq(dir), shq(inner), shq(r.status), shq(r.stty))
+	if out, err := r.tmux("new-session", "-d", "-s", r.name, "-x", "120", "-y", "40", "sh", "-c", cmd); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
-
-	s.waitScreen("the UI running the scenario", func(sc string) bool {
+	r.waitScreen("the UI running the scenario", func(sc string) bool {
 		return strings.Contains(sc, "e2e.lua") && strings.Contains(sc, "▶ running") && strings.Contains(sc, "hello from the script")
 	})
+	return r
+}
+
+// shq quotes s for sh: nothing in it is expanded.
+func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// waitFile waits for a file to have content, and returns it.
+func (r *e2eRun) waitFile(path, what string) string {
+	r.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if b, err := os.ReadFile(path); err == nil && len(b) > 0 && b[len(b)-1] == '\n' {
+			return string(b)
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("timed out waiting for %s; the screen:\n%s", what, r.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// checkExit checks that vpbench exited with status 0, the terminal back in its normal
+// mode and the UI off the screen.
+func (r *e2eRun) checkExit() {
+	r.t.Helper()
+	if got := strings.TrimSpace(r.waitFile(r.status, "vpbench to exit")); got != "0" {
+		r.t.Errorf("exit status %s; want 0; the screen:\n%s", got, r.screen())
+	}
+	modes := r.waitFile(r.stty, "stty -a after the exit")
+	for _, mode := range []string{"icanon", "echo"} {
+		if !regexp.MustCompile(`(^|\s)` + mode + `(\s|$)`).MatchString(modes) {
+			r.t.Errorf("after vpbench quit the terminal lacks %s (not restored); stty -a:\n%s", mode, modes)
+		}
+	}
+	if sc := r.screen(); strings.Contains(sc, "▶ running") || strings.Contains(sc, "⏸ paused") {
+		r.t.Errorf("the UI is still on the screen after quitting:\n%s", sc)
+	}
+}
+
+// TestTUIEndToEnd runs the real binary in tmux on a scenario, reads the screen with
+// capture-pane, presses pause, step, viscosity up and quit, and checks the screen, the
+// exit status and that the terminal is back in its normal mode.
+func TestTUIEndToEnd(t *testing.T) {
+	s := startTUI(t)
 	for _, want := range []string{"simulation", "volume", "depth map", "viscosity 4e-06 m²/s", "q quit"} {
 		if sc := s.screen(); !strings.Contains(sc, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, sc)
@@ -140,36 +191,23 @@ func TestTUIEndToEnd(t *testing.T) {
 	})
 
 	s.keys("q")
-	deadline := time.Now().Add(30 * time.Second)
-	var code []byte
-	for {
-		b, err := os.ReadFile(status)
-		if err == nil && len(b) > 0 {
-			code = b
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("vpbench did not exit within 30 s of q; the screen:\n%s", s.screen())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if got := strings.TrimSpace(string(code)); got != "0" {
-		t.Errorf("exit status %s after q; want 0; the screen:\n%s", got, s.screen())
-	}
-	var modes string
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(stty); err == nil && len(b) > 0 {
-			modes = string(b)
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	for _, mode := range []string{"icanon", "echo"} {
-		if !regexp.MustCompile(`(^|\s)` + mode + `(\s|$)`).MatchString(modes) {
-			t.Errorf("after vpbench quit the terminal lacks %s (not restored); stty -a:\n%s", mode, modes)
-		}
-	}
-	if sc := s.screen(); strings.Contains(sc, "▶ running") || strings.Contains(sc, "⏸ paused") {
-		t.Errorf("the UI is still on the screen after quitting:\n%s", sc)
+	s.checkExit()
+}
+
+// TestTUIEndToEndSignals stops the UI with SIGINT and SIGTERM (kill, Ctrl-C from outside):
+// exit status 0 and the terminal restored, as with q.
+func TestTUIEndToEndSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			s := startTUI(t)
+			pid, err := strconv.Atoi(strings.TrimSpace(s.waitFile(s.pid, "the pid")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Kill(pid, sig); err != nil {
+				t.Fatal(err)
+			}
+			s.checkExit()
+		})
 	}
 }
