@@ -42,6 +42,10 @@ func (b *Builder) triChunk(w, lo, hi int) {
 				fresh = false
 				continue
 			}
+			if b.wetQuad(wk, ca, cc) {
+				fresh = false
+				continue
+			}
 			if fresh {
 				wk.nodesA, wk.nodesB = wk.nodesB, wk.nodesA
 			} else {
@@ -52,6 +56,25 @@ func (b *Builder) triChunk(w, lo, hi int) {
 			b.quartet(wk)
 		}
 	}
+}
+
+// wetQuad emits the quartet with corner cells ca (lower left) and cc (upper left) when it
+// is the common case, one wet node in each cell and no boundary node, all mutually
+// linked: a group of four, as quartet would find it. It reports whether it did.
+func (b *Builder) wetQuad(wk *worker, ca, cc int32) bool {
+	nw := b.cellNW
+	if nw[ca] != 1 || nw[ca+1] != 1 || nw[cc] != 1 || nw[cc+1] != 1 ||
+		b.cellDry[ca] || b.cellDry[ca+1] || b.cellDry[cc] || b.cellDry[cc+1] {
+		return false
+	}
+	p := b.cellV0[ca]
+	l := b.lk[8*p : 8*p+8 : 8*p+8]
+	q, r, s := l[dirE], l[dirN], l[dirNE]
+	if q < 0 || r < 0 || s < 0 || b.L(q, dirNW) != r || b.L(q, dirN) != s || b.L(r, dirE) != s {
+		return false
+	}
+	b.quad(wk, p, q, r, s)
+	return true
 }
 
 // quartet triangulates the quartet whose corner cells a and b hold wk.nodesA and
