@@ -194,6 +194,8 @@ func (m *Model) togglePreview() tea.Cmd {
 	return func() tea.Msg {
 		open, err := p.Toggle()
 		switch {
+		case err != nil && strings.HasPrefix(err.Error(), "preview"):
+			return noteMsg(err.Error())
 		case err != nil:
 			return noteMsg("preview: " + err.Error())
 		case open:
@@ -204,27 +206,28 @@ func (m *Model) togglePreview() tea.Cmd {
 	}
 }
 
-// screenshot saves the preview's picture through Options.Screenshot, or else the UI's
-// own view as text, and says where it went.
+// screenshot saves the preview's picture through Options.Screenshot, or else (or when
+// that fails: no display, a paused run) the UI's own view as text, and says where it went.
 func (m *Model) screenshot() tea.Cmd {
 	stamp := time.Now().Format("20060102-150405.000")
 	stamp = strings.Replace(stamp, ".", "-", 1)
-	if shot := m.opt.Screenshot; shot != nil {
-		path := filepath.Join(m.opt.ScreenshotDir, "vpbench-"+stamp+".png")
-		return func() tea.Msg {
-			if err := shot(path); err != nil {
-				return noteMsg("screenshot: " + err.Error())
-			}
-			return noteMsg("screenshot saved to " + path)
-		}
-	}
-	path := filepath.Join(m.opt.ScreenshotDir, "vpbench-"+stamp+".txt")
+	base := filepath.Join(m.opt.ScreenshotDir, "vpbench-"+stamp)
 	text := ansi.Strip(m.render()) + "\n"
-	return func() tea.Msg {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			return noteMsg("screenshot: " + err.Error())
+	writeText := func(prefix string) tea.Msg {
+		if err := os.WriteFile(base+".txt", []byte(text), 0o644); err != nil {
+			return noteMsg(prefix + "screenshot: " + err.Error())
 		}
-		return noteMsg("text screenshot saved to " + path)
+		return noteMsg(prefix + "text screenshot saved to " + base + ".txt")
+	}
+	shot := m.opt.Screenshot
+	return func() tea.Msg {
+		if shot == nil {
+			return writeText("")
+		}
+		if err := shot(base + ".png"); err != nil {
+			return writeText("preview screenshot failed (" + err.Error() + "); ")
+		}
+		return noteMsg("screenshot saved to " + base + ".png")
 	}
 }
 

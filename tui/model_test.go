@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -270,6 +271,17 @@ func TestTextScreenshot(t *testing.T) {
 		t.Errorf("the Screenshot hook got %q; want a .png path", got)
 	}
 	wantIn(t, m.Rendered(), "screenshot saved to "+got)
+
+	// A failing hook (no display, a paused run) still gives the user a file.
+	m.opt.Screenshot = func(string) error { return errors.New("no frame from the run in 2 s") }
+	m.Update(tea.WindowSizeMsg{Width: 300, Height: 40}) // room for the long note
+	m.Update(press(m, "c")())
+	v = m.Rendered()
+	wantIn(t, v, "preview screenshot failed (no frame from the run in 2 s); text screenshot saved to ")
+	_, after, _ = strings.Cut(v, "text screenshot saved to ")
+	if _, err := os.Stat(strings.Fields(after)[0]); err != nil {
+		t.Errorf("no text screenshot after the hook failed: %v", err)
+	}
 }
 
 func TestLogScrollsAndFollows(t *testing.T) {

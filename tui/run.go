@@ -20,6 +20,10 @@ type Options struct {
 	Output io.Writer
 	// Width and Height fix the window size when Output is not a terminal (tests).
 	Width, Height int
+	// Attach, if set, is called before the UI starts with a function that adds a line to
+	// its log from any goroutine: where other parts send their messages while the UI owns
+	// the terminal (writing to stderr then would garble the screen).
+	Attach func(log func(msg string))
 }
 
 // Run opens the terminal UI and runs the scenario until the user quits or ctx ends. The
@@ -37,6 +41,9 @@ func Run(parent context.Context, opt Options) error {
 	defer cancel()
 	var p *tea.Program
 	r := NewRunner(opt.Runner, func(msg tea.Msg) { p.Send(msg) })
+	if opt.Attach != nil {
+		opt.Attach(func(msg string) { r.Log(LogInfo, msg) })
+	}
 	m := NewModel(r.Commands(), opt.ModelOptions)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	if opt.Input != nil {

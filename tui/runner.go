@@ -47,6 +47,11 @@ type RunnerConfig struct {
 	// as Table 1's surface column of the recent window; it records the frame itself with
 	// Scenario.RecordFrame for the totals. An error is logged and pauses the run.
 	FrameWork func(sc *script.Scenario, frame int) (time.Duration, error)
+	// OnLoad, if set, runs after every successful load, before the first frame (the
+	// preview ties its render times to the new scenario there).
+	OnLoad func(sc *script.Scenario)
+	// Notes are logged first, as warnings (what the command could not set up).
+	Notes []string
 	// Until pauses the run at this simulated time (0: never).
 	Until float64
 	// Watch reloads the scenario when its file changes.
@@ -61,6 +66,7 @@ type RunnerConfig struct {
 type Runner struct {
 	cfg  RunnerConfig
 	cmds chan Command
+	wake chan struct{} // Log's nudge to an idle runner
 	send func(tea.Msg)
 	done chan struct{}
 
@@ -100,7 +106,7 @@ func NewRunner(cfg RunnerConfig, send func(tea.Msg)) *Runner {
 	if !cfg.Speed.Max && cfg.Speed.Factor <= 0 {
 		cfg.Speed = RealTime
 	}
-	return &Runner{cfg: cfg, cmds: make(chan Command, 64), send: send, done: make(chan struct{}),
+	return &Runner{cfg: cfg, cmds: make(chan Command, 64), wake: make(chan struct{}, 1), send: send, done: make(chan struct{}),
 		speed: cfg.Speed, mapCols: 80, mapRows: 12}
 }
 
@@ -130,6 +136,9 @@ func (r *Runner) Run(ctx context.Context) {
 			r.sc = nil
 		}
 	}()
+	for _, n := range r.cfg.Notes {
+		r.logf(LogWarn, "%s", n)
+	}
 	r.load(false)
 	r.flush()
 	timer := time.NewTimer(time.Hour)
@@ -167,7 +176,20 @@ func (r *Runner) idle(ctx context.Context, timer *time.Timer, d time.Duration) {
 	case <-ctx.Done():
 	case c := <-r.cmds:
 		r.handle(c)
+	case <-r.wake:
 	case <-tc:
+	}
+}
+
+// Log adds a line to the UI's log from any goroutine (the preview's messages, say). It
+// reaches the screen with the runner's next message, at once when the runner is idle.
+func (r *Runner) Log(level LogLevel, msg string) {
+	r.logMu.Lock()
+	r.pending = append(r.pending, LogLine{Level: level, Text: msg})
+	r.logMu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -447,6 +469,9 @@ func (r *Runner) load(reload bool) {
 		r.sc.Close()
 	}
 	r.sc, r.errText, r.frame = sc, "", 0
+	if r.cfg.OnLoad != nil {
+		r.cfg.OnLoad(sc)
+	}
 	r.win = window{spark: r.win.spark}
 	in := sc.Info()
 	if int(r.layer) > in.Layers {

@@ -346,3 +346,10 @@ func BenchmarkRunnerState(b *testing.B) {
 		_ = r.state()
 	}
 }
+
+func TestRunnerLogReachesAnIdleUI(t *testing.T) {
+	r, p := startRunner(t, RunnerConfig{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}, Until: 0.05})
+	p.waitState(t, "paused at --until", func(s State) bool { return s.Status == StatusPaused })
+	r.Log(LogInfo, "a message from the preview")
+	p.waitLog(t, "a message from the preview")
+}

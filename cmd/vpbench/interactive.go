@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
@@ -59,24 +60,46 @@ func isTerminal(w any) bool {
 
 // runTUI runs the scenario (the built-in demo when path is "") in the terminal UI. A
 // script that does not load is no failure here: the UI shows the error and reloads the
-// file when it changes.
+// file when it changes. The preview (when main serves one) gets its frames through the
+// frame work, its `w` key through the link's adapter, and screenshots are its pictures.
 func runTUI(ctx context.Context, path string, o runOptions) error {
 	if path != "" {
 		if _, err := fileStamp(path); err != nil {
 			return usagef("%v", err)
 		}
 	}
+	link := newPreviewLink(path)
+	opt := o.options(nil)
+	link.setup(&opt)
+	o.frameWork.link = link
 	cfg := tui.RunnerConfig{
 		Path:       path,
 		Source:     demoScript,
 		SourceName: "demo.lua",
-		Script:     o.options(nil),
+		Script:     opt,
 		FrameSteps: o.frameSteps,
+		FrameWork:  o.frameWork.do,
+		OnLoad:     link.attach,
 		Until:      o.until,
 		Watch:      o.watch && path != "",
 	}
-	if o.surface {
-		cfg.FrameWork = o.frameWork.do
+	var mo tui.ModelOptions
+	var attach func(func(string))
+	if previewHost != nil {
+		// The host's messages go to the UI's log while the UI owns the terminal.
+		prevLog := previewHost.Log
+		attach = func(log func(string)) { previewHost.Log = log }
+		defer func() { previewHost.Log = prevLog }()
+		a := link.adapter()
+		mo.Preview, mo.Screenshot = a, a.Screenshot
+		if o.preview {
+			if err := link.open(); err != nil {
+				cfg.Notes = append(cfg.Notes, fmt.Sprintf("%v (the run goes on without it)", err))
+			}
+		}
+		defer link.close()
+	} else if o.preview {
+		cfg.Notes = append(cfg.Notes, "--preview: no preview in this process (the run goes on without it)")
 	}
-	return tui.Run(ctx, tui.Options{Runner: cfg})
+	return tui.Run(ctx, tui.Options{Runner: cfg, ModelOptions: mo, Attach: attach})
 }
