@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -275,9 +276,9 @@ func TestRunnerUntilPauses(t *testing.T) {
 }
 
 func TestRunnerFrameWorkIsTimed(t *testing.T) {
-	var frames int
+	var frames atomic.Int64
 	work := func(sc *script.Scenario, frame int) (time.Duration, error) {
-		frames = frame
+		frames.Store(int64(frame))
 		t0 := time.Now()
 		_, err := sc.BuildSurface()
 		d := time.Since(t0)
@@ -289,7 +290,9 @@ func TestRunnerFrameWorkIsTimed(t *testing.T) {
 	if st.Window.Surface.AvgMs <= 0 || st.Total.Surface.AvgMs <= 0 || st.Total.Surface.MaxMs < st.Total.Surface.AvgMs {
 		t.Errorf("surface timings %+v / %+v: want positive averages, max >= avg", st.Window.Surface, st.Total.Surface)
 	}
-	_ = frames
+	if n := frames.Load(); n < int64(st.Total.Surface.Frames) {
+		t.Errorf("the frame work saw frame %d; the totals count %d surface frames", n, st.Total.Surface.Frames)
+	}
 }
 
 func TestRunnerLayerAndMapSize(t *testing.T) {
