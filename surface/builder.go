@@ -118,6 +118,7 @@ type Builder struct {
 	wk   []worker
 	// Method values made once, so that handing them to the pool allocates nothing.
 	fClassify, fWetVertices, fLinks, fLinksBack, fBoundary, fBLinks, fTri, fNormals func(w, lo, hi int)
+	fMeniscus                                                                       func()
 	h                                                                               []float32 // the heights of the frame being built
 
 	mesh Mesh
@@ -266,6 +267,11 @@ func newBuilderWorkers(cols *terrain.Columns, terrainMesh *terrain.Mesh, s Setti
 	b.fLinks, b.fLinksBack = b.linksForward, b.linksBackward
 	b.fBoundary, b.fBLinks, b.fTri = b.boundaryChunk, b.boundaryLinksChunk, b.triChunk
 	b.fNormals = b.normalsChunk
+	b.fMeniscus = func() {
+		if b.s.Meniscus {
+			b.meniscus()
+		}
+	}
 	// The pool's goroutines hold only their channels: when b is collected, close them.
 	runtime.AddCleanup(b, func(p *pool) { p.stop() }, b.pool)
 	return b, nil
@@ -300,11 +306,8 @@ func (b *Builder) Build(h []float32) *Mesh {
 	if linkBoundaryPairs {
 		b.boundaryLinks()
 	}
-	b.triangulate()
 	b.band = b.band[:0]
-	if b.s.Meniscus {
-		b.meniscus()
-	}
+	b.triangulate(b.fMeniscus)
 	b.pool.run(len(b.wetList), minHeavy, b.fNormals)
 	b.boundaryNormals()
 	return &b.mesh

@@ -30,6 +30,9 @@ type pool struct {
 	bounds  [maxWorkers + 1]int
 	f       func(w, lo, hi int) // the phase in flight
 	chunk   func(w int)         // bound once: runs chunk w of f
+	solo    func()              // runBeside's work for worker 0
+	// besideChunk is bound once: worker 0 runs solo, worker w > 0 chunk w-1 of f.
+	besideChunk func(w int)
 }
 
 // newPool starts the workers (the caller is the first one). They stop when stop is
@@ -41,6 +44,13 @@ func newPool(workers int) *pool {
 	workers = min(max(workers, 1), maxWorkers)
 	p := &pool{workers: workers, par: parallel.New(workers)}
 	p.chunk = func(w int) { p.f(w, p.bounds[w], p.bounds[w+1]) }
+	p.besideChunk = func(w int) {
+		if w == 0 {
+			p.solo()
+			return
+		}
+		p.f(w, p.bounds[w-1], p.bounds[w])
+	}
 	return p
 }
 
@@ -90,6 +100,37 @@ func (p *pool) runWeighted(n int, cum []int32, minItems int, f func(w, lo, hi in
 	p.bounds[k] = n
 	p.runBounds(k, f)
 	return k
+}
+
+// runBeside runs solo on the caller and, at the same time, f over n items of cumulative
+// weights cum split as runWeighted does over the other workers (chunk c on worker c+1,
+// whose scratch it uses). It returns the first and last+1 worker index that ran a
+// chunk of f. With one worker, solo runs and then f over all items as worker 0.
+func (p *pool) runBeside(solo func(), n int, cum []int32, minItems int, f func(w, lo, hi int)) (first, end int) {
+	if p.workers < 2 {
+		solo()
+		f(0, 0, n)
+		return 0, 1
+	}
+	total := int(cum[n])
+	if p.force {
+		minItems = 1
+	}
+	k := max(1, min(p.workers-1, total/minItems))
+	p.bounds[0] = 0
+	i := 0
+	for c := 1; c < k; c++ {
+		target := int32(total * c / k)
+		for i < n && cum[i] < target {
+			i++
+		}
+		p.bounds[c] = i
+	}
+	p.bounds[k] = n
+	p.f, p.solo = f, solo
+	p.par.Do(k+1, p.besideChunk)
+	p.f, p.solo = nil, nil
+	return 1, k + 1
 }
 
 func (p *pool) runBounds(k int, f func(w, lo, hi int)) {

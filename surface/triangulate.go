@@ -12,17 +12,18 @@ const (
 
 // triangulate walks the quartets of cells and emits the triangles of their groups of
 // mutually linked nodes (paper Sec. 4.2, 4.3), rows of quartets split over the workers
-// and joined in row order.
-func (b *Builder) triangulate() {
+// and joined in row order. Beside it, on the caller, runs solo (the meniscus, which
+// reads the links and writes only its own state): the two take similar time, and the
+// meniscus is sequential.
+func (b *Builder) triangulate(solo func()) {
 	if b.ny < 2 || b.nx < 2 {
+		solo()
+		b.mesh.Indices = b.mesh.Indices[:0]
 		return
 	}
-	// Chunk 0 writes straight into the mesh; the others are appended to it.
-	b.wk[0].idx = b.mesh.Indices[:0]
-	k := b.pool.runWeighted(b.ny-1, b.rowWet, minHeavy, b.fTri)
-	b.mesh.Indices = b.wk[0].idx
-	b.wk[0].idx = nil
-	for w := 1; w < k; w++ {
+	first, end := b.pool.runBeside(solo, b.ny-1, b.rowWet, minHeavy, b.fTri)
+	b.mesh.Indices = b.mesh.Indices[:0]
+	for w := first; w < end; w++ {
 		b.mesh.Indices = append(b.mesh.Indices, b.wk[w].idx...)
 	}
 }
