@@ -118,7 +118,7 @@ func (r *Runner) Commands() chan<- Command { return r.cmds }
 func (r *Runner) Done() <-chan struct{} { return r.done }
 
 // Overhead is the mean wall time the runner spent building one state message (snapshot
-// copy, volume sums, depth map) and how many it built.
+// copy, volume sums, depth map) and how many it built. Call it once Done is closed.
 func (r *Runner) Overhead() (time.Duration, int64) {
 	if r.statsN == 0 {
 		return 0, 0
