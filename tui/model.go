@@ -100,7 +100,7 @@ type Model struct {
 func NewModel(cmds chan<- Command, opt ModelOptions) *Model {
 	m := &Model{cmds: cmds, opt: opt, keys: newKeyMap(), help: help.New(), follow: true,
 		logView: viewport.New(), width: 80, height: 24}
-	m.logView.SoftWrap = false
+	m.logView.SoftWrap = true // long errors wrap rather than lose their end
 	return m
 }
 
