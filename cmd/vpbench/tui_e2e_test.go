@@ -22,15 +22,16 @@ sim:source{ at = {0.025, 0.025, 0.015}, radius = 0.004, rate = 2e-6, stop = 1 }
 sim:at(0.05, function() print("hello from the script") end)
 `
 
-// tmuxSession is a tmux server of the test's own (its own socket) with one session.
+// tmuxSession is a tmux server of the test's own (its own socket, in the test's
+// temporary folder when the path is short enough for a socket) with one session.
 type tmuxSession struct {
 	t      *testing.T
-	socket string
+	socket []string // -S path or -L name
 	name   string
 }
 
 func (s *tmuxSession) tmux(args ...string) (string, error) {
-	out, err := exec.Command("tmux", append([]string{"-L", s.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append(append(s.socket, "-f", "/dev/null"), args...)...).CombinedOutput()
 	return string(out), err
 }
 
@@ -110,7 +111,11 @@ func startTUI(t *testing.T) *e2eRun {
 		t.Fatal(err)
 	}
 	r := &e2eRun{status: filepath.Join(dir, "status"), stty: filepath.Join(dir, "stty"), pid: filepath.Join(dir, "pid")}
-	r.tmuxSession = &tmuxSession{t: t, socket: fmt.Sprintf("vpbench-e2e-%d-%s", os.Getpid(), strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())), name: "e2e"}
+	socket := []string{"-S", filepath.Join(dir, "tmux.sock")}
+	if len(socket[1]) > 100 { // sun_path holds 108 bytes
+		socket = []string{"-L", fmt.Sprintf("vpbench-e2e-%d-%s", os.Getpid(), strings.NewReplacer("/", "-", " ", "-").Replace(t.Name()))}
+	}
+	r.tmuxSession = &tmuxSession{t: t, socket: socket, name: "e2e"}
 	t.Cleanup(func() { _, _ = r.tmux("kill-server") })
 	// The inner shell writes its pid and becomes vpbench (exec); the outer one writes the
 	// exit status, then how the terminal is set up after the UI left.
