@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -117,9 +118,10 @@ type Builder struct {
 	pool *pool
 	wk   []worker
 	// Method values made once, so that handing them to the pool allocates nothing.
-	fClassify, fWetVertices, fLinks, fLinksBack, fBoundary, fBLinks, fTri, fNormals func(w, lo, hi int)
-	fMeniscus                                                                       func()
-	h                                                                               []float32 // the heights of the frame being built
+	fClassify, fWetVertices, fLinks, fLinksBack, fBoundary, fBLinks, fTri, fTilt func(w, lo, hi int)
+	fMeniscus                                                                    func()       // the meniscus, then plain normals (see triangulate)
+	normalsNext                                                                  atomic.Int32 // the next block of plain normals to take (see takePlainNormals)
+	h                                                                            []float32    // the heights of the frame being built
 
 	mesh Mesh
 }
@@ -135,8 +137,7 @@ type colState struct {
 // worker is one goroutine's scratch: lists it builds for its chunk, joined in chunk
 // order afterwards.
 type worker struct {
-	wet         []int32 // heights: the chunk's wet columns
-	firstVertex int32   // heights: the vertex of wet[0]
+	wet []int32 // heights: the chunk's wet columns
 
 	dry    []int32 // links: pairs (link slot, dry column) of the chunk, forward directions
 	facing []int32 // links: pairs (vertex, direction) facing an unlinked wall, forward
@@ -266,11 +267,12 @@ func newBuilderWorkers(cols *terrain.Columns, terrainMesh *terrain.Mesh, s Setti
 	b.fClassify, b.fWetVertices = b.classifyRows, b.wetVertices
 	b.fLinks, b.fLinksBack = b.linksForward, b.linksBackward
 	b.fBoundary, b.fBLinks, b.fTri = b.boundaryChunk, b.boundaryLinksChunk, b.triChunk
-	b.fNormals = b.normalsChunk
+	b.fTilt = b.tiltNormals
 	b.fMeniscus = func() {
 		if b.s.Meniscus {
 			b.meniscus()
 		}
+		b.takePlainNormals()
 	}
 	// The pool's goroutines hold only their channels: when b is collected, close them.
 	runtime.AddCleanup(b, func(p *pool) { p.stop() }, b.pool)
@@ -307,8 +309,10 @@ func (b *Builder) Build(h []float32) *Mesh {
 		b.boundaryLinks()
 	}
 	b.band = b.band[:0]
-	b.triangulate(b.fMeniscus)
-	b.pool.run(len(b.wetList), minHeavy, b.fNormals)
+	b.triangulate()
+	if b.s.Meniscus && len(b.band) > 0 {
+		b.pool.run(len(b.band), minHeavy, b.fTilt)
+	}
 	b.boundaryNormals()
 	return &b.mesh
 }
@@ -366,10 +370,10 @@ func resizeKeep[T any](s []T, n int) []T {
 }
 
 // heights classifies the columns: the clamped height of each, the flags, the wet cells
-// and the list of wet columns, numbered in column order. Two passes over row chunks (a
-// row's cells and columns belong to one chunk): classifyRows finds the wet columns of
-// each chunk, and once their counts give each chunk its first vertex, wetVertices sets
-// them up. The result does not depend on the number of chunks.
+// and the list of wet columns, numbered in column order. classifyRows finds the wet
+// columns of row chunks (a row's cells and columns belong to one chunk) and counts them
+// per cell and row; their lists joined in order are the wet vertices, which
+// wetVertices then sets up in even shares. The result does not depend on the chunks.
 func (b *Builder) heights() {
 	clear(b.cellNW)
 	clear(b.cellDry)
@@ -377,37 +381,46 @@ func (b *Builder) heights() {
 	k := b.pool.runWeighted(b.ny, b.rowCols, minLight, b.fClassify)
 	total := 0
 	for w := range k {
-		b.wk[w].firstVertex = int32(total)
 		total += len(b.wk[w].wet)
 	}
-	b.wetList = resizeKeep(b.wetList, total)
-	b.resize(total)
-	if k == 1 {
-		b.wetVertices(0, 0, 0)
-	} else {
-		b.pool.runBounds(k, b.fWetVertices) // the same chunks as classifyRows
+	b.wetList = resizeKeep(b.wetList, total)[:0]
+	for w := range k {
+		b.wetList = append(b.wetList, b.wk[w].wet...)
 	}
+	b.resize(total)
+	b.pool.run(total, minHeavy, b.fWetVertices)
 	for y := range b.ny {
 		b.rowWet[y+1] += b.rowWet[y]
 	}
 }
 
-// classifyRows lists the wet columns of rows lo .. hi-1 in the chunk's worker and
+// classifyRows lists the wet columns of rows lo .. hi-1 in the chunk's worker, counts
+// them per cell (cellNW) and the wet cells per row (rowWet, before the prefix sum), and
 // resets the columns that were wet or on the boundary last frame and are dry now.
 func (b *Builder) classifyRows(w, lo, hi int) {
 	wk := &b.wk[w]
 	wk.wet = wk.wet[:0]
-	st, flag, vertOf := b.st, b.flag, b.vertOf
+	st, flag, vertOf, colXY := b.st, b.flag, b.vertOf, b.colXY
+	cellNW, rowWet := b.cellNW, b.rowWet
+	nx := int32(b.nx)
 	first, end := b.rowCols[lo], b.rowCols[hi]
 	h, base := b.h[first:end], b.cols.Base[first:end]
 	for k := range h {
 		hk, bk := h[k], base[k]
+		c := first + int32(k)
 		if hk > bk { // false for NaN
-			wk.wet = append(wk.wet, first+int32(k))
-		} else if flag[first+int32(k)] != 0 {
+			wk.wet = append(wk.wet, c)
+			xy := colXY[c]
+			x, y := int32(xy&0xffff), int32(xy>>16)
+			if cell := y*nx + x; cellNW[cell] == 0 {
+				cellNW[cell] = 1
+				rowWet[y+1]++
+			} else {
+				cellNW[cell]++
+			}
+		} else if flag[c] != 0 {
 			// Dry now, wet or on the boundary last frame (flag 0 means hc = base and no
 			// vertex already: most columns, most frames, write nothing).
-			c := first + int32(k)
 			st[c].hc = bk
 			flag[c] = 0
 			vertOf[c] = -1
@@ -415,25 +428,27 @@ func (b *Builder) classifyRows(w, lo, hi int) {
 	}
 }
 
-// wetVertices sets up the wet vertices of chunk w (its wet columns, numbered from the
-// chunk's first vertex): clamped height, flags, cell counts, position, opacity, and
-// link slots at -1. The chunk's rows own their cells, so no two chunks write one.
-func (b *Builder) wetVertices(w, _, _ int) {
-	wk := &b.wk[w]
+// wetVertices sets up the wet vertices lo .. hi-1: clamped height, flags, position,
+// opacity, link slots at -1, and the first vertex of each wet cell (cellV0, written by
+// that vertex only).
+func (b *Builder) wetVertices(_, lo, hi int) {
 	st, flag, vertOf, base, hmin, colXY := b.st, b.flag, b.vertOf, b.cols.Base, b.hmin, b.colXY
 	h := b.h[:b.n]
 	pos, opacity := b.mesh.Positions, b.mesh.Opacity
 	dx := b.dx
 	inv := float32(1 / b.s.DepthMax)
 	nx := int32(b.nx)
-	v := wk.firstVertex
-	for _, k := range wk.wet {
+	prevCell := int32(-1)
+	if lo > 0 {
+		prevCell = b.cellIndex(b.wetList[lo-1])
+	}
+	for v := int32(lo); v < int32(hi); v++ {
+		k := b.wetList[v]
 		s := &st[k]
 		hk, bk := min(h[k], s.max), base[k]
 		s.hc = hk
 		flag[k] = flagWet
 		vertOf[k] = v
-		b.wetList[v] = k
 		z := min(max(hk, hmin[k]), s.max)
 		b.zv[v] = z
 		b.basev[v] = bk
@@ -446,14 +461,10 @@ func (b *Builder) wetVertices(w, _, _ int) {
 		p[1] = float32((float64(y) + 0.5) * dx)
 		p[2] = z
 		opacity[v] = min((hk-bk)*inv, 1)
-		if c := y*nx + x; b.cellNW[c] == 0 {
-			b.cellNW[c] = 1
+		if c := y*nx + x; c != prevCell {
 			b.cellV0[c] = v
-			b.rowWet[y+1]++
-		} else {
-			b.cellNW[c]++
+			prevCell = c
 		}
-		v++
 	}
 }
 

@@ -9,7 +9,7 @@ func (b *Builder) meniscusIters() int {
 }
 
 // meniscus finds, for the wet vertices near the boundary, the distance to their nearest
-// boundary column (paper Sec. 5.1); normalsChunk tilts their normals (Sec. 5.2).
+// boundary column (paper Sec. 5.1); tiltNormals tilts their normals (Sec. 5.2).
 //
 // State per vertex: dist, the distance to the nearest boundary column (NBC), and nbc.
 // A boundary vertex (dry or extra) is its own NBC at distance 0; a wet vertex starts

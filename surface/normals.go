@@ -2,28 +2,39 @@ package surface
 
 import "math"
 
-// normalsChunk sets the normals of the wet vertices lo .. hi-1: from central
-// differences of the surface heights over their axis links (one-sided where one side
-// has no link, flat where neither has), tilted by the meniscus within its length of the
-// boundary, turned to face the camera if there is one.
-func (b *Builder) normalsChunk(_, lo, hi int) {
-	inv2, inv1 := 1/(2*b.dx), 1/b.dx
-	zv := b.zv
-	L := float32(b.s.MeniscusLength)
-	tilt := b.s.Meniscus && len(b.band) > 0
+// plainNormals sets the normals of the wet vertices lo .. hi-1 from central differences
+// of the surface heights over their axis links (one-sided where one side has no link,
+// flat where neither has), turned to face the camera if there is one. It runs beside the
+// meniscus; tiltNormals then redoes the ones the meniscus tilts.
+func (b *Builder) plainNormals(lo, hi int) {
 	for v := lo; v < hi; v++ {
-		zi := float64(zv[v])
-		l := b.lk[8*v : 8*v+8 : 8*v+8]
-		gx := slope(zv, l[dirE], l[dirW], zi, inv1, inv2)
-		gy := slope(zv, l[dirN], l[dirS], zi, inv1, inv2)
-		r := 1 / math.Sqrt(gx*gx+gy*gy+1)
-		nx, ny, nz := -gx*r, -gy*r, r
-		if tilt {
-			if di := b.dist[v]; di < L {
-				nx, ny, nz = b.tilt(int32(v), di, nx, ny, nz)
-			}
-		}
+		nx, ny, nz := b.plainNormal(v)
 		b.setNormal(v, nx, ny, nz)
+	}
+}
+
+// plainNormal is the untilted normal of wet vertex v.
+func (b *Builder) plainNormal(v int) (float64, float64, float64) {
+	inv2, inv1 := 1/(2*b.dx), 1/b.dx
+	zi := float64(b.zv[v])
+	l := b.lk[8*v : 8*v+8 : 8*v+8]
+	gx := slope(b.zv, l[dirE], l[dirW], zi, inv1, inv2)
+	gy := slope(b.zv, l[dirN], l[dirS], zi, inv1, inv2)
+	r := 1 / math.Sqrt(gx*gx+gy*gy+1)
+	return -gx * r, -gy * r, r
+}
+
+// tiltNormals sets the normals of the band vertices band[lo:hi] within the meniscus
+// length of the boundary: the plain normal tilted by the meniscus (Sec. 5.2), then
+// turned to face the camera.
+func (b *Builder) tiltNormals(_, lo, hi int) {
+	L := float32(b.s.MeniscusLength)
+	for _, v := range b.band[lo:hi] {
+		if di := b.dist[v]; di < L {
+			nx, ny, nz := b.plainNormal(int(v))
+			nx, ny, nz = b.tilt(v, di, nx, ny, nz)
+			b.setNormal(int(v), nx, ny, nz)
+		}
 	}
 }
 

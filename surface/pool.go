@@ -14,8 +14,8 @@ const maxWorkers = 8
 // Light items are a few nanoseconds of work (classifying a column, a normal), heavy
 // ones some tens (the links of a vertex, a quartet, a meniscus tilt).
 const (
-	minLight = 65536
-	minHeavy = 8192
+	minLight = 8192
+	minHeavy = 1024
 )
 
 // pool runs a range of work split over a fixed set of workers (internal/parallel: they

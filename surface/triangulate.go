@@ -12,24 +12,49 @@ const (
 
 // triangulate walks the quartets of cells and emits the triangles of their groups of
 // mutually linked nodes (paper Sec. 4.2, 4.3), rows of quartets split over the workers
-// and joined in row order. Beside it, on the caller, runs solo (the meniscus, which
-// reads the links and writes only its own state): the two take similar time, and the
-// meniscus is sequential.
-func (b *Builder) triangulate(solo func()) {
+// and joined in row order. Beside them, on the caller, runs the meniscus (sequential; it
+// reads the links and writes only its own state). Every worker, when done with that,
+// takes blocks of wet vertices to set their plain normals until none is left, so the
+// longer of the two jobs decides the time, not the sum.
+func (b *Builder) triangulate() {
+	b.mesh.Indices = b.mesh.Indices[:0]
+	b.normalsNext.Store(0)
 	if b.ny < 2 || b.nx < 2 {
-		solo()
-		b.mesh.Indices = b.mesh.Indices[:0]
+		b.fMeniscus()
 		return
 	}
-	first, end := b.pool.runBeside(solo, b.ny-1, b.rowWet, minHeavy, b.fTri)
-	b.mesh.Indices = b.mesh.Indices[:0]
+	first, end := b.pool.runBeside(b.fMeniscus, b.ny-1, b.rowWet, minHeavy, b.fTri)
 	for w := first; w < end; w++ {
 		b.mesh.Indices = append(b.mesh.Indices, b.wk[w].idx...)
 	}
 }
 
-// triChunk triangulates the quartet rows [lo, hi).
+// normalsBlock is the number of wet vertices whose plain normals a worker takes at once.
+const normalsBlock = 512
+
+// takePlainNormals sets the plain normals of blocks of wet vertices that no worker has
+// taken yet, until none is left. Each normal depends only on its vertex, so which worker
+// sets it does not change the result.
+func (b *Builder) takePlainNormals() {
+	nw := int32(len(b.wetList))
+	for {
+		lo := (b.normalsNext.Add(1) - 1) * normalsBlock
+		if lo >= nw {
+			return
+		}
+		b.plainNormals(int(lo), int(min(lo+normalsBlock, nw)))
+	}
+}
+
+// triChunk triangulates the quartet rows [lo, hi) into worker w's list, then helps with
+// the plain normals.
 func (b *Builder) triChunk(w, lo, hi int) {
+	b.triRows(w, lo, hi)
+	b.takePlainNormals()
+}
+
+// triRows triangulates the quartet rows [lo, hi) into worker w's list.
+func (b *Builder) triRows(w, lo, hi int) {
 	wk := &b.wk[w]
 	wk.idx = wk.idx[:0]
 	nx := b.nx
