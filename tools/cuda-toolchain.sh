@@ -47,8 +47,16 @@ if [ -f "$STAMP" ]; then
 	exit 0
 fi
 
+# has_candidate: apt offers the toolkit's version. (The policy is read whole before grep:
+# with pipefail, grep -q quitting early would make apt-cache's SIGPIPE fail the test.)
+has_candidate() {
+	local policy
+	policy=$(apt-cache policy nvidia-cuda-toolkit 2>/dev/null || true)
+	grep -q "Candidate: $VERSION" <<<"$policy"
+}
+
 ensure_nonfree() {
-	if apt-cache policy nvidia-cuda-toolkit 2>/dev/null | grep -q "Candidate: $VERSION"; then return; fi
+	if has_candidate; then return; fi
 	log "adding Debian's contrib, non-free and non-free-firmware components to apt's sources"
 	as_root tee /etc/apt/sources.list.d/vpbench-nonfree.sources >/dev/null <<'SRC'
 Types: deb
@@ -58,7 +66,7 @@ Components: contrib non-free non-free-firmware
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 	as_root apt-get update -qq >&2
-	if ! apt-cache policy nvidia-cuda-toolkit 2>/dev/null | grep -q "Candidate: $VERSION"; then
+	if ! has_candidate; then
 		log "apt offers no nvidia-cuda-toolkit $VERSION: this script expects Debian 12 (bookworm)"
 		apt-cache policy nvidia-cuda-toolkit >&2 || true
 		exit 1
