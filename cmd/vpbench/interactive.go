@@ -38,6 +38,11 @@ func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		path = pos[0]
 	}
 	if !*plain && !o.headless && isTerminal(os.Stdin) && isTerminal(stdout) {
+		// The UI shows Table 1's surface row: it builds the surface every frame unless
+		// --surface=false says not to.
+		if !flagGiven(fs, "surface") {
+			o.surface = true
+		}
 		return runTUI(ctx, path, o)
 	}
 	if path == "" {
@@ -50,6 +55,13 @@ func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		return runScenario(ctx, path, o, stdout, stderr)
 	}
 	return watchScenario(ctx, path, o, stdout, stderr)
+}
+
+// flagGiven reports whether the command line set the flag name.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // isTerminal reports whether w is a terminal.
