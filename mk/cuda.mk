@@ -51,5 +51,5 @@ cuda: deps
 	echo "built $(CUDA_BIN) (the cuda backend; it runs where an NVIDIA driver and GPU are)"
 
 cuda-vet: deps
-	@$(CUDA_ENV) && $(GO) vet -tags cuda ./gpusim/... ./script/... ./cmd/... && \
-	$(GO) test -c -tags cuda -o /dev/null ./gpusim/ && echo "cuda-vet: the cuda build vets and its tests compile"
+	@$(CUDA_ENV) && $(GO) vet -tags cuda ./gpusim/... ./script/... ./scripts/... ./cmd/... && \
+	$(GO) test -c -tags cuda -o /dev/null ./gpusim/ && $(GO) test -c -tags cuda -o /dev/null ./scripts/ && echo "cuda-vet: the cuda build vets and its tests compile"
