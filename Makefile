@@ -30,15 +30,15 @@ build: deps
 run: build
 	./$(BIN)
 
-# test: formatting and vet, every test, and the solver's concurrent tests under the race
-# detector (the whole suite under -race takes over a minute; these cover every goroutine).
+# test: formatting and vet, every test, and the concurrent packages' tests under the race
+# detector (the solver's concurrent tests, terrain, surface, the UI and the preview).
 test: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(TEST_ENV) $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'Snapshot|Workers|Dense|Allocs' ./gpusim/
-	GOMAXPROCS=2 $(GO) test -count=1 -race ./terrain/ ./surface/
+	GOMAXPROCS=2 $(TEST_ENV) $(GO) test -count=1 -race ./terrain/ ./surface/ ./tui/ ./preview/
 	@for t in $(TEST_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 bench: deps
