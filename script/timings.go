@@ -34,6 +34,13 @@ func (p *PhaseClock) Add(d time.Duration) {
 	p.max = max(p.max, d)
 }
 
+// Merge adds the frames o recorded.
+func (p *PhaseClock) Merge(o PhaseClock) {
+	p.n += o.n
+	p.sum += o.sum
+	p.max = max(p.max, o.max)
+}
+
 // Timing is the average and maximum so far, in ms.
 func (p PhaseClock) Timing() PhaseTiming {
 	if p.n == 0 {

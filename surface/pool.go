@@ -88,18 +88,25 @@ func (p *pool) runWeighted(n int, cum []int32, minItems int, f func(w, lo, hi in
 		f(0, 0, n)
 		return 1
 	}
+	p.splitWeighted(n, cum, k)
+	p.runBounds(k, f)
+	return k
+}
+
+// splitWeighted sets bounds[0..k] to split n items of cumulative weights cum (len n+1)
+// into k chunks of near-equal weight.
+func (p *pool) splitWeighted(n int, cum []int32, k int) {
+	total := int(cum[n])
 	p.bounds[0] = 0
 	i := 0
-	for w := 1; w < k; w++ {
-		target := int32(total * w / k)
+	for c := 1; c < k; c++ {
+		target := int32(total * c / k)
 		for i < n && cum[i] < target {
 			i++
 		}
-		p.bounds[w] = i
+		p.bounds[c] = i
 	}
 	p.bounds[k] = n
-	p.runBounds(k, f)
-	return k
 }
 
 // runBeside runs solo on the caller and, at the same time, f over n items of cumulative
@@ -117,16 +124,7 @@ func (p *pool) runBeside(solo func(), n int, cum []int32, minItems int, f func(w
 		minItems = 1
 	}
 	k := max(1, min(p.workers-1, total/minItems))
-	p.bounds[0] = 0
-	i := 0
-	for c := 1; c < k; c++ {
-		target := int32(total * c / k)
-		for i < n && cum[i] < target {
-			i++
-		}
-		p.bounds[c] = i
-	}
-	p.bounds[k] = n
+	p.splitWeighted(n, cum, k)
 	p.f, p.solo = f, solo
 	p.par.Do(k+1, p.besideChunk)
 	p.f, p.solo = nil, nil

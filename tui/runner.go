@@ -2,9 +2,7 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -12,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/internal/filestamp"
 	"github.com/vpbench/vpbench/script"
 )
 
@@ -73,7 +72,7 @@ type Runner struct {
 	sc      *script.Scenario
 	status  Status
 	errText string
-	stamp   fileStamp
+	stamp   filestamp.Stamp
 	frame   int
 	quit    bool
 
@@ -435,7 +434,7 @@ func (r *Runner) load(reload bool) {
 	name := r.cfg.SourceName
 	if r.cfg.Path != "" {
 		name = r.cfg.Path
-		if st, err := statFile(r.cfg.Path); err == nil {
+		if st, err := filestamp.Of(r.cfg.Path); err == nil {
 			r.stamp = st
 		}
 		r.nextWatch = time.Now().Add(watchInterval)
@@ -489,7 +488,7 @@ func (r *Runner) pollWatch() {
 		return
 	}
 	r.nextWatch = time.Now().Add(watchInterval)
-	st, err := statFile(r.cfg.Path)
+	st, err := filestamp.Of(r.cfg.Path)
 	if err != nil {
 		if msg := err.Error(); msg != r.watchErr {
 			r.watchErr = msg
@@ -587,21 +586,4 @@ func backendName(backend string, workers int) string {
 		return fmt.Sprintf("cpu, %d worker(s)", workers)
 	}
 	return backend
-}
-
-// fileStamp tells one version of a file from the next.
-type fileStamp struct {
-	mod  time.Time
-	size int64
-}
-
-func statFile(path string) (fileStamp, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{}, err
-	}
-	if st.IsDir() {
-		return fileStamp{}, errors.New(path + " is a folder, not a script")
-	}
-	return fileStamp{st.ModTime(), st.Size()}, nil
 }

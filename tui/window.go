@@ -7,37 +7,12 @@ import (
 	"github.com/vpbench/vpbench/script"
 )
 
-// clock accumulates one phase's frame times: count, sum, maximum.
-type clock struct {
-	n        int
-	sum, max time.Duration
-}
-
-func (c *clock) add(d time.Duration) {
-	c.n++
-	c.sum += d
-	c.max = max(c.max, d)
-}
-
-func (c *clock) merge(o clock) {
-	c.n += o.n
-	c.sum += o.sum
-	c.max = max(c.max, o.max)
-}
-
-func (c clock) timing() script.PhaseTiming {
-	if c.n == 0 {
-		return script.PhaseTiming{}
-	}
-	return script.PhaseTiming{Frames: c.n, AvgMs: float64(c.sum) / float64(c.n) / 1e6, MaxMs: float64(c.max) / 1e6}
-}
-
 // bucket is what happened between two state messages.
 type bucket struct {
 	wall        time.Duration
 	sim         float64 // simulated seconds advanced
 	steps       int64
-	simT, surfT clock
+	simT, surfT script.PhaseClock
 	// renderFrames and renderMs are the render phase's frames and total ms in the bucket,
 	// from the differences of the scenario's running totals (the preview records them
 	// from its own goroutine; their per-frame maximum is not known here).
@@ -64,10 +39,10 @@ func (w *window) addFrame(sim float64, steps int64, simDur, surfDur time.Duratio
 	w.cur.sim += sim
 	w.cur.steps += steps
 	if simDur > 0 {
-		w.cur.simT.add(simDur)
+		w.cur.simT.Add(simDur)
 	}
 	if surfDur > 0 {
-		w.cur.surfT.add(surfDur)
+		w.cur.surfT.Add(surfDur)
 	}
 }
 
@@ -91,8 +66,9 @@ func (w *window) close(now time.Time, render script.PhaseTiming) {
 		keep--
 	}
 	w.buckets = append(w.buckets[:0], w.buckets[keep:]...)
-	if n := b.simT.n; n > 0 {
-		w.spark = append(w.spark, float64(b.simT.sum+b.surfT.sum)/float64(n)/1e6)
+	if st := b.simT.Timing(); st.Frames > 0 {
+		sf := b.surfT.Timing()
+		w.spark = append(w.spark, (st.AvgMs*float64(st.Frames)+sf.AvgMs*float64(sf.Frames))/float64(st.Frames))
 		if len(w.spark) > sparkLen {
 			w.spark = append(w.spark[:0], w.spark[len(w.spark)-sparkLen:]...)
 		}
@@ -115,19 +91,19 @@ func (w *window) summary() (win Window, stepsPerSec, realTime float64) {
 	var wall time.Duration
 	var sim float64
 	var steps int64
-	var simT, surfT clock
+	var simT, surfT script.PhaseClock
 	var rFrames int
 	var rMs float64
 	for _, b := range w.buckets {
 		wall += b.wall
 		sim += b.sim
 		steps += b.steps
-		simT.merge(b.simT)
-		surfT.merge(b.surfT)
+		simT.Merge(b.simT)
+		surfT.Merge(b.surfT)
 		rFrames += b.renderFrames
 		rMs += b.renderMs
 	}
-	win.Simulation, win.Surface = simT.timing(), surfT.timing()
+	win.Simulation, win.Surface = simT.Timing(), surfT.Timing()
 	if rFrames > 0 {
 		win.Render = script.PhaseTiming{Frames: rFrames, AvgMs: rMs / float64(rFrames), MaxMs: math.NaN()}
 	}

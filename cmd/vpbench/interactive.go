@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/vpbench/vpbench/internal/filestamp"
 	"github.com/vpbench/vpbench/tui"
 )
 
@@ -76,7 +77,7 @@ func isTerminal(w any) bool {
 // frame work, its `w` key through the link's adapter, and screenshots are its pictures.
 func runTUI(ctx context.Context, path string, o runOptions) error {
 	if path != "" {
-		if _, err := fileStamp(path); err != nil {
+		if _, err := filestamp.Of(path); err != nil {
 			return usagef("%v", err)
 		}
 	}

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
+
+	"github.com/vpbench/vpbench/internal/filestamp"
 )
 
 // watchInterval is how often the scenario file is checked for changes.
@@ -16,14 +17,14 @@ const watchInterval = 300 * time.Millisecond
 // is fixed; Ctrl-C ends it.
 func watchScenario(ctx context.Context, path string, o runOptions, stdout, stderr io.Writer) error {
 	for {
-		stamp, err := fileStamp(path)
+		stamp, err := filestamp.Of(path)
 		if err != nil {
 			return usagef("%v", err)
 		}
 		runCtx, cancel := context.WithCancel(ctx)
 		changed := make(chan struct{})
 		go func() {
-			if waitForChange(runCtx, path, stamp) {
+			if filestamp.WaitForChange(runCtx, path, stamp, watchInterval) {
 				close(changed)
 				cancel()
 			}
@@ -48,36 +49,5 @@ func watchScenario(ctx context.Context, path string, o runOptions, stdout, stder
 		}
 		cancel()
 		fmt.Fprintf(stderr, "%s changed: reloading\n", path)
-	}
-}
-
-// fileStamp is what tells one version of a file from the next.
-type stamp struct {
-	mod  time.Time
-	size int64
-}
-
-func fileStamp(path string) (stamp, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return stamp{}, err
-	}
-	return stamp{st.ModTime(), st.Size()}, nil
-}
-
-// waitForChange polls path until its stamp differs from s (true) or ctx ends (false).
-// Polling needs no OS watcher and survives editors that replace the file on save.
-func waitForChange(ctx context.Context, path string, s stamp) bool {
-	t := time.NewTicker(watchInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-			if now, err := fileStamp(path); err == nil && now != s {
-				return true
-			}
-		}
 	}
 }
