@@ -3,25 +3,14 @@ package preview
 import (
 	"image"
 	"image/png"
-	"os"
-	"path/filepath"
+	"io"
+
+	"github.com/vpbench/vpbench/internal/fileout"
 )
 
-// WritePNG writes img to path as PNG, making missing folders.
+// WritePNG writes img to path as PNG, making missing folders (a failed write leaves any
+// earlier file at path as it was).
 func WritePNG(path string, img image.Image) error {
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	err = enc.Encode(f, img)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return fileout.Write(path, func(w io.Writer) error { return enc.Encode(w, img) })
 }

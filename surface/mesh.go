@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/vpbench/vpbench/internal/fileout"
 )
 
 // Mesh is the liquid surface of one frame: an indexed triangle mesh with a normal and an
@@ -123,24 +124,13 @@ func (m *Mesh) check() error {
 }
 
 // WriteFile writes the mesh to path: PLY (with per-vertex opacity) when the name ends in
-// .ply, OBJ otherwise. Missing folders are made.
+// .ply, OBJ otherwise. Missing folders are made; a failed write leaves any earlier file
+// at path as it was.
 func (m *Mesh) WriteFile(path string) error {
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+	return fileout.Write(path, func(w io.Writer) error {
+		if strings.EqualFold(filepath.Ext(path), ".ply") {
+			return m.WritePLY(w)
 		}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if strings.EqualFold(filepath.Ext(path), ".ply") {
-		err = m.WritePLY(f)
-	} else {
-		err = m.WriteOBJ(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+		return m.WriteOBJ(w)
+	})
 }
