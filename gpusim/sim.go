@@ -559,6 +559,17 @@ func (s *Sim) Snapshot(dst *Snapshot) {
 	s.mu.Unlock()
 }
 
+// Heights copies the liquid heights of the last published state into dst (grown as
+// needed) and returns it: what Snapshot gives as Height, without the volume sum that
+// Snapshot does once per state (the surface needs only the heights, every frame). Safe
+// from any goroutine while another one steps.
+func (s *Sim) Heights(dst []float32) []float32 {
+	s.mu.Lock()
+	dst = append(dst[:0], s.published.Height...)
+	s.mu.Unlock()
+	return dst
+}
+
 // Stats summarises the run, from the last published snapshot.
 func (s *Sim) Stats() Stats {
 	s.mu.Lock()

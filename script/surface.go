@@ -22,6 +22,7 @@ type surfaceState struct {
 	settings surface.Settings // set by sim:set; surface.DefaultSettings until then
 	mesh     *terrain.Mesh    // the terrain mesh builder was made with (the preview draws it)
 	preview  previewState     // the liquid's colour (preview.go)
+	heights  []float32        // BuildSurface's copy of the heights, reused
 }
 
 // terrainChanged records the new terrain solid; the surface follows on its next use.
@@ -61,7 +62,11 @@ func (s *Scenario) BuildSurface() (*surface.Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.Build(s.snapshot().Height), nil
+	if s.snapOK { // a script already read this state: its heights are at hand
+		return b.Build(s.snap.Height), nil
+	}
+	s.surf.heights = s.sim.Heights(s.surf.heights)
+	return b.Build(s.surf.heights), nil
 }
 
 // ExportMesh writes the liquid surface mesh of the current state to path: PLY (with
