@@ -28,7 +28,6 @@ type window struct {
 	lastX     float64
 	lastY     float64
 	dirty     bool // the camera moved: draw even without a new frame
-	meniscus  int32
 	title     []byte
 	lastTitle time.Time
 	renderMs  float64 // smoothed render time

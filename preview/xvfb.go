@@ -22,7 +22,7 @@ type xvfb struct {
 func startXvfb() (*xvfb, error) {
 	path, err := exec.LookPath("Xvfb")
 	if err != nil {
-		return nil, errors.New("Xvfb is not installed")
+		return nil, errors.New("no Xvfb found: it is not installed")
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -46,13 +46,13 @@ func startXvfb() (*xvfb, error) {
 		if n == "" {
 			cmd.Process.Kill()
 			cmd.Wait()
-			return nil, errors.New("Xvfb exited without a display number")
+			return nil, errors.New("the Xvfb server exited without a display number")
 		}
 		return &xvfb{cmd: cmd, display: ":" + n}, nil
 	case <-time.After(10 * time.Second):
 		cmd.Process.Kill()
 		cmd.Wait()
-		return nil, errors.New("Xvfb did not start within 10 s")
+		return nil, errors.New("the Xvfb server did not start within 10 s")
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -100,9 +99,9 @@ func startTUI(t *testing.T) *e2eRun {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "vpbench")
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if p, err := exec.LookPath("go"); err == nil {
-		gobin = p
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the test builds the binary and needs the go command on PATH: %v", err)
 	}
 	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
