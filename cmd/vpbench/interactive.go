@@ -34,6 +34,11 @@ func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err := o.validate(); err != nil {
 		return err
 	}
+	stopProfile, err := startProfile(o.cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	path := ""
 	if len(pos) == 1 {
 		path = pos[0]

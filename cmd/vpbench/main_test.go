@@ -215,3 +215,20 @@ func TestSurfaceTimingsAndExport(t *testing.T) {
 		t.Errorf("--export-format stl: exit %d, stderr %q", code, errOut)
 	}
 }
+
+func TestCPUProfile(t *testing.T) {
+	path := writeScript(t, "pour.lua", pourScript)
+	prof := filepath.Join(t.TempDir(), "run.prof")
+	code, _, errs := runCLI(t, "run", "--headless", "--until", "0.05", "--cpuprofile", prof, path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b { // pprof profiles are gzipped
+		t.Fatalf("profile %s: %d bytes, %v: want a gzipped pprof profile", prof, len(b), err)
+	}
+	code, _, errs = runCLI(t, "run", "--headless", "--cpuprofile", filepath.Join(prof, "x"), path)
+	if code != exitUsage || !strings.Contains(errs, "--cpuprofile") {
+		t.Errorf("a profile path below a file: exit %d, %q: want 2 naming --cpuprofile", code, errs)
+	}
+}

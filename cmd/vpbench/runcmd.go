@@ -30,6 +30,7 @@ type runOptions struct {
 	every      float64 // simulated s between plain progress lines
 	watch      bool    // reload when the file changes
 	preview    bool    // open the preview window when the run starts
+	cpuprofile string  // --cpuprofile: a CPU profile of the run
 	frameWork
 }
 
@@ -107,6 +108,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.frameSteps, "frame-steps", 1, "solver steps per frame (timings are per frame)")
 	fs.Float64Var(&o.every, "every", 0.5, "simulated seconds between progress lines when output is not a terminal")
 	fs.BoolVar(&o.preview, "preview", false, "open the preview window (GLFW/OpenGL; needs a display) when the run starts")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
 	o.frameWork.register(fs, false)
 }
 
@@ -147,6 +149,11 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := o.validate(); err != nil {
 		return err
 	}
+	stopProfile, err := startProfile(o.cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	path := ""
 	if len(pos) == 1 {
 		path = pos[0]
