@@ -512,12 +512,14 @@ func (b *Builder) find(cell int32, z float32) int32 {
 // left unlinked, at the wet boundary, is searched, for a dry column or a wall
 // (linksBackward). This halves the searches, the largest cost of a frame.
 func (b *Builder) links() {
-	b.pool.run(len(b.wetList), minHeavy, b.fLinks)
-	k := b.pool.run(len(b.wetList), minHeavy, b.fLinksBack)
+	chunks := [2]int{
+		b.pool.run(len(b.wetList), minHeavy, b.fLinks),
+		b.pool.run(len(b.wetList), minHeavy, b.fLinksBack),
+	}
 	nw := int32(len(b.wetList))
 	// The forward lists of every chunk, then the backward ones: an order that does not
 	// depend on the number of chunks.
-	for pass := range 2 {
+	for pass, k := range chunks {
 		for w := range k {
 			wk := &b.wk[w]
 			dry, facing := wk.dry, wk.facing
@@ -537,7 +539,7 @@ func (b *Builder) links() {
 			b.facing = append(b.facing, facing...)
 		}
 	}
-	for w := range k {
+	for w := range chunks[1] {
 		b.ring = append(b.ring, b.wk[w].ring...)
 	}
 }
