@@ -120,5 +120,9 @@
 // cells holding one; per-vertex state is stored in vertex order, so the cost follows the
 // wet part of the terrain. Passes with enough work are split over up to GOMAXPROCS
 // goroutines (at most 8), each writing only what its items own and joining lists in a
-// fixed order: the result is bit-identical for any number of goroutines.
+// fixed order: the result is bit-identical for any number of goroutines. The link test
+// is symmetric, so it runs in four directions and writes each link both ways. The
+// meniscus's dead reckoning is sequential: it runs on one goroutine while the others
+// triangulate, and whoever is done first sets normals (docs/benchmarks.md has the
+// figures).
 package surface
