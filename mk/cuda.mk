@@ -25,7 +25,10 @@ CUDA_ENV = CUDA_HOME=$$(tools/cuda-toolchain.sh) && export CGO_CFLAGS="-I$$CUDA_
 DEPS += deps-cxx
 deps-cxx:
 	@command -v g++ >/dev/null 2>&1 || { echo "installing g++ (the CUDA kernels' host tests compile them with it)"; \
-	apt-get install -y --no-install-recommends g++ >/dev/null; }
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get install -y --no-install-recommends g++ >/dev/null 2>&1 || \
+	{ apt-get update >/dev/null && apt-get install -y --no-install-recommends g++ >/dev/null; } || \
+	{ echo "cannot install g++ (run as root, or install it yourself)"; exit 1; }; }
 
 cuda-toolchain:
 	@tools/cuda-toolchain.sh >/dev/null
