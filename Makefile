@@ -31,14 +31,15 @@ run: build
 	./$(BIN)
 
 # test: formatting and vet, every test, and the concurrent packages' tests under the race
-# detector (the solver's concurrent tests, terrain, surface, the UI and the preview).
+# detector (the solver's concurrent tests, and every package with goroutines: terrain,
+# surface, the UI, the preview, the script watchdog, the command, the pools).
 test: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(TEST_ENV) $(GO) test -count=1 ./...
-	$(GO) test -count=1 -race -run 'Snapshot|Workers|Dense|Allocs' ./gpusim/
-	GOMAXPROCS=2 $(TEST_ENV) $(GO) test -count=1 -race ./terrain/ ./surface/ ./tui/ ./preview/
+	$(GO) test -count=1 -race -run 'Snapshot|Workers|Dense|Allocs|HostKernels|Heights' ./gpusim/
+	GOMAXPROCS=2 $(TEST_ENV) $(GO) test -count=1 -race ./terrain/ ./surface/ ./tui/ ./preview/ ./script/ ./cmd/vpbench/ ./internal/...
 	@for t in $(TEST_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 bench: deps
