@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 	"unsafe"
 
 	_ "github.com/vpbench/vpbench/gpusim/internal/cudaprobe" // before cu's init: see there
@@ -194,6 +195,38 @@ func (r *cudaRuntime) Launch(k kernels.ID, n int, args unsafe.Pointer) {
 	block := min(n, blockSize)
 	grid := (n + block - 1) / block
 	check(kernels.Names[k], C.vp_launch(r.fns[k], C.uint(grid), C.uint(block), nil, args))
+}
+
+// CopyBandwidth measures the device's memory bandwidth, in bytes per second: reps
+// device-to-device copies of bytes (each reads and writes bytes), timed from the first
+// copy's start to the last one's end. It is the bound the step's speed is compared with
+// (docs/cuda.md, "Performance"): measured in the same run, on the same device.
+func (r *cudaRuntime) CopyBandwidth(bytes, reps int) (float64, error) {
+	var bw float64
+	var err error
+	r.Do(func() {
+		var src, dst C.CUdeviceptr
+		if rc := C.cuMemAlloc(&src, C.size_t(bytes)); rc != C.CUDA_SUCCESS {
+			err = fmt.Errorf("allocating %d MB for the bandwidth test: CUDA error %d", bytes>>20, int(rc))
+			return
+		}
+		defer C.cuMemFree(src)
+		if rc := C.cuMemAlloc(&dst, C.size_t(bytes)); rc != C.CUDA_SUCCESS {
+			err = fmt.Errorf("allocating %d MB for the bandwidth test: CUDA error %d", bytes>>20, int(rc))
+			return
+		}
+		defer C.cuMemFree(dst)
+		check("memset", C.cuMemsetD8(src, 1, C.size_t(bytes)))
+		check("copy", C.cuMemcpyDtoD(dst, src, C.size_t(bytes))) // warm
+		check("sync", C.cuCtxSynchronize())
+		t0 := time.Now()
+		for range reps {
+			check("copy", C.cuMemcpyDtoD(dst, src, C.size_t(bytes)))
+		}
+		check("sync", C.cuCtxSynchronize())
+		bw = 2 * float64(bytes) * float64(reps) / time.Since(t0).Seconds()
+	})
+	return bw, err
 }
 
 // Close keeps the shared context: it lives as long as the process.

@@ -96,3 +96,31 @@ func TestLibraryCUDAMatchesCPU(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkLibraryCUDASurgery: the surgery scene (200 x 200 x 5) on the cuda backend,
+// one step a frame with no surface, as `vpbench run --headless --backend cuda` steps it;
+// reports the real-time factor (simulated over wall seconds; target: 100 or more).
+//
+//	go test -tags cuda -run '^$' -bench LibraryCUDASurgery -benchtime 3000x ./scripts/
+func BenchmarkLibraryCUDASurgery(b *testing.B) {
+	sc, err := script.Load("surgery.lua", script.Options{Print: func(string) {}, Backend: "cuda"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sc.Close()
+	if _, err := sc.Advance(10); err != nil {
+		b.Fatal(err)
+	}
+	t0 := sc.Time()
+	b.ResetTimer()
+	for i := range b.N {
+		done, err := sc.Advance(1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if done && i < b.N-1 {
+			b.Fatalf("the scenario ended after %d frames: run fewer (-benchtime)", i+1)
+		}
+	}
+	b.ReportMetric((sc.Time()-t0)/b.Elapsed().Seconds(), "x-realtime")
+}
