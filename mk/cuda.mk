@@ -56,3 +56,15 @@ cuda: deps
 cuda-vet: deps
 	@$(CUDA_ENV) && $(GO) vet -tags cuda ./gpusim/... ./script/... ./scripts/... ./cmd/... && \
 	$(GO) test -c -tags cuda -o /dev/null ./gpusim/ && $(GO) test -c -tags cuda -o /dev/null ./scripts/ && echo "cuda-vet: the cuda build vets and its tests compile"
+
+# gpu-bundle: what a machine with a GPU runs (the device tool's has no Go toolchain): the
+# cuda builds of the gpusim and scripts test binaries and bin/vpbench-cuda, in
+# .cache/gpu (carry that path); tools/gpu-run.sh runs them there (docs/cuda.md).
+GPU_BUNDLE := .cache/gpu
+.PHONY: gpu-bundle
+gpu-bundle: cuda
+	@$(CUDA_ENV) && mkdir -p $(GPU_BUNDLE) && \
+	$(GO) test -c -tags cuda -o $(GPU_BUNDLE)/gpusim.test ./gpusim/ && \
+	$(GO) test -c -tags cuda -o $(GPU_BUNDLE)/scripts.test ./scripts/ && \
+	cp $(CUDA_BIN) $(GPU_BUNDLE)/ && du -sh $(GPU_BUNDLE) && \
+	echo "carry $(GPU_BUNDLE) and run tools/gpu-run.sh on the GPU machine"
