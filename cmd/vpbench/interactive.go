@@ -31,18 +31,11 @@ func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if len(pos) > 1 {
 		return usagef("unexpected arguments %q: give one scenario file (or a command: run, check, bench, help)", pos[1:])
 	}
-	if err := o.validate(); err != nil {
-		return err
-	}
-	stopProfile, err := startProfile(o.cpuprofile)
+	path, stopProfile, err := o.begin(pos)
 	if err != nil {
 		return err
 	}
 	defer stopProfile()
-	path := ""
-	if len(pos) == 1 {
-		path = pos[0]
-	}
 	if !*plain && !o.headless && isTerminal(os.Stdin) && isTerminal(stdout) {
 		// The UI shows Table 1's surface row: it builds the surface every frame unless
 		// --surface=false says not to.

@@ -153,19 +153,27 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) > 1 {
 		return usagef("vpbench run takes one scenario file, got %d: %q", len(pos), pos)
 	}
-	if err := o.validate(); err != nil {
-		return err
-	}
-	stopProfile, err := startProfile(o.cpuprofile)
+	path, stopProfile, err := o.begin(pos)
 	if err != nil {
 		return err
 	}
 	defer stopProfile()
-	path := ""
+	return runScenario(ctx, path, o, stdout, stderr)
+}
+
+// begin checks the options of a run and starts its CPU profile (stop ends it); path is
+// the scenario file of the positional arguments (at most one), "" for the built-in demo.
+func (o *runOptions) begin(pos []string) (path string, stop func(), err error) {
+	if err := o.validate(); err != nil {
+		return "", nil, err
+	}
+	if stop, err = startProfile(o.cpuprofile); err != nil {
+		return "", nil, err
+	}
 	if len(pos) == 1 {
 		path = pos[0]
 	}
-	return runScenario(ctx, path, o, stdout, stderr)
+	return path, stop, nil
 }
 
 // runScenario loads and runs one scenario to the end, printing its report.
