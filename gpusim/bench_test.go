@@ -12,14 +12,20 @@ func benchStep(b *testing.B, sim *Sim) {
 	b.Helper()
 	sim.Step(10) // warm the pool and caches
 	b.ResetTimer()
-	t0 := time.Now()
-	for done := 0; done < b.N; {
-		n := min(b.N-done, 100)
-		sim.Step(n)
-		done += n
-	}
-	el := time.Since(t0).Seconds()
+	el := stepTimed(sim, b.N, 100)
 	b.ReportMetric(float64(sim.Columns().NumColumns())*float64(b.N)/el, "colsteps/s")
+}
+
+// stepTimed runs n steps of sim in Step calls of at most chunk steps and returns the
+// wall seconds they took.
+func stepTimed(sim *Sim, n, chunk int) float64 {
+	t0 := time.Now()
+	for done := 0; done < n; {
+		k := min(n-done, chunk)
+		sim.Step(k)
+		done += k
+	}
+	return time.Since(t0).Seconds()
 }
 
 // filmEverywhere wets every column with a film of the given depth.

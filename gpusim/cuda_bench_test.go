@@ -9,10 +9,7 @@ package gpusim
 // CI only compiles them (make cuda-vet). BenchmarkCUDAStep2048 reports the step's speed
 // against the bandwidth bound, with the bandwidth measured in the same run.
 
-import (
-	"testing"
-	"time"
-)
+import "testing"
 
 // minBytesPerColumn is what a dense step must move at least per column: h, r, fx, fy read
 // and written (32 bytes), base and max read (8).
@@ -56,13 +53,7 @@ func BenchmarkCUDAStep2048(b *testing.B) {
 	sim.Step(100) // load the kernels, warm the device
 	bw := cudaBandwidth(b)
 	b.ResetTimer()
-	t0 := time.Now()
-	for done := 0; done < b.N; {
-		n := min(b.N-done, 1000)
-		sim.Step(n)
-		done += n
-	}
-	el := time.Since(t0).Seconds()
+	el := stepTimed(sim, b.N, 1000)
 	b.StopTimer()
 	perStep := el / float64(b.N)
 	cols := float64(c.NumColumns())
