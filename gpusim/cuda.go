@@ -182,6 +182,28 @@ func (r *cudaRuntime) Download(dst unsafe.Pointer, src uint64, bytes int) {
 	}
 }
 
+// AllocHost returns page-locked host memory, which the GPU copies into asynchronously.
+func (r *cudaRuntime) AllocHost(bytes int) (unsafe.Pointer, error) {
+	var p unsafe.Pointer
+	if rc := C.cuMemAllocHost(&p, C.size_t(max(bytes, 1))); rc != C.CUDA_SUCCESS {
+		return nil, fmt.Errorf("allocating %d MB of page-locked host memory failed (CUDA error %d)", bytes>>20, int(rc))
+	}
+	return p, nil
+}
+
+func (r *cudaRuntime) FreeHost(p unsafe.Pointer) { check("free host memory", C.cuMemFreeHost(p)) }
+
+// DownloadAsync queues a copy into page-locked memory on the default stream, behind the
+// launches queued before it.
+func (r *cudaRuntime) DownloadAsync(dst unsafe.Pointer, src uint64, bytes int) {
+	if bytes > 0 {
+		check("download", C.cuMemcpyDtoHAsync(dst, C.CUdeviceptr(src), C.size_t(bytes), nil))
+	}
+}
+
+// Wait waits for the default stream: every launch and copy queued so far.
+func (r *cudaRuntime) Wait() { check("synchronize", C.cuStreamSynchronize(nil)) }
+
 func (r *cudaRuntime) Zero(dst uint64, bytes int) {
 	if bytes > 0 {
 		check("memset", C.cuMemsetD8(C.CUdeviceptr(dst), 0, C.size_t(bytes)))

@@ -9,6 +9,7 @@ package gpusim
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -80,6 +81,73 @@ func TestCUDAMatchesCPU(t *testing.T) {
 				t.Errorf("cuda volume %g, start %g + added %g - removed %g: off by %g", dv, v0, added, removed, err)
 			}
 			t.Logf("%s: %d steps, %d of them not bit-identical to the cpu", dev.Stats().Backend, tc.steps, differ)
+		})
+	}
+}
+
+// TestCUDAPipelinedMatchesCPU runs the conformance scenes pipelined (Sim.SetPipelined:
+// asynchronous read-back, a full-flag flip stopping the rest of a call on the device) in
+// calls of 1 to 9 steps, and compares each published snapshot with the CPU's state of the
+// call before, and the state after Sync, within the tolerances above.
+func TestCUDAPipelinedMatchesCPU(t *testing.T) {
+	if _, err := CUDAAvailable(); err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b []float32) int {
+		for i := range a {
+			if math.Abs(float64(a[i])-float64(b[i])) > gpuHeightTol {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, tc := range conformanceCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			forceGeneralLayout = tc.general
+			defer func() { forceGeneralLayout = false }()
+			c := tc.cols(t)
+			cpu := newSim(t, c, tc.st)
+			st := tc.st
+			st.Backend = "cuda"
+			dev := newSim(t, c, st)
+			startState(t, 7, tc.flux, cpu, dev)
+			for _, e := range tc.emitters {
+				for _, s := range []*Sim{cpu, dev} {
+					if _, err := s.AddEmitter(e); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			v0 := dev.Volume()
+			a0, _, _ := dev.Accounting()
+			dev.SetPipelined(true)
+			rng := rand.New(rand.NewPCG(3, 5))
+			var prev, got Snapshot
+			cpu.Snapshot(&prev)
+			for calls, steps := 1, 0; steps < 3*tc.steps; calls++ {
+				n := 1 + rng.IntN(9)
+				cpu.Step(n)
+				dev.Step(n)
+				steps += n
+				dev.Snapshot(&got)
+				if calls > 1 && (got.Steps != prev.Steps || near(got.Height, prev.Height) >= 0) {
+					t.Fatalf("call %d: published step %d, want %d; first height off %d", calls, got.Steps, prev.Steps, near(got.Height, prev.Height))
+				}
+				cpu.Snapshot(&prev)
+			}
+			dev.Sync()
+			dev.Snapshot(&got)
+			if got.Steps != prev.Steps || near(got.Height, prev.Height) >= 0 {
+				t.Fatalf("after Sync: step %d, cpu %d; first height off %d", got.Steps, prev.Steps, near(got.Height, prev.Height))
+			}
+			dv := dev.Volume()
+			added, removed, _ := dev.Accounting()
+			added -= a0
+			if err := math.Abs(dv - (v0 + added - removed)); err > gpuVolumeTol*v0 {
+				t.Errorf("cuda volume %g, start %g + added %g - removed %g: off by %g", dv, v0, added, removed, err)
+			}
+			db := dev.be.(*deviceBackend)
+			t.Logf("%d steps; %d passage rebuilds, %d frames resumed after a flip", got.Steps, db.rebuilds, db.resumes)
 		})
 	}
 }

@@ -21,9 +21,18 @@ type kernelRuntime interface {
 	Do(fn func())
 	Alloc(bytes int) (uint64, error)
 	Free(p uint64)
+	// AllocHost and FreeHost give and take back host memory that DownloadAsync may copy
+	// into (page-locked on a GPU).
+	AllocHost(bytes int) (unsafe.Pointer, error)
+	FreeHost(p unsafe.Pointer)
+	// Upload waits for the work queued before it, then copies.
 	Upload(dst uint64, src unsafe.Pointer, bytes int)
 	// Download waits for the work queued before it, then copies.
 	Download(dst unsafe.Pointer, src uint64, bytes int)
+	// DownloadAsync queues a copy into memory from AllocHost; it is there after Wait.
+	DownloadAsync(dst unsafe.Pointer, src uint64, bytes int)
+	// Wait waits for everything queued.
+	Wait()
 	Zero(dst uint64, bytes int)
 	// Launch queues kernel k over n threads; args points to its argument block (copied
 	// before Launch returns).
@@ -93,25 +102,47 @@ type deviceBackend struct {
 	// Host scratch, reused.
 	hostH            []float32
 	hostFx, hostFy   []float32
-	hostAcc          []float64
 	hostI32, hostAct []int32
 	hostF32          []float32
 	hostF64          []float64
 	mark             []int32
 	stamp            int32
-	flips            *int32 // its own allocation, for the same reason as sa
 
-	// The Step call in flight, for stepFn (bound once: a closure per Step would allocate).
-	job struct {
-		n        int
-		t0       float64
-		em       *emitterSet
-		height   []float32
-		residual []float32
-		acct     accounting
+	// Emitters on the device: the set and version last uploaded, and the emitter
+	// kernel's threads.
+	emSet     *emitterSet
+	emGen     uint64
+	emThreads int
+
+	// A Step call's steps on the device: a frame. queue starts one, wait finishes it.
+	frame struct {
+		on   bool // queued and not yet waited for
+		n    int
+		t0   float64
+		em   *emitterSet
+		emit bool
+		acct accounting // set by wait
 	}
-	stepFn func()
-	closed bool
+	stages [2]stage // the frames' read-back buffers, used in turn
+	cur    int      // the stage of the frame in flight, or of the last one
+	// queueFn and waitFn are queueFrame and waitFrame, bound once: a closure per Step
+	// would allocate.
+	queueFn, waitFn func()
+	closed          bool
+
+	// For the tests: passage rebuilds, and frames resumed after a halt (vp_halted).
+	rebuilds, resumes int
+}
+
+// stage is host memory (page-locked on a GPU) that a frame's result is read back into
+// while the host goes on: the full-flag counters, the sources' accounting, the heights
+// and the residuals.
+type stage struct {
+	mem   unsafe.Pointer
+	bytes int
+	ctl   *[2]int32 // the device's fl: flips, halt (see vp_halted)
+	acc   []float64 // 3 per emitter target
+	h, r  []float32
 }
 
 func newDeviceBackend(t *topology, rt kernelRuntime, mode ExtendedPipes) (*deviceBackend, error) {
@@ -123,9 +154,8 @@ func newDeviceBackend(t *topology, rt kernelRuntime, mode ExtendedPipes) (*devic
 		d.ext.setWorkers(1)
 	}
 	d.sa, d.xa, d.ea = new(kernels.StepArgs), new(kernels.ExtArgs), new(kernels.EmitArgs)
-	d.flips = new(int32)
 	d.mark = make([]int32, d.n)
-	d.stepFn = d.runSteps
+	d.queueFn, d.waitFn = d.queueFrame, d.waitFrame
 	var err error
 	rt.Do(func() { err = d.allocate() })
 	if err != nil {
@@ -182,10 +212,15 @@ func (d *deviceBackend) allocate() error {
 	}
 	if d.ext != nil {
 		d.extOut, d.extIn, d.extNet = d.alloc(4*n, &err), d.alloc(4*n, &err), d.alloc(4*n, &err)
-		d.capped, d.full, d.fl = d.alloc(n, &err), d.alloc(n, &err), d.alloc(4, &err)
+		d.capped, d.full, d.fl = d.alloc(n, &err), d.alloc(n, &err), d.alloc(8, &err)
 	}
 	if err != nil {
 		return err
+	}
+	for k := range d.stages {
+		if err := d.growStage(&d.stages[k], 0); err != nil {
+			return err
+		}
 	}
 	upload(d.rt, d.base, c.Base)
 	upload(d.rt, d.top, c.Max)
@@ -204,13 +239,13 @@ func (d *deviceBackend) allocate() error {
 		AdjStart: d.adjStart, AdjPipe: d.adjPipe, AdjOther: d.adjOther, AdjSign: d.adjSign,
 		F: d.f, Raw: d.raw, Fx: d.fx, Fy: d.fy, Rx: d.rx, Ry: d.ry,
 		ExtOut: d.extOut, ExtIn: d.extIn, ExtNet: d.extNet,
-		Capped: d.capped, Full: d.full, Flips: d.fl,
+		Capped: d.capped, Full: d.full, Flips: d.fl, Halt: d.halt(),
 		N: int32(n), Nx: int32(d.nx), Ny: int32(d.ny),
 	}
 	*d.xa = kernels.ExtArgs{H: d.h, Base: d.base, R: d.r, K: d.k, S: d.s,
-		ExtOut: d.extOut, ExtIn: d.extIn, ExtNet: d.extNet}
+		ExtOut: d.extOut, ExtIn: d.extIn, ExtNet: d.extNet, Halt: d.halt()}
 	*d.ea = kernels.EmitArgs{H: d.h, R: d.r, Base: d.base, Top: d.top,
-		Capped: d.capped, Full: d.full, Flips: d.fl}
+		Capped: d.capped, Full: d.full, Flips: d.fl, Halt: d.halt()}
 	if d.ext != nil {
 		d.sa.FullTol = d.ext.fullTol
 		d.ea.FullTol = d.ext.fullTol
@@ -284,39 +319,128 @@ func (d *deviceBackend) extendedCounts() (pipes, passages int) {
 	return d.ext.counts()
 }
 
-// step queues n steps on the device and reads the heights back once, at the end.
-func (d *deviceBackend) step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting {
-	j := &d.job
-	j.n, j.t0, j.em, j.height, j.residual, j.acct = n, t0, em, height, residual, accounting{}
-	d.rt.Do(d.stepFn)
-	j.em, j.height, j.residual = nil, nil, nil
-	return j.acct
+// halt is the device address of the halt counter (see vp_halted): fl's second int32.
+func (d *deviceBackend) halt() uint64 {
+	if d.fl == 0 {
+		return 0
+	}
+	return d.fl + 4
 }
 
-// runSteps is step's body, on the runtime's thread. Launches are queued without waiting;
-// the host waits only for the heights at the end, and, where passages can form, for the
-// count of full flags that flipped after each step (a passage changes only then, and is
-// rebuilt on the host before the next step).
-func (d *deviceBackend) runSteps() {
-	j := &d.job
-	rt := d.rt
-	emit := j.em != nil && j.em.any()
-	threads := 0
-	if emit {
-		threads = d.uploadEmitters(j.em)
+// growStage makes st hold the read-back of n columns and nt emitter targets. It is
+// called only for a stage no frame is using.
+func (d *deviceBackend) growStage(st *stage, nt int) error {
+	bytes := 8 + 24*nt + 8*d.n // ctl, acc (8-aligned), h, r
+	if bytes <= st.bytes {
+		return nil
 	}
-	t := j.t0
+	if st.mem != nil {
+		d.rt.FreeHost(st.mem)
+		*st = stage{}
+	}
+	size := max(bytes, 8+24*2*nt+8*d.n)
+	p, err := d.rt.AllocHost(size)
+	if err != nil {
+		return err
+	}
+	st.mem, st.bytes = p, size
+	ntCap := (size - 8 - 8*d.n) / 24
+	st.ctl = (*[2]int32)(p)
+	st.acc = unsafe.Slice((*float64)(unsafe.Add(p, 8)), 3*ntCap)
+	st.h = unsafe.Slice((*float32)(unsafe.Add(p, 8+24*ntCap)), d.n)
+	st.r = unsafe.Slice((*float32)(unsafe.Add(p, 8+24*ntCap+4*d.n)), d.n)
+	return nil
+}
+
+// step runs n steps and copies the heights and residuals after them into height and
+// residual: a frame queued and waited for at once.
+func (d *deviceBackend) step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting {
+	d.queue(n, t0, em)
+	a := d.wait()
+	d.take(height, residual)
+	return a
+}
+
+// queue starts n steps from simulated time t0, with em's sources and sinks, and a read-back
+// of their result, and returns without waiting for the device (see pipelinedBackend).
+func (d *deviceBackend) queue(n int, t0 float64, em *emitterSet) {
+	f := &d.frame
+	if f.on {
+		panic("gpusim: device frame queued while another is in flight")
+	}
+	f.on, f.n, f.t0, f.em, f.acct = true, n, t0, em, accounting{}
+	d.rt.Do(d.queueFn)
+}
+
+// wait waits for the frame in flight and finishes it; it returns what its sources and
+// sinks moved. The frame's heights stay in its stage until take.
+func (d *deviceBackend) wait() accounting {
+	if !d.frame.on {
+		return accounting{}
+	}
+	d.rt.Do(d.waitFn)
+	d.frame.on, d.frame.em = false, nil
+	return d.frame.acct
+}
+
+// take copies the heights and residuals of the last finished frame into height and
+// residual. It reads host memory only, and may run while the next frame is in flight: that
+// one reads back into the other stage.
+func (d *deviceBackend) take(height, residual []float32) {
+	st := &d.stages[d.cur]
+	if d.frame.on {
+		st = &d.stages[d.cur^1]
+	}
+	copy(height[:d.n], st.h)
+	copy(residual[:d.n], st.r)
+}
+
+// inFlight panics when a frame is in flight: the device's state is then not the one
+// the host must read or replace (Sim waits for its frame first: Sim.Sync).
+func (d *deviceBackend) inFlight(op string) {
+	if d.frame.on {
+		panic("gpusim: " + op + " on the device with a frame in flight (Sim.Sync first)")
+	}
+}
+
+// queueFrame is queue's body, on the runtime's thread. Launches are queued without
+// waiting; where passages can form, a full flag that flips stops the rest of the frame on
+// the device (vp_halted), and waitFrame queues it again after the rebuild.
+func (d *deviceBackend) queueFrame() {
+	f := &d.frame
+	f.emit = f.em != nil && f.em.any()
+	nt := 0
+	if f.emit {
+		nt = len(f.em.tCol)
+		d.prepareEmitters(f.em)
+	}
+	d.cur ^= 1
+	if err := d.growStage(&d.stages[d.cur], nt); err != nil {
+		panic(fmt.Sprintf("%s: %v", d.rt.Name(), err))
+	}
+	d.launchSteps(0)
+	d.readBack()
+}
+
+// launchSteps queues the frame's steps from step `from` on, after rebuilding the passages
+// if a full flag flipped.
+func (d *deviceBackend) launchSteps(from int) {
+	f := &d.frame
+	rt := d.rt
+	ext := d.extOn && d.entries > 0
+	if d.extOn && d.ext.changed() {
+		d.rebuildExt()
+		ext = d.entries > 0
+	}
+	t := f.t0
+	for range from {
+		t += d.p.dt // as the CPU backend advances its clock, one addition a step
+	}
 	sa, xa, ea := unsafe.Pointer(d.sa), unsafe.Pointer(d.xa), unsafe.Pointer(d.ea)
-	for range j.n {
-		ext := d.extOn && d.entries > 0
-		if d.extOn {
-			if d.ext.changed() {
-				d.rebuildExt()
-				ext = d.entries > 0
-			}
-			if ext {
-				rt.Launch(kernels.ExtRaw, 1, xa)
-			}
+	for i := from; i < f.n; i++ {
+		d.sa.Step, d.xa.Step, d.ea.Step = int32(i), int32(i), int32(i)
+		if ext {
+			rt.Launch(kernels.ExtRaw, 1, xa)
 		}
 		if d.dense {
 			rt.Launch(kernels.DenseFluxOutflow, d.n, sa)
@@ -333,35 +457,71 @@ func (d *deviceBackend) runSteps() {
 				rt.Launch(kernels.ExtClear, d.entries, xa)
 			}
 		}
-		if emit {
+		if f.emit {
 			d.ea.T = t
-			rt.Launch(kernels.Emit, threads, ea)
+			rt.Launch(kernels.Emit, d.emThreads, ea)
 		}
 		t += d.p.dt
-		if d.extOn {
-			rt.Download(unsafe.Pointer(d.flips), d.fl, 4)
-			if *d.flips != 0 {
-				d.ext.flips[0] += *d.flips
-				rt.Zero(d.fl, 4)
-			}
-		}
 	}
-	download(rt, j.height, d.h)
-	download(rt, j.residual, d.r)
-	if emit {
-		acc := d.hostAcc[:3*len(j.em.tCol)]
-		download(rt, acc, d.acc.p)
+}
+
+// readBack queues the copies of the frame's result into its stage.
+func (d *deviceBackend) readBack() {
+	f, st, rt := &d.frame, &d.stages[d.cur], d.rt
+	if d.extOn {
+		rt.DownloadAsync(unsafe.Pointer(st.ctl), d.fl, 8)
+	}
+	if f.emit {
+		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.acc)), d.acc.p, 24*len(f.em.tCol))
+	}
+	rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.h)), d.h, 4*d.n)
+	rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.r)), d.r, 4*d.n)
+}
+
+// waitFrame is wait's body, on the runtime's thread. When a full flag flipped at step k
+// (halt = k+1) and steps are left, the passages are rebuilt and steps k+1.. queued again:
+// one more round trip per change of the passages, none per step.
+func (d *deviceBackend) waitFrame() {
+	f, st, rt := &d.frame, &d.stages[d.cur], d.rt
+	rt.Wait()
+	for d.extOn {
+		halt := int(st.ctl[1])
+		if halt == 0 {
+			break
+		}
+		d.ext.flips[0] += st.ctl[0]
+		rt.Zero(d.fl, 8)
+		if halt >= f.n {
+			break // the next frame rebuilds first
+		}
+		d.resumes++
+		d.launchSteps(halt)
+		d.readBack()
+		rt.Wait()
+	}
+	if f.emit {
+		acc := st.acc[:3*len(f.em.tCol)]
 		for k := 0; k < len(acc); k += 3 {
-			j.acct.added += acc[k]
-			j.acct.removed += acc[k+1]
-			j.acct.rejected += acc[k+2]
+			f.acct.added += acc[k]
+			f.acct.removed += acc[k+1]
+			f.acct.rejected += acc[k+2]
 		}
 	}
 }
 
-// uploadEmitters copies the emitters' targets, rates and times to the device and clears
-// the per-target accounting. It returns the threads the emitter kernel needs: one per
-// target, or one for all when two targets share a column (they must then act in order).
+// prepareEmitters uploads the emitters when the set changed since the last upload (an
+// upload waits for the device), and clears the per-target accounting (queued).
+func (d *deviceBackend) prepareEmitters(em *emitterSet) {
+	if em != d.emSet || em.gen != d.emGen {
+		d.emThreads = d.uploadEmitters(em)
+		d.emSet, d.emGen = em, em.gen
+	}
+	d.rt.Zero(d.acc.p, 24*len(em.tCol))
+}
+
+// uploadEmitters copies the emitters' targets, rates and times to the device. It returns
+// the threads the emitter kernel needs: one per target, or one for all when two targets
+// share a column (they must then act in order).
 func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	rt := d.rt
 	nt, ne := len(em.tCol), len(em.list)
@@ -408,10 +568,6 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	upload(rt, d.eStart.p, d.hostF64[ne:2*ne])
 	upload(rt, d.eStop.p, d.hostF64[2*ne:3*ne])
 	upload(rt, d.eActive.p, active[:ne])
-	rt.Zero(d.acc.p, 24*nt)
-	if cap(d.hostAcc) < 3*nt {
-		d.hostAcc = make([]float64, 3*nt)
-	}
 	ea := d.ea
 	ea.TCol, ea.TEm, ea.TWeight = d.tCol.p, d.tEm.p, d.tWeight.p
 	ea.Rate, ea.Start, ea.Stop, ea.Active, ea.Acc = d.eRate.p, d.eStart.p, d.eStop.p, d.eActive.p, d.acc.p
@@ -426,6 +582,7 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 // heights were set), carrying the extended fluxes' history over from the device, and
 // uploads the new openings or axis pipes.
 func (d *deviceBackend) rebuildExt() {
+	d.rebuilds++
 	e, rt := d.ext, d.rt
 	dirty := e.dirty
 	if dirty {
@@ -512,19 +669,23 @@ func (d *deviceBackend) i32(n int) []int32 {
 }
 
 func (d *deviceBackend) readHeight(dst []float32) {
+	d.inFlight("readHeight")
 	d.rt.Do(func() { download(d.rt, dst[:d.n], d.h) })
 }
 
 func (d *deviceBackend) readResidual(dst []float32) {
+	d.inFlight("readResidual")
 	d.rt.Do(func() { download(d.rt, dst[:d.n], d.r) })
 }
 
 func (d *deviceBackend) writeResidual(src []float32) {
+	d.inFlight("writeResidual")
 	d.rt.Do(func() { upload(d.rt, d.r, src[:d.n]) })
 }
 
 // writeHeight sets every height (Fill, SetHeights); the passages are then recomputed.
 func (d *deviceBackend) writeHeight(src []float32) {
+	d.inFlight("writeHeight")
 	d.rt.Do(func() { upload(d.rt, d.h, src[:d.n]) })
 	if d.ext != nil {
 		d.ext.dirty = true
@@ -541,6 +702,7 @@ func (d *deviceBackend) denseFlux() (fx, fy []float32) {
 
 // readFlux copies the fluxes, in topology order.
 func (d *deviceBackend) readFlux(dst []float32) {
+	d.inFlight("readFlux")
 	if !d.dense {
 		d.rt.Do(func() { download(d.rt, dst[:d.np], d.f) })
 		return
@@ -562,6 +724,7 @@ func (d *deviceBackend) readFlux(dst []float32) {
 
 // writeFlux sets the fluxes, in topology order.
 func (d *deviceBackend) writeFlux(src []float32) {
+	d.inFlight("writeFlux")
 	if !d.dense {
 		d.rt.Do(func() { upload(d.rt, d.f, src[:d.np]) })
 		return
@@ -590,6 +753,14 @@ func (d *deviceBackend) close() {
 	}
 	d.closed = true
 	d.rt.Do(func() {
+		d.rt.Wait() // a frame may be in flight: a Sim dropped without Sync
+		d.frame.on = false
+		for k := range d.stages {
+			if d.stages[k].mem != nil {
+				d.rt.FreeHost(d.stages[k].mem)
+				d.stages[k] = stage{}
+			}
+		}
 		for _, p := range d.bufs {
 			d.rt.Free(p)
 		}

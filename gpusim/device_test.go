@@ -18,10 +18,7 @@ import (
 	"github.com/vpbench/vpbench/terrain"
 )
 
-func init() {
-	runtimes["host-kernels"] = func() (kernelRuntime, error) { return hostkernels.New(false), nil }
-	runtimes["host-kernels-reverse"] = func() (kernelRuntime, error) { return hostkernels.New(true), nil }
-}
+func init() { RegisterHostKernelBackends() }
 
 // conformanceCase is a scene, a random start and what acts on it.
 type conformanceCase struct {
@@ -218,6 +215,100 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 	}
 }
 
+// TestHostKernelsPipelined steps the kernels pipelined (Sim.SetPipelined) on a runtime
+// that defers all device work until the host waits, in calls of 1 to 9 steps, against
+// the CPU backend stepping the same calls. It checks:
+//   - each call publishes the state of the call before it, bit for bit, and Sync the
+//     state of the last one (a read of the read-back before the wait would see stale
+//     memory under the deferred runtime);
+//   - a full flag that flips inside a call stops the rest of it on the device, and the
+//     rest runs after the rebuild with the same result as the CPU's step by step;
+//   - the host waits for the device once a call, plus what rebuilding the passages
+//     takes: never once a step. (The random starts flood and drain passages all the
+//     time, so many calls here rebuild; the calls that do not must wait once.)
+func TestHostKernelsPipelined(t *testing.T) {
+	for _, tc := range conformanceCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			forceGeneralLayout = tc.general
+			defer func() { forceGeneralLayout = false }()
+			c := tc.cols(t)
+			cpu := newSim(t, c, tc.st)
+			st := tc.st
+			st.Backend = "host-kernels-deferred"
+			dev := newSim(t, c, st)
+			db := dev.be.(*deviceBackend)
+			rt := db.rt.(*hostkernels.Runtime)
+			startState(t, 7, tc.flux, cpu, dev)
+			for _, e := range tc.emitters {
+				for _, s := range []*Sim{cpu, dev} {
+					if _, err := s.AddEmitter(e); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			dev.SetPipelined(true)
+			cpu.SetPipelined(true) // the CPU backend steps as before
+			rng := rand.New(rand.NewPCG(3, 5))
+			var prev, got Snapshot
+			cpu.Snapshot(&prev)
+			calls, steps, quiet := 0, 0, 0
+			for steps < 3*tc.steps {
+				n := 1 + rng.IntN(9)
+				syncs, rebuilds := rt.Syncs, db.rebuilds
+				cpu.Step(n)
+				dev.Step(n)
+				calls++
+				steps += n
+				// (The first call uploads the emitters, and the first two size the two
+				// read-back stages for them.)
+				if calls > 2 && db.rebuilds == rebuilds {
+					if d := rt.Syncs - syncs; d != 1 {
+						t.Fatalf("call %d (%d steps, no rebuild): the host waited %d times, want 1", calls, n, d)
+					}
+					quiet++
+				}
+				dev.Snapshot(&got)
+				if calls == 1 {
+					if got.Steps != 0 {
+						t.Fatalf("first pipelined call published step %d, want the state before it", got.Steps)
+					}
+				} else if got.Steps != prev.Steps || got.Time != prev.Time || firstDiff(got.Height, prev.Height) >= 0 {
+					t.Fatalf("call %d: published step %d (t %g), want the previous call's %d (t %g); first height off %d",
+						calls, got.Steps, got.Time, prev.Steps, prev.Time, firstDiff(got.Height, prev.Height))
+				}
+				cpu.Snapshot(&prev)
+				if dev.Time() != cpu.Time() {
+					t.Fatalf("call %d: Time %g, cpu %g", calls, dev.Time(), cpu.Time())
+				}
+			}
+			dev.Sync()
+			dev.Snapshot(&got)
+			if got.Steps != prev.Steps || firstDiff(got.Height, prev.Height) >= 0 {
+				t.Fatalf("after Sync: step %d, cpu %d; first height off %d", got.Steps, prev.Steps, firstDiff(got.Height, prev.Height))
+			}
+			a, b := readState(cpu), readState(dev)
+			if firstDiff(a.h, b.h) >= 0 || firstDiff(a.r, b.r) >= 0 || firstDiff(a.f, b.f) >= 0 {
+				t.Fatalf("after %d steps in %d calls: state differs from the cpu's", steps, calls)
+			}
+			ca, cr, cj := cpu.Accounting()
+			da, dr, dj := dev.Accounting()
+			for _, v := range [][2]float64{{ca, da}, {cr, dr}, {cj, dj}} {
+				if math.Abs(v[0]-v[1]) > 1e-12*max(math.Abs(v[0]), 1e-12) {
+					t.Fatalf("accounting (added, removed, rejected) cpu %g %g %g, kernels %g %g %g", ca, cr, cj, da, dr, dj)
+				}
+			}
+			if quiet == 0 {
+				t.Errorf("every call rebuilt the passages: the host waits were not checked")
+			}
+			t.Logf("%d steps in %d calls: %d host waits, %d passage rebuilds, %d frames resumed after a flip; %d calls without a rebuild waited once",
+				steps, calls, rt.Syncs, db.rebuilds, db.resumes, quiet)
+			if tc.st.ExtendedPipes != ExtendedOff && c.NumColumns() != c.Nx*c.Ny && db.resumes == 0 {
+				t.Errorf("no frame was stopped by a flip: the case does not test the halt")
+			}
+		})
+	}
+}
+
 // TestBackendSelection: names, errors and the fixed backend.
 func TestBackendSelection(t *testing.T) {
 	c := layeredScene(t, 8, 8, 0.0005, 0.03, 1, bumpyFloor, nil)
@@ -244,6 +335,33 @@ func TestBackendSelection(t *testing.T) {
 		st.Backend = "auto"
 		if sim, err := New(c, st); err != nil || sim.Stats().Backend != "cpu" {
 			t.Errorf("auto without cuda: %v", err)
+		}
+	}
+}
+
+// TestDeviceStepAllocs: the device backend's Step allocates nothing, pipelined or not,
+// with sources and sinks and extended pipes active (the host-kernel runtime; the cuda one
+// adds only cgo calls).
+func TestDeviceStepAllocs(t *testing.T) {
+	for _, tc := range conformanceCases() {
+		if tc.name != "three-layer/unified" && tc.name != "dense/paper" {
+			continue
+		}
+		for _, pipelined := range []bool{false, true} {
+			st := tc.st
+			st.Backend = "host-kernels"
+			sim := newSim(t, tc.cols(t), st)
+			for _, e := range tc.emitters {
+				if _, err := sim.AddEmitter(e); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sim.SetPipelined(pipelined)
+			sim.Step(40) // sizes the read-back stages and the passages' lists
+			sim.Step(40)
+			if a := testing.AllocsPerRun(20, func() { sim.Step(5) }); a != 0 {
+				t.Errorf("%s, pipelined %v: Step(5) allocates %g times", tc.name, pipelined, a)
+			}
 		}
 	}
 }

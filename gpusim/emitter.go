@@ -3,6 +3,7 @@ package gpusim
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -26,7 +27,17 @@ type emitterSet struct {
 	tStart  []int32 // targets of emitter e: tStart[e] .. tStart[e+1]-1
 	tCol    []int32
 	tWeight []float64
+	// gen changes whenever the set does (touch), so that a device backend uploads it only
+	// then.
+	gen uint64
 }
+
+// emitterGens numbers the emitter sets' versions across the process, so that a set that
+// replaces another (retarget) never shows an old version.
+var emitterGens atomic.Uint64
+
+// touch records that the set changed.
+func (s *emitterSet) touch() { s.gen = emitterGens.Add(1) }
 
 // targets finds the columns an emitter acts on.
 func emitterTargets(cols *terrain.Columns, e Emitter) ([]int32, error) {
@@ -107,6 +118,7 @@ func (s *emitterSet) push(e Emitter, active bool, targets []int32) {
 		s.tWeight = append(s.tWeight, w)
 	}
 	s.tStart = append(s.tStart, int32(len(s.tCol)))
+	s.touch()
 }
 
 // retarget returns a copy of the set with every emitter's columns found again in new

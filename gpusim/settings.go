@@ -144,7 +144,7 @@ func (s Settings) Validate() error {
 	if s.Workers < 0 {
 		return fmt.Errorf("workers is %d: it must be >= 0 (0 = all cores)", s.Workers)
 	}
-	if _, ok := runtimes[s.Backend]; !ok && s.Backend != "" && s.Backend != "cpu" && s.Backend != "auto" {
+	if !HasBackend(s.Backend) {
 		return fmt.Errorf("backend is %q: want \"auto\", \"cpu\" or \"cuda\"", s.Backend)
 	}
 	return nil
@@ -190,4 +190,11 @@ func (s Settings) String() string {
 	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s workers=%d",
 		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Workers)
 	return b.String()
+}
+
+// HasBackend tells whether Settings.Backend may be name: "" (cpu), "auto", "cpu", "cuda",
+// or a name RegisterHostKernelBackends made usable.
+func HasBackend(name string) bool {
+	_, ok := runtimes[name]
+	return ok || name == "" || name == "cpu" || name == "auto"
 }

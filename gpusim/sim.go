@@ -34,6 +34,19 @@ type backend interface {
 	close()
 }
 
+// pipelinedBackend is a backend whose steps run on a device while the host goes on (the
+// device backend). step is queue, wait and take in one.
+type pipelinedBackend interface {
+	// queue starts n steps from t0 and an asynchronous read-back of their result; it
+	// returns without waiting. One frame at a time: wait for it before the next queue.
+	queue(n int, t0 float64, em *emitterSet)
+	// wait waits for the frame queued and returns what its sources and sinks moved.
+	wait() accounting
+	// take copies the heights and residuals of the last frame waited for into height and
+	// residual; it may run while the next frame is in flight.
+	take(height, residual []float32)
+}
+
 // Sim is a running simulation: columns, liquid depths and pipe fluxes, advanced by Step.
 //
 // Sim is driven by one goroutine (the runner): Step, Set, AddEmitter, Fill and the other
@@ -56,6 +69,15 @@ type Sim struct {
 
 	scratch  []float32 // host copy of the heights for Fill and Volume
 	residual []float32 // host copy of the backend's rounding residuals
+
+	// pipelined: Step leaves its steps in flight on a device backend (SetPipelined);
+	// flight is the frame in flight then, with the step count and time it ends at.
+	pipelined bool
+	flight    struct {
+		on    bool
+		steps int64
+		time  float64
+	}
 
 	mu          sync.Mutex // guards the fields below
 	published   *Snapshot
@@ -231,6 +253,7 @@ func newBackend(topo *topology, st Settings) (backend, error) {
 // start at zero. Sources and sinks act on the new columns at their points. On an error
 // nothing changes.
 func (s *Sim) SetTerrain(cols *terrain.Columns) (rejected float64, err error) {
+	s.Sync()
 	np, err := checkGrid(cols)
 	if err != nil {
 		return 0, fmt.Errorf("terrain: %w", err)
@@ -311,6 +334,7 @@ func (s *Sim) apply(st Settings) {
 // Set changes settings mid-run. Invalid settings change nothing and return an error naming
 // the field. Fluxes are kept across the change.
 func (s *Sim) Set(st Settings) error {
+	s.Sync()
 	if err := st.Validate(); err != nil {
 		return err
 	}
@@ -346,23 +370,86 @@ func (s *Sim) Warnings() []string {
 }
 
 // Step advances the simulation by n steps, then publishes a snapshot.
+//
+// Pipelined (SetPipelined), on a device backend, Step only queues the n steps: it waits
+// for the previous call's steps, starts these, and publishes the previous call's state
+// while the device works. Snapshot and Stats then trail Time by one Step call until Sync.
 func (s *Sim) Step(n int) {
 	if n <= 0 {
 		return
 	}
 	t0 := time.Now()
-	a := s.be.step(n, s.time, &s.em, s.back.Height, s.back.residual)
+	pb, ok := s.be.(pipelinedBackend)
+	if !s.pipelined || !ok {
+		a := s.be.step(n, s.time, &s.em, s.back.Height, s.back.residual)
+		s.wall += time.Since(t0)
+		s.book(a)
+		s.steps += int64(n)
+		s.time += float64(n) * s.dt
+		s.swapSnapshot(s.steps, s.time)
+		return
+	}
+	prev := s.flight
+	var a accounting
+	if prev.on {
+		a = pb.wait()
+	}
+	pb.queue(n, s.time, &s.em)
+	s.steps += int64(n)
+	s.time += float64(n) * s.dt
+	s.flight.on, s.flight.steps, s.flight.time = true, s.steps, s.time
+	if prev.on {
+		pb.take(s.back.Height, s.back.residual) // while the device runs the new frame
+		s.book(a)
+	}
 	s.wall += time.Since(t0)
+	if prev.on {
+		s.swapSnapshot(prev.steps, prev.time)
+	}
+}
+
+// book adds what sources and sinks moved to the totals.
+func (s *Sim) book(a accounting) {
 	s.acct.added += a.added
 	s.acct.removed += a.removed
 	s.acct.rejected += a.rejected
-	s.steps += int64(n)
-	s.time += float64(n) * s.dt
-	s.swapSnapshot()
+}
+
+// SetPipelined turns pipelining on or off (off at the start). On a device backend a
+// pipelined Step returns once its steps are queued, and the host reads their result back
+// while the next Step's run, so that building the surface or drawing the UI from the
+// last snapshot overlaps the device's work. The CPU backend steps as before. Every
+// method that reads or changes the state (Volume, Accounting, Fluxes, Fill, SetHeights,
+// Set, AddEmitter, SetTerrain, ...) waits for the steps in flight first; Snapshot, Heights
+// and Stats, which other goroutines call, show the last published state. Turning it off
+// waits too.
+func (s *Sim) SetPipelined(on bool) {
+	if !on {
+		s.Sync()
+	}
+	s.pipelined = on
+}
+
+// Sync waits for the steps in flight (SetPipelined) and publishes their state; without
+// any, it does nothing. It tells whether it published.
+func (s *Sim) Sync() bool {
+	if !s.flight.on {
+		return false
+	}
+	t0 := time.Now()
+	pb := s.be.(pipelinedBackend)
+	a := pb.wait()
+	pb.take(s.back.Height, s.back.residual)
+	s.flight.on = false
+	s.wall += time.Since(t0)
+	s.book(a)
+	s.swapSnapshot(s.flight.steps, s.flight.time)
+	return true
 }
 
 // AddEmitter adds a source (Rate > 0) or sink (Rate < 0) and returns its id.
 func (s *Sim) AddEmitter(e Emitter) (int, error) {
+	s.Sync()
 	if e.Stop == 0 {
 		e.Stop = math.Inf(1)
 	}
@@ -371,6 +458,7 @@ func (s *Sim) AddEmitter(e Emitter) (int, error) {
 
 // SetEmitterRate changes an emitter's rate, m^3/s (keep the sign: > 0 source, < 0 sink).
 func (s *Sim) SetEmitterRate(id int, rate float64) error {
+	s.Sync()
 	if id < 0 || id >= len(s.em.list) {
 		return fmt.Errorf("no source or sink with id %d", id)
 	}
@@ -378,15 +466,18 @@ func (s *Sim) SetEmitterRate(id int, rate float64) error {
 		return fmt.Errorf("rate is %v: it must be a finite number of m^3/s", rate)
 	}
 	s.em.list[id].Rate = rate
+	s.em.touch()
 	return nil
 }
 
 // StopEmitter stops an emitter for good.
 func (s *Sim) StopEmitter(id int) error {
+	s.Sync()
 	if id < 0 || id >= len(s.em.list) {
 		return fmt.Errorf("no source or sink with id %d", id)
 	}
 	s.em.active[id] = false
+	s.em.touch()
 	return nil
 }
 
@@ -395,6 +486,7 @@ func (s *Sim) StopEmitter(id int) error {
 // below level is raised to min(level, max). Liquid is only added, never removed. It
 // returns the volume added (m^3), which is booked as added.
 func (s *Sim) Fill(x, y, z, level float64) (float64, error) {
+	s.Sync()
 	for _, f := range []struct {
 		n string
 		v float64
@@ -449,6 +541,7 @@ func (s *Sim) Fill(x, y, z, level float64) (float64, error) {
 // Each must lie in [base, max] of its column; the change in volume is booked as added (or
 // removed, if negative). Fluxes are kept. It is how a saved state is restored.
 func (s *Sim) SetHeights(h []float32) error {
+	s.Sync()
 	c := s.cols
 	if len(h) != c.NumColumns() {
 		return fmt.Errorf("set heights: %d values for %d columns", len(h), c.NumColumns())
@@ -471,6 +564,7 @@ func (s *Sim) SetHeights(h []float32) error {
 
 // Volume is the liquid volume now, m^3 (float64 sum).
 func (s *Sim) Volume() float64 {
+	s.Sync()
 	s.be.readHeight(s.scratch)
 	s.be.readResidual(s.residual)
 	v, _ := volumeOf(s.scratch, s.residual, s.cols)
@@ -506,12 +600,14 @@ func volumeOf(h, r []float32, c *terrain.Columns) (float64, int) {
 
 // Accounting returns the volume added, removed and rejected since the start, m^3.
 func (s *Sim) Accounting() (added, removed, rejected float64) {
+	s.Sync()
 	return s.acct.added, s.acct.removed, s.acct.rejected
 }
 
 // Fluxes copies the pipes' fluxes (m^3/s, positive from a pipe's first column to its
 // second) into dst, reusing it, and returns it.
 func (s *Sim) Fluxes(dst []float32) []float32 {
+	s.Sync()
 	if cap(dst) < s.topo.numPipes() {
 		dst = make([]float32, s.topo.numPipes())
 	}
@@ -532,16 +628,16 @@ func (s *Sim) publish() {
 	b := s.back
 	s.be.readHeight(b.Height)
 	s.be.readResidual(b.residual)
-	s.swapSnapshot()
+	s.swapSnapshot(s.steps, s.time)
 }
 
 // swapSnapshot completes the back snapshot, whose heights and residuals are in place,
 // and makes it the published one. Its volume is summed when first asked for (sum).
-func (s *Sim) swapSnapshot() {
+func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b := s.back
 	b.volumeDone = false
 	b.Columns = s.cols
-	b.Time, b.Steps, b.Dt = s.time, s.steps, s.dt
+	b.Time, b.Steps, b.Dt = time, steps, s.dt
 	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
 	b.StepWall = s.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
@@ -589,4 +685,7 @@ func (s *Sim) Stats() Stats {
 
 // Close stops the backend's workers (a Sim that is dropped without Close stops them when
 // it is garbage collected). The Sim must not be stepped afterwards.
-func (s *Sim) Close() { s.be.close() }
+func (s *Sim) Close() {
+	s.Sync()
+	s.be.close()
+}

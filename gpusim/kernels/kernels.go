@@ -64,11 +64,13 @@ type StepArgs struct {
 	Fx, Fy, Rx, Ry              uint64
 	ExtOut, ExtIn, ExtNet       uint64
 	Capped, Full, Flips         uint64
+	Halt                        uint64
 	DtOverDx2d                  float64
 	Zeta, Accel, Visc3, Dxf     float32
 	DtOverDx2, Dx2OverDt        float32
 	FullTol                     float32
 	Film, N, Nx, Ny, Ext        int32
+	Step                        int32
 }
 
 // EmitArgs mirrors VPEmit.
@@ -79,9 +81,11 @@ type EmitArgs struct {
 	Active              uint64
 	Acc                 uint64
 	Capped, Full, Flips uint64
+	Halt                uint64
 	T, Dt, Dx2          float64
 	FullTol             float32
 	Nt, Serial, Ext     int32
+	Step                int32
 }
 
 // ExtArgs mirrors VPExt.
@@ -91,7 +95,9 @@ type ExtArgs struct {
 	UCol, UStart, UGap, UF   uint64
 	AxA, AxB, AxCells        uint64
 	AxGap, AxF               uint64
+	Halt                     uint64
 	DtOverDx2d               float64
 	Zeta, Accel, Visc3, Dxf  float32
 	Film, Mode, NPass, NAxis int32
+	Step                     int32
 }

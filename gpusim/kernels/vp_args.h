@@ -22,9 +22,11 @@ typedef struct VPStep {
 	const unsigned char *capped; // columns a solid caps (can be full)
 	unsigned char *full;         // their full flags
 	int *flips;                  // count of full flags that flipped
+	int *halt;                   // see vp_halted (vpbench.cu)
 	double dtOverDx2d;
 	float zeta, accel, visc3, dxf, dtOverDx2, dx2OverDt, fullTol;
 	int film, n, nx, ny, ext;    // ext: extended pipes act (sums and full flags)
+	int step;                    // the step's index in the host's launch sequence
 } VPStep;
 
 // VPEmit: sources and sinks, one thread per target (or one thread for all, serial = 1,
@@ -39,10 +41,10 @@ typedef struct VPEmit {
 	double *acc;                 // per target: added, removed, rejected (m^3), summed over steps
 	const unsigned char *capped;
 	unsigned char *full;
-	int *flips;
+	int *flips, *halt;
 	double t, dt, dx2;
 	float fullTol;
-	int nt, serial, ext;
+	int nt, serial, ext, step;
 } VPEmit;
 
 // VPExt: extended pipes (serial: one thread, the order of the CPU's worker 0).
@@ -57,9 +59,11 @@ typedef struct VPExt {
 	const int *axA, *axB;        // axis: the two ends of each pipe
 	const float *axCells, *axGap;
 	float *axF;
+	const int *halt;
 	double dtOverDx2d;
 	float zeta, accel, visc3, dxf;
 	int film, mode, nPass, nAxis; // mode: 1 axis, 2 unified (gpusim.ExtendedPipes)
+	int step;
 } VPExt;
 
 #endif

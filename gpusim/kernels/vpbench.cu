@@ -80,6 +80,19 @@ __device__ __forceinline__ float vp_inflow_factor(float dtOverDx2, float in, flo
 	return 1.0f;
 }
 
+// vp_halted: whether a full flag flipped in an earlier step of the host's launch
+// sequence. The passages must then be found again (on the host) before the next step, so
+// the steps queued after it do nothing; the host reads *halt once the sequence is done,
+// rebuilds the passages and queues the rest again. *halt is 1 + the index of the step in
+// which the first flip happened, 0 while none has; only that step's kernels write it, and
+// with the one value, so every thread of a launch decides alike. This keeps the host
+// from waiting on the device after every step where passages can form.
+__device__ __forceinline__ bool vp_halted(const int *halt, int step)
+{
+	int s = *halt;
+	return s != 0 && step >= s;
+}
+
 // vp_settle: the height update and its rounding (updateHeight, settleHeight).
 __device__ __forceinline__ void vp_settle(const VPStep &a, int i, double out)
 {
@@ -97,6 +110,7 @@ __device__ __forceinline__ void vp_settle(const VPStep &a, int i, double out)
 		if (f != a.full[i]) {
 			a.full[i] = f;
 			atomicAdd(a.flips, 1);
+			*a.halt = a.step + 1; // every flip of this step writes the same value
 		}
 	}
 }
@@ -125,6 +139,7 @@ __device__ __forceinline__ void vp_scale_prep(const VPStep &a, int i, float out2
 VP_KERNEL vp_csr_flux_outflow(const VPStep a)
 {
 	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
 	if (i >= a.n) return;
 	float out2 = 0, in2 = 0;
 	float hi = a.h[i], bi = a.base[i];
@@ -149,6 +164,7 @@ VP_KERNEL vp_csr_flux_outflow(const VPStep a)
 VP_KERNEL vp_csr_inflow(const VPStep a)
 {
 	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
 	if (i >= a.n || !(a.s[i] < 0)) return;
 	float in = 0;
 	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
@@ -164,6 +180,7 @@ VP_KERNEL vp_csr_inflow(const VPStep a)
 VP_KERNEL vp_csr_final_height(const VPStep a)
 {
 	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
 	if (i >= a.n) return;
 	double out = 0;
 	float ki = a.k[i], si = a.s[i];
@@ -287,6 +304,7 @@ __device__ __forceinline__ void vp_emit_one(const VPEmit &a, int k)
 		if (f != a.full[i]) {
 			a.full[i] = f;
 			atomicAdd(a.flips, 1);
+			*a.halt = a.step + 1; // every flip of this step writes the same value
 		}
 	}
 }
@@ -297,6 +315,7 @@ __device__ __forceinline__ void vp_emit_one(const VPEmit &a, int k)
 VP_KERNEL vp_emit(const VPEmit a)
 {
 	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
 	if (a.serial) {
 		if (i == 0)
 			for (int k = 0; k < a.nt; k++) vp_emit_one(a, k);
@@ -320,6 +339,7 @@ __device__ __forceinline__ void vp_add_raw(const VPExt &a, int i, float u)
 VP_KERNEL vp_ext_raw(const VPExt a)
 {
 	VP_INDEX;
+	if (vp_halted(a.halt, a.step)) return;
 	if (i != 0) return;
 	if (a.mode == 2) {
 		for (int q = 0; q < a.nPass; q++) {
@@ -364,6 +384,7 @@ VP_KERNEL vp_ext_raw(const VPExt a)
 VP_KERNEL vp_ext_final(const VPExt a)
 {
 	VP_INDEX;
+	if (vp_halted(a.halt, a.step)) return;
 	if (i != 0) return;
 	if (a.mode == 2) {
 		for (int q = 0; q < a.nPass; q++) {
@@ -415,6 +436,7 @@ VP_KERNEL vp_ext_final(const VPExt a)
 VP_KERNEL vp_ext_clear(const VPExt a)
 {
 	VP_INDEX;
+	if (vp_halted(a.halt, a.step)) return;
 	if (a.mode == 2 && i < a.uStart[a.nPass]) {
 		int b = a.uCol[i];
 		a.extOut[b] = 0;

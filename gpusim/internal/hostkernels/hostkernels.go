@@ -14,6 +14,7 @@ package hostkernels
 // being its default there; cgo refuses that flag itself.)
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 void vp_host_launch(int id, const void *args, int n, int reverse);
 uint64_t vp_host_alloc(size_t n);
 void vp_host_free(uint64_t p);
@@ -26,6 +27,7 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 
 	"github.com/vpbench/vpbench/gpusim/kernels"
@@ -34,9 +36,50 @@ import (
 // Runtime is a kernel runtime over host memory. Addresses are those of C allocations.
 // Reverse runs every grid from its last thread to its first, which tells whether a
 // kernel depends on the order its threads run in (it must not).
+//
+// Deferred models a device that has not got round to anything yet: launches, zeroing
+// and asynchronous downloads are only queued, and run in order when the host waits
+// (Wait, or a synchronous Download or Upload, which wait for the queue as CUDA's do on
+// the default stream). A backend that reads what an asynchronous download wrote before
+// waiting for it then reads stale memory, and the tests see it.
 type Runtime struct {
 	Reverse  bool
+	Deferred bool
 	Launches int // kernels launched so far
+	// Syncs counts the times the host waited for the device: Wait, Download and Upload.
+	Syncs int
+
+	queue []op
+}
+
+// op is a queued launch, zeroing or download (Deferred).
+type op struct {
+	kind  opKind
+	k     kernels.ID
+	n     int
+	args  [argsMax]byte
+	dst   unsafe.Pointer
+	addr  uint64
+	bytes int
+}
+
+type opKind uint8
+
+const (
+	opLaunch opKind = iota
+	opZero
+	opDownload
+)
+
+// argsMax bounds the argument blocks' size (checked in init).
+const argsMax = 320
+
+func init() {
+	for which := range 3 {
+		if size := Layout(which)[0]; size > argsMax {
+			panic(fmt.Sprintf("hostkernels: argument block %d is %d bytes, more than argsMax", which, size))
+		}
+	}
 }
 
 // New returns a runtime that runs grids forward (reverse = false) or backward.
@@ -44,10 +87,14 @@ func New(reverse bool) *Runtime { return &Runtime{Reverse: reverse} }
 
 // Name names the runtime.
 func (r *Runtime) Name() string {
+	name := "host-kernels"
 	if r.Reverse {
-		return "host-kernels (reverse)"
+		name += " (reverse)"
 	}
-	return "host-kernels"
+	if r.Deferred {
+		name += " (deferred)"
+	}
+	return name
 }
 
 // Do runs fn (host memory has no thread affinity).
@@ -63,33 +110,107 @@ func (r *Runtime) Alloc(bytes int) (uint64, error) {
 }
 
 // Free releases memory from Alloc.
-func (r *Runtime) Free(p uint64) { C.vp_host_free(C.uint64_t(p)) }
+func (r *Runtime) Free(p uint64) {
+	r.Wait()
+	C.vp_host_free(C.uint64_t(p))
+}
 
-// Upload copies bytes from src to dst.
+// AllocHost returns zeroed host memory for DownloadAsync (page-locked on a GPU).
+func (r *Runtime) AllocHost(bytes int) (unsafe.Pointer, error) {
+	p := C.calloc(C.size_t(max(bytes, 1)), 1)
+	if p == nil {
+		return nil, errors.New("host-kernels: out of memory")
+	}
+	return p, nil
+}
+
+// FreeHost releases memory from AllocHost.
+func (r *Runtime) FreeHost(p unsafe.Pointer) {
+	r.Wait()
+	C.free(p)
+}
+
+// Upload copies bytes from src to dst, after what is queued.
 func (r *Runtime) Upload(dst uint64, src unsafe.Pointer, bytes int) {
+	r.Wait()
 	if bytes > 0 {
 		C.vp_host_upload(C.uint64_t(dst), src, C.size_t(bytes))
 	}
 }
 
-// Download copies bytes from src to dst.
+// Download copies bytes from src to dst, after what is queued.
 func (r *Runtime) Download(dst unsafe.Pointer, src uint64, bytes int) {
+	r.Wait()
 	if bytes > 0 {
+		C.vp_host_download(dst, C.uint64_t(src), C.size_t(bytes))
+	}
+}
+
+// DownloadAsync queues a copy of bytes from src to dst (memory from AllocHost).
+func (r *Runtime) DownloadAsync(dst unsafe.Pointer, src uint64, bytes int) {
+	switch {
+	case bytes <= 0:
+	case r.Deferred:
+		r.queue = append(r.queue, op{kind: opDownload, dst: dst, addr: src, bytes: bytes})
+	default:
 		C.vp_host_download(dst, C.uint64_t(src), C.size_t(bytes))
 	}
 }
 
 // Zero clears bytes at dst.
 func (r *Runtime) Zero(dst uint64, bytes int) {
-	if bytes > 0 {
+	switch {
+	case bytes <= 0:
+	case r.Deferred:
+		r.queue = append(r.queue, op{kind: opZero, addr: dst, bytes: bytes})
+	default:
 		C.vp_host_zero(C.uint64_t(dst), C.size_t(bytes))
 	}
 }
 
-// Launch runs kernel k over n threads; args points to its argument block.
+// Launch runs kernel k over n threads; args points to its argument block, which is
+// copied before Launch returns.
 func (r *Runtime) Launch(k kernels.ID, n int, args unsafe.Pointer) {
 	r.Launches++
-	C.vp_host_launch(C.int(k), args, C.int(n), boolInt(r.Reverse))
+	if !r.Deferred {
+		C.vp_host_launch(C.int(k), args, C.int(n), boolInt(r.Reverse))
+		return
+	}
+	r.queue = append(r.queue, op{kind: opLaunch, k: k, n: n})
+	o := &r.queue[len(r.queue)-1]
+	copy(o.args[:], unsafe.Slice((*byte)(args), argsSize(k)))
+}
+
+// argsSize is the size of kernel k's argument block.
+func argsSize(k kernels.ID) int {
+	switch k.Args() {
+	case "EmitArgs":
+		return int(unsafe.Sizeof(kernels.EmitArgs{}))
+	case "ExtArgs":
+		return int(unsafe.Sizeof(kernels.ExtArgs{}))
+	}
+	return int(unsafe.Sizeof(kernels.StepArgs{}))
+}
+
+// do runs a queued operation.
+func (r *Runtime) do(o *op) {
+	switch o.kind {
+	case opLaunch:
+		C.vp_host_launch(C.int(o.k), unsafe.Pointer(&o.args), C.int(o.n), boolInt(r.Reverse))
+	case opZero:
+		C.vp_host_zero(C.uint64_t(o.addr), C.size_t(o.bytes))
+	case opDownload:
+		C.vp_host_download(o.dst, C.uint64_t(o.addr), C.size_t(o.bytes))
+	}
+}
+
+// Wait runs what is queued and counts one wait of the host for the device.
+func (r *Runtime) Wait() {
+	r.Syncs++
+	for k := range r.queue {
+		r.do(&r.queue[k])
+	}
+	r.queue = r.queue[:0]
 }
 
 // Close does nothing: memory is freed by Free.
@@ -103,9 +224,9 @@ func boolInt(b bool) C.int {
 }
 
 // Layout returns the C size of argument block which (0 VPStep, 1 VPEmit, 2 VPExt) and
-// the offsets of four of its fields, for the test that kernels' Go mirrors agree.
-func Layout(which int) [5]uintptr {
-	var l [5]uintptr
+// the offsets of six of its fields, for the test that kernels' Go mirrors agree.
+func Layout(which int) [7]uintptr {
+	var l [7]uintptr
 	for f := range l {
 		l[f] = uintptr(C.vp_host_layout(C.int(which), C.int(f)))
 	}

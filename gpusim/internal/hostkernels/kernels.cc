@@ -42,16 +42,22 @@ size_t vp_host_layout(int which, int field)
 	case 2: return offsetof(VPStep, dtOverDx2d);
 	case 3: return offsetof(VPStep, fullTol);
 	case 4: return offsetof(VPStep, ext);
+	case 5: return offsetof(VPStep, halt);
+	case 6: return offsetof(VPStep, step);
 	case 10: return sizeof(VPEmit);
 	case 11: return offsetof(VPEmit, flips);
 	case 12: return offsetof(VPEmit, t);
 	case 13: return offsetof(VPEmit, fullTol);
 	case 14: return offsetof(VPEmit, ext);
+	case 15: return offsetof(VPEmit, halt);
+	case 16: return offsetof(VPEmit, step);
 	case 20: return sizeof(VPExt);
 	case 21: return offsetof(VPExt, axF);
 	case 22: return offsetof(VPExt, dtOverDx2d);
 	case 23: return offsetof(VPExt, dxf);
 	case 24: return offsetof(VPExt, nAxis);
+	case 25: return offsetof(VPExt, halt);
+	case 26: return offsetof(VPExt, step);
 	}
 	return (size_t)-1;
 }
