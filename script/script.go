@@ -145,9 +145,7 @@ func LoadSource(name string, src []byte, opt Options) (*Scenario, error) {
 }
 
 func checkOptions(opt Options) error {
-	switch opt.Backend {
-	case "", "auto", "cpu", "cuda":
-	default:
+	if !gpusim.HasBackend(opt.Backend) { // (tests may add the host-kernel backends)
 		return fmt.Errorf("script: backend %q: want \"auto\", \"cpu\" or \"cuda\"", opt.Backend)
 	}
 	if opt.Workers > maxWorkers {
@@ -293,6 +291,9 @@ func (s *Scenario) funcPlace(f *lua.LFunction) place {
 // enter runs one entry into Lua under the watchdog and turns what goes wrong into an
 // *Error; the Lua stack is reset afterwards.
 func (s *Scenario) enter(fallback place, context string, run func() error) *Error {
+	if s.sim != nil {
+		s.Sync() // a script reads and changes the state now, not a pipelined frame's
+	}
 	s.raised = nil
 	s.wd.arm(s.timeout)
 	err := run()
@@ -388,6 +389,25 @@ func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
 	return s.done, nil
 }
 
+// SetPipelined lets Advance return once its steps are queued on a device backend (see
+// gpusim.Sim.SetPipelined): the surface and the UI then work from the previous frame's
+// published state while the device steps. Scripts always see the current state (every
+// entry into Lua waits for the steps in flight), and so do Info and ExportMesh. The CPU
+// backend is not affected. Runners turn it on while running freely, and call Sync (or turn
+// it off) when they stop.
+func (s *Scenario) SetPipelined(on bool) {
+	if s.sim != nil {
+		s.sim.SetPipelined(on)
+	}
+}
+
+// Sync waits for the steps in flight (SetPipelined) and publishes their state.
+func (s *Scenario) Sync() {
+	if s.sim != nil && !s.closed && s.sim.Sync() {
+		s.snapOK = false
+	}
+}
+
 // LastAdvance is the wall time the last Advance call spent in the solver (0 when it took
 // no step).
 func (s *Scenario) LastAdvance() time.Duration { return s.lastAdvance }
@@ -440,6 +460,7 @@ type Info struct {
 
 // Info describes the scenario: grid, columns, time step, backend and warnings.
 func (s *Scenario) Info() Info {
+	s.Sync()
 	c := s.sim.Columns()
 	st := s.sim.Stats()
 	in := Info{

@@ -72,6 +72,7 @@ func (s *Scenario) BuildSurface() (*surface.Mesh, error) {
 // ExportMesh writes the liquid surface mesh of the current state to path: PLY (with
 // per-vertex opacity) when the name ends in .ply, OBJ otherwise. Missing folders are made.
 func (s *Scenario) ExportMesh(path string) error {
+	s.Sync()
 	m, err := s.BuildSurface()
 	if err != nil {
 		return err

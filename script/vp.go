@@ -137,8 +137,8 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 			backend = "cuda"
 		}
 	}
-	if backend == "cuda" {
-		st.Backend = "cuda"
+	if backend != "cpu" {
+		st.Backend = backend // "cuda", or a test's host-kernel backend (Options.Backend)
 	}
 	s.cfg = &simConfig{domain: dom, layers: layers, settings: st, backend: backend, at: c.where()}
 	ud := L.NewUserData()

@@ -280,6 +280,9 @@ func (r *Runner) step() {
 			r.setStatus(StatusPaused)
 		}
 	}
+	if r.status != StatusRunning || done || err != nil {
+		sc.Sync() // a single step, or the end: show its own state
+	}
 	r.win.addFrame(sc.Time()-t0, sc.Sim().Steps()-n0, simDur, surfDur)
 	r.dirty = true
 	switch {
@@ -302,6 +305,9 @@ func (r *Runner) fail(err error) {
 func (r *Runner) setStatus(s Status) {
 	if r.status == s {
 		return
+	}
+	if s != StatusRunning && r.sc != nil {
+		r.sc.Sync() // show the last frame's state, not the one before it (pipelined)
 	}
 	if s == StatusRunning {
 		r.rebase()
@@ -468,6 +474,9 @@ func (r *Runner) load(reload bool) {
 		r.sc.Close()
 	}
 	r.sc, r.errText, r.frame = sc, "", 0
+	// On a device backend a frame's steps run while the previous frame is drawn; setStatus
+	// and step wait for them when the run stops (Sync).
+	sc.SetPipelined(true)
 	if r.cfg.OnLoad != nil {
 		r.cfg.OnLoad(sc)
 	}

@@ -123,13 +123,19 @@ func startRunner(t *testing.T, cfg RunnerConfig) (*Runner, *probe) {
 	return r, p
 }
 
-func TestRunnerPauseStepViscosityQuit(t *testing.T) {
+func TestRunnerPauseStepViscosityQuit(t *testing.T) { pauseStepViscosityQuit(t, "cpu", "cpu") }
+
+// pauseStepViscosityQuit runs the small scenario on backend (whose State.Backend is
+// wantName) and drives the runner with
+// pause, step, viscosity and quit. (runner_device_test.go runs it on the device backend's
+// code, pipelined: a pause or a single step must show that step's own state.)
+func pauseStepViscosityQuit(t *testing.T, backend, wantName string) {
 	path := filepath.Join(t.TempDir(), "small.lua")
 	writeFile(t, path, small)
-	r, p := startRunner(t, RunnerConfig{Path: path, Speed: Speed{Max: true}})
+	r, p := startRunner(t, RunnerConfig{Path: path, Speed: Speed{Max: true}, Script: script.Options{Backend: backend}})
 	st := p.waitState(t, "running with steps", func(s State) bool { return s.Status == StatusRunning && s.Steps > 10 })
-	if st.Name != "small.lua" || st.Nx != 20 || st.Ny != 20 || st.Backend != "cpu" || st.Workers != 1 {
-		t.Errorf("state: name %q grid %dx%d backend %q workers %d; want small.lua 20x20 cpu 1", st.Name, st.Nx, st.Ny, st.Backend, st.Workers)
+	if st.Name != "small.lua" || st.Nx != 20 || st.Ny != 20 || st.Backend != wantName || st.Workers != 1 {
+		t.Errorf("state: name %q grid %dx%d backend %q workers %d; want small.lua 20x20 %s 1", st.Name, st.Nx, st.Ny, st.Backend, st.Workers, wantName)
 	}
 	p.waitLog(t, "volume=")
 

@@ -86,6 +86,10 @@ func (f *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
 	if b != f.builder { // made now
 		f.builder, f.prep = b, time.Since(t0)
 	}
+	export := f.exportEvery > 0 && frame%f.exportEvery == 0
+	if export {
+		sc.Sync() // the file is named for this frame: its steps, not the pipelined previous ones
+	}
 	t0 = time.Now()
 	var m *surface.Mesh
 	if wanted {
@@ -98,7 +102,7 @@ func (f *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
 		return d, err
 	}
 	sc.RecordFrame(0, d, 0)
-	if f.exportEvery > 0 && frame%f.exportEvery == 0 {
+	if export {
 		path := filepath.Join(f.exportDir, fmt.Sprintf("%s_%06d.%s", strings.TrimSuffix(sc.Name(), ".lua"), frame, f.exportFmt))
 		if err := m.WriteFile(path); err != nil {
 			return d, fmt.Errorf("--export-every: %w", err)
@@ -233,6 +237,10 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 // progress is called after every frame.
 func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frameSteps int, work *frameWork, total *script.PhaseClock, progress func(t float64)) error {
 	dt := sc.Sim().Dt()
+	// On a device backend the next frame's steps run while this one's surface is built
+	// (script.Scenario.SetPipelined); turning it off at the end publishes the last frame.
+	sc.SetPipelined(true)
+	defer sc.SetPipelined(false)
 	for frame := 1; sc.Time() < until-dt/2; frame++ {
 		if err := ctx.Err(); err != nil {
 			return err
