@@ -201,6 +201,13 @@ func (r *cudaRuntime) DownloadAsync(dst unsafe.Pointer, src uint64, bytes int) {
 	}
 }
 
+// UploadAsync queues a copy from page-locked memory on the default stream.
+func (r *cudaRuntime) UploadAsync(dst uint64, src unsafe.Pointer, bytes int) {
+	if bytes > 0 {
+		check("upload", C.cuMemcpyHtoDAsync(C.CUdeviceptr(dst), src, C.size_t(bytes), nil))
+	}
+}
+
 // Wait waits for the default stream: every launch and copy queued so far.
 func (r *cudaRuntime) Wait() { check("synchronize", C.cuStreamSynchronize(nil)) }
 

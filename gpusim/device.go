@@ -27,6 +27,9 @@ type kernelRuntime interface {
 	FreeHost(p unsafe.Pointer)
 	// Upload waits for the work queued before it, then copies.
 	Upload(dst uint64, src unsafe.Pointer, bytes int)
+	// UploadAsync queues a copy from memory from AllocHost, which must not change until
+	// the host has waited (Wait, Download or Upload) after it.
+	UploadAsync(dst uint64, src unsafe.Pointer, bytes int)
 	// Download waits for the work queued before it, then copies.
 	Download(dst unsafe.Pointer, src uint64, bytes int)
 	// DownloadAsync queues a copy into memory from AllocHost; it is there after Wait.
@@ -125,6 +128,12 @@ type deviceBackend struct {
 	}
 	stages [2]stage // the frames' read-back buffers, used in turn
 	cur    int      // the stage of the frame in flight, or of the last one
+	// up is where a rebuild's lists are put for their asynchronous upload.
+	up pinned
+	// pending is the stage of a frame whose last step flipped a full flag: the next frame
+	// rebuilds from it first (not at once: the counts of the extended pipes that Stats
+	// reports are those of the last step taken).
+	pending *stage
 	// queueFn and waitFn are queueFrame and waitFrame, bound once: a closure per Step
 	// would allocate.
 	queueFn, waitFn func()
@@ -134,15 +143,24 @@ type deviceBackend struct {
 	rebuilds, resumes int
 }
 
-// stage is host memory (page-locked on a GPU) that a frame's result is read back into
-// while the host goes on: the full-flag counters, the sources' accounting, the heights
-// and the residuals.
-type stage struct {
-	mem   unsafe.Pointer
+// pinned is host memory from the runtime's AllocHost (page-locked on a GPU).
+type pinned struct {
+	p     unsafe.Pointer
 	bytes int
+}
+
+// stage is where a frame's result is read back while the host goes on: the full-flag
+// counters, the heights and residuals, the sources' accounting and, where passages can
+// form, the full flags and the extended fluxes, which a rebuild after a flip needs.
+type stage struct {
+	main, accBuf, histBuf pinned
+
 	ctl   *[2]int32 // the device's fl: flips, halt (see vp_halted)
-	acc   []float64 // 3 per emitter target
 	h, r  []float32
+	full  []byte    // where passages can form
+	acc   []float64 // 3 per emitter target
+	hist  []float32 // the extended fluxes: uF (unified) or axF (axis)
+	histN int       // how many of hist the last read-back filled (-1: none)
 }
 
 func newDeviceBackend(t *topology, rt kernelRuntime, mode ExtendedPipes) (*deviceBackend, error) {
@@ -218,7 +236,7 @@ func (d *deviceBackend) allocate() error {
 		return err
 	}
 	for k := range d.stages {
-		if err := d.growStage(&d.stages[k], 0); err != nil {
+		if err := d.initStage(&d.stages[k]); err != nil {
 			return err
 		}
 	}
@@ -327,29 +345,68 @@ func (d *deviceBackend) halt() uint64 {
 	return d.fl + 4
 }
 
-// growStage makes st hold the read-back of n columns and nt emitter targets. It is
-// called only for a stage no frame is using.
-func (d *deviceBackend) growStage(st *stage, nt int) error {
-	bytes := 8 + 24*nt + 8*d.n // ctl, acc (8-aligned), h, r
-	if bytes <= st.bytes {
+// growPinned makes b hold at least bytes (its content is lost). Only memory no queued
+// copy uses may grow: the callers grow a stage before queuing its copies, and the upload
+// buffer at the start of a rebuild, which always follows a wait.
+func (d *deviceBackend) growPinned(b *pinned, bytes int) error {
+	if bytes <= b.bytes {
 		return nil
 	}
-	if st.mem != nil {
-		d.rt.FreeHost(st.mem)
-		*st = stage{}
+	if b.p != nil {
+		d.rt.FreeHost(b.p)
+		*b = pinned{}
 	}
-	size := max(bytes, 8+24*2*nt+8*d.n)
+	size := max(bytes, 2*b.bytes, 256)
 	p, err := d.rt.AllocHost(size)
 	if err != nil {
 		return err
 	}
-	st.mem, st.bytes = p, size
-	ntCap := (size - 8 - 8*d.n) / 24
-	st.ctl = (*[2]int32)(p)
-	st.acc = unsafe.Slice((*float64)(unsafe.Add(p, 8)), 3*ntCap)
-	st.h = unsafe.Slice((*float32)(unsafe.Add(p, 8+24*ntCap)), d.n)
-	st.r = unsafe.Slice((*float32)(unsafe.Add(p, 8+24*ntCap+4*d.n)), d.n)
+	b.p, b.bytes = p, size
 	return nil
+}
+
+// initStage makes st's fixed part: ctl, h, r and, where passages can form, full.
+func (d *deviceBackend) initStage(st *stage) error {
+	nFull := 0
+	if d.ext != nil {
+		nFull = d.n
+	}
+	if err := d.growPinned(&st.main, 8+8*d.n+nFull); err != nil {
+		return err
+	}
+	p := st.main.p
+	st.ctl = (*[2]int32)(p)
+	st.h = unsafe.Slice((*float32)(unsafe.Add(p, 8)), d.n)
+	st.r = unsafe.Slice((*float32)(unsafe.Add(p, 8+4*d.n)), d.n)
+	st.full = unsafe.Slice((*byte)(unsafe.Add(p, 8+8*d.n)), nFull)
+	st.histN = -1
+	return nil
+}
+
+// stageAcc makes st's accumulator read-back hold nt targets.
+func (d *deviceBackend) stageAcc(st *stage, nt int) error {
+	if err := d.growPinned(&st.accBuf, 24*nt); err != nil {
+		return err
+	}
+	st.acc = unsafe.Slice((*float64)(st.accBuf.p), st.accBuf.bytes/8)
+	return nil
+}
+
+// stageHist makes st's extended-flux read-back hold m values.
+func (d *deviceBackend) stageHist(st *stage, m int) error {
+	if err := d.growPinned(&st.histBuf, 4*m); err != nil {
+		return err
+	}
+	st.hist = unsafe.Slice((*float32)(st.histBuf.p), st.histBuf.bytes/4)
+	return nil
+}
+
+// must panics on a host-memory allocation failure mid-run (page-locked memory is
+// allocated up front and grows only with the emitters and the passages' lists).
+func (d *deviceBackend) must(err error) {
+	if err != nil {
+		panic(fmt.Sprintf("%s: %v", d.rt.Name(), err))
+	}
 }
 
 // step runs n steps and copies the heights and residuals after them into height and
@@ -415,9 +472,7 @@ func (d *deviceBackend) queueFrame() {
 		d.prepareEmitters(f.em)
 	}
 	d.cur ^= 1
-	if err := d.growStage(&d.stages[d.cur], nt); err != nil {
-		panic(fmt.Sprintf("%s: %v", d.rt.Name(), err))
-	}
+	d.must(d.stageAcc(&d.stages[d.cur], nt))
 	d.launchSteps(0)
 	d.readBack()
 }
@@ -429,9 +484,14 @@ func (d *deviceBackend) launchSteps(from int) {
 	rt := d.rt
 	ext := d.extOn && d.entries > 0
 	if d.extOn && d.ext.changed() {
-		d.rebuildExt()
+		st := d.pending
+		if d.ext.dirty { // heights set from outside, or the mode changed
+			st = nil
+		}
+		d.rebuildExt(st)
 		ext = d.entries > 0
 	}
+	d.pending = nil
 	t := f.t0
 	for range from {
 		t += d.p.dt // as the CPU backend advances its clock, one addition a step
@@ -470,6 +530,17 @@ func (d *deviceBackend) readBack() {
 	f, st, rt := &d.frame, &d.stages[d.cur], d.rt
 	if d.extOn {
 		rt.DownloadAsync(unsafe.Pointer(st.ctl), d.fl, 8)
+		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.full)), d.full, d.n)
+		st.histN = -1
+		if d.histValid {
+			m, src := len(d.ext.uF), d.uF.p
+			if d.ext.mode == ExtendedAxis {
+				m, src = len(d.ext.axis), d.axF.p
+			}
+			d.must(d.stageHist(st, m))
+			rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.hist)), src, 4*m)
+			st.histN = m
+		}
 	}
 	if f.emit {
 		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.acc)), d.acc.p, 24*len(f.em.tCol))
@@ -479,8 +550,8 @@ func (d *deviceBackend) readBack() {
 }
 
 // waitFrame is wait's body, on the runtime's thread. When a full flag flipped at step k
-// (halt = k+1) and steps are left, the passages are rebuilt and steps k+1.. queued again:
-// one more round trip per change of the passages, none per step.
+// (halt = k+1), the passages are rebuilt from the read-back and, if steps are left, steps
+// k+1.. are queued again: one more wait per change of the passages, none per step.
 func (d *deviceBackend) waitFrame() {
 	f, st, rt := &d.frame, &d.stages[d.cur], d.rt
 	rt.Wait()
@@ -492,8 +563,10 @@ func (d *deviceBackend) waitFrame() {
 		d.ext.flips[0] += st.ctl[0]
 		rt.Zero(d.fl, 8)
 		if halt >= f.n {
-			break // the next frame rebuilds first
+			d.pending = st
+			break
 		}
+		d.rebuildExt(st)
 		d.resumes++
 		d.launchSteps(halt)
 		d.readBack()
@@ -578,29 +651,47 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	return nt
 }
 
-// rebuildExt finds the passages again on the host after a full flag flipped (or the
-// heights were set), carrying the extended fluxes' history over from the device, and
-// uploads the new openings or axis pipes.
-func (d *deviceBackend) rebuildExt() {
+// rebuildExt finds the passages again on the host, carrying the extended fluxes'
+// history over, and uploads the new openings or axis pipes. After a flip it reads the
+// full flags and the history from st, the frame's read-back, and queues the uploads
+// through page-locked memory: no wait. When the heights were set from outside (st ==
+// nil) it downloads what it needs and waits.
+func (d *deviceBackend) rebuildExt(st *stage) {
 	d.rebuilds++
 	e, rt := d.ext, d.rt
 	dirty := e.dirty
-	if dirty {
+	switch {
+	case dirty:
 		if cap(d.hostH) < d.n {
 			d.hostH = make([]float32, d.n)
 		}
 		d.hostH = d.hostH[:d.n]
 		download(rt, d.hostH, d.h)
-	} else {
+	case st != nil:
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(e.full))), len(e.full)), st.full)
+	default:
 		download(rt, e.full, d.full)
 	}
 	if d.histValid {
+		m := len(e.uF)
+		if e.mode == ExtendedAxis {
+			m = len(e.axis)
+		}
+		var fs []float32
+		if st != nil && st.histN == m {
+			fs = st.hist[:m]
+		} else {
+			fs = d.f32(m)
+			src := d.uF.p
+			if e.mode == ExtendedAxis {
+				src = d.axF.p
+			}
+			download(rt, fs, src)
+		}
 		switch e.mode {
 		case ExtendedUnified:
-			download(rt, e.uF, d.uF.p)
+			copy(e.uF, fs)
 		case ExtendedAxis:
-			fs := d.f32(len(e.axis))
-			download(rt, fs, d.axF.p)
 			e.aPrev = e.aPrev[:0]
 			for k := range e.axis {
 				e.aPrev = append(e.aPrev, axisFlux{key: e.axis[k].key, f: fs[k]})
@@ -619,38 +710,52 @@ func (d *deviceBackend) rebuildExt() {
 		d.grow(&d.uStart, 4*len(e.uStart))
 		d.grow(&d.uGap, 4*len(e.uGap))
 		d.grow(&d.uF, 4*len(e.uF))
-		upload(rt, d.uCol.p, e.uCol)
-		upload(rt, d.uStart.p, e.uStart)
-		upload(rt, d.uGap.p, e.uGap)
-		upload(rt, d.uF.p, e.uF)
+		d.must(d.growPinned(&d.up, 4*(len(e.uCol)+len(e.uStart)+len(e.uGap)+len(e.uF))))
+		off := 0
+		off = uploadAsync(d, off, d.uCol.p, e.uCol)
+		off = uploadAsync(d, off, d.uStart.p, e.uStart)
+		off = uploadAsync(d, off, d.uGap.p, e.uGap)
+		uploadAsync(d, off, d.uF.p, e.uF)
 		xa.UCol, xa.UStart, xa.UGap, xa.UF = d.uCol.p, d.uStart.p, d.uGap.p, d.uF.p
 		xa.NPass = int32(len(e.uStart) - 1)
 	case ExtendedAxis:
 		na := len(e.axis)
 		d.entries = na
-		for _, b := range []*devBuf{&d.axA, &d.axB, &d.axCells, &d.axGap, &d.axF} {
-			d.grow(b, 4*na)
-		}
+		d.grow(&d.axA, 4*na)
+		d.grow(&d.axB, 4*na)
+		d.grow(&d.axCells, 4*na)
+		d.grow(&d.axGap, 4*na)
+		d.grow(&d.axF, 4*na)
+		d.must(d.growPinned(&d.up, 4*5*na))
 		ia, ib := d.i32(2 * na)[:na], d.hostI32[na:2*na]
-		cells := d.f32(na)
+		cells, gaps, fluxes := d.f32(3 * na)[:na], d.hostF32[na:2*na], d.hostF32[2*na:3*na]
 		for k, ap := range e.axis {
-			ia[k], ib[k], cells[k] = ap.a, ap.b, ap.cells
+			ia[k], ib[k], cells[k], gaps[k], fluxes[k] = ap.a, ap.b, ap.cells, ap.gap, ap.f
 		}
-		upload(rt, d.axA.p, ia)
-		upload(rt, d.axB.p, ib)
-		upload(rt, d.axCells.p, cells)
-		for k, ap := range e.axis {
-			cells[k] = ap.gap
-		}
-		upload(rt, d.axGap.p, cells)
-		for k, ap := range e.axis {
-			cells[k] = ap.f
-		}
-		upload(rt, d.axF.p, cells)
+		off := 0
+		off = uploadAsync(d, off, d.axA.p, ia)
+		off = uploadAsync(d, off, d.axB.p, ib)
+		off = uploadAsync(d, off, d.axCells.p, cells)
+		off = uploadAsync(d, off, d.axGap.p, gaps)
+		uploadAsync(d, off, d.axF.p, fluxes)
 		xa.AxA, xa.AxB, xa.AxCells, xa.AxGap, xa.AxF = d.axA.p, d.axB.p, d.axCells.p, d.axGap.p, d.axF.p
 		xa.NAxis = int32(na)
 	}
 	d.histValid = true
+}
+
+// uploadAsync copies src into d.up at byte offset off and queues its upload to dst; it
+// returns the offset after it.
+func uploadAsync[T any](d *deviceBackend, off int, dst uint64, src []T) int {
+	var z T
+	bytes := len(src) * int(unsafe.Sizeof(z))
+	if bytes == 0 {
+		return off
+	}
+	buf := unsafe.Add(d.up.p, off)
+	copy(unsafe.Slice((*byte)(buf), bytes), unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(src))), bytes))
+	d.rt.UploadAsync(dst, buf, bytes)
+	return off + bytes
 }
 
 // f32 and i32 return host scratch of n values.
@@ -756,10 +861,17 @@ func (d *deviceBackend) close() {
 		d.rt.Wait() // a frame may be in flight: a Sim dropped without Sync
 		d.frame.on = false
 		for k := range d.stages {
-			if d.stages[k].mem != nil {
-				d.rt.FreeHost(d.stages[k].mem)
-				d.stages[k] = stage{}
+			st := &d.stages[k]
+			for _, b := range []*pinned{&st.main, &st.accBuf, &st.histBuf} {
+				if b.p != nil {
+					d.rt.FreeHost(b.p)
+				}
 			}
+			*st = stage{}
+		}
+		if d.up.p != nil {
+			d.rt.FreeHost(d.up.p)
+			d.up = pinned{}
 		}
 		for _, p := range d.bufs {
 			d.rt.Free(p)

@@ -223,9 +223,9 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 //     memory under the deferred runtime);
 //   - a full flag that flips inside a call stops the rest of it on the device, and the
 //     rest runs after the rebuild with the same result as the CPU's step by step;
-//   - the host waits for the device once a call, plus what rebuilding the passages
-//     takes: never once a step. (The random starts flood and drain passages all the
-//     time, so many calls here rebuild; the calls that do not must wait once.)
+//   - the host waits for the device once a call, plus once per round resumed after a
+//     flip: never once a step, and a rebuild adds no wait of its own. (The random starts
+//     flood and drain passages all the time, so many calls here rebuild.)
 func TestHostKernelsPipelined(t *testing.T) {
 	for _, tc := range conformanceCases() {
 		t.Run(tc.name, func(t *testing.T) {
@@ -254,17 +254,20 @@ func TestHostKernelsPipelined(t *testing.T) {
 			calls, steps, quiet := 0, 0, 0
 			for steps < 3*tc.steps {
 				n := 1 + rng.IntN(9)
-				syncs, rebuilds := rt.Syncs, db.rebuilds
+				syncs, resumes := rt.Syncs, db.resumes
 				cpu.Step(n)
 				dev.Step(n)
 				calls++
 				steps += n
-				// (The first call uploads the emitters, and the first two size the two
-				// read-back stages for them.)
-				if calls > 2 && db.rebuilds == rebuilds {
-					if d := rt.Syncs - syncs; d != 1 {
-						t.Fatalf("call %d (%d steps, no rebuild): the host waited %d times, want 1", calls, n, d)
+				// One wait for the frame, and one per round resumed after a flip (the
+				// rebuild itself reads the read-back and queues its uploads). (The first
+				// call also uploads the emitters.)
+				if calls > 1 {
+					if d, want := rt.Syncs-syncs, 1+db.resumes-resumes; d != want {
+						t.Fatalf("call %d (%d steps, %d resumed): the host waited %d times, want %d", calls, n, db.resumes-resumes, d, want)
 					}
+				}
+				if db.resumes == resumes {
 					quiet++
 				}
 				dev.Snapshot(&got)
@@ -297,10 +300,7 @@ func TestHostKernelsPipelined(t *testing.T) {
 					t.Fatalf("accounting (added, removed, rejected) cpu %g %g %g, kernels %g %g %g", ca, cr, cj, da, dr, dj)
 				}
 			}
-			if quiet == 0 {
-				t.Errorf("every call rebuilt the passages: the host waits were not checked")
-			}
-			t.Logf("%d steps in %d calls: %d host waits, %d passage rebuilds, %d frames resumed after a flip; %d calls without a rebuild waited once",
+			t.Logf("%d steps in %d calls: %d host waits, %d passage rebuilds, %d frames resumed after a flip; %d calls not resumed",
 				steps, calls, rt.Syncs, db.rebuilds, db.resumes, quiet)
 			if tc.st.ExtendedPipes != ExtendedOff && c.NumColumns() != c.Nx*c.Ny && db.resumes == 0 {
 				t.Errorf("no frame was stopped by a flip: the case does not test the halt")

@@ -47,6 +47,8 @@ type Runtime struct {
 	Deferred bool
 	Launches int // kernels launched so far
 	// Syncs counts the times the host waited for the device: Wait, Download and Upload.
+	// (Free and FreeHost run the queue too, uncounted: memory is given back only when a
+	// buffer grows or at the end.)
 	Syncs int
 
 	queue []op
@@ -69,6 +71,7 @@ const (
 	opLaunch opKind = iota
 	opZero
 	opDownload
+	opUpload
 )
 
 // argsMax bounds the argument blocks' size (checked in init).
@@ -111,7 +114,7 @@ func (r *Runtime) Alloc(bytes int) (uint64, error) {
 
 // Free releases memory from Alloc.
 func (r *Runtime) Free(p uint64) {
-	r.Wait()
+	r.flush()
 	C.vp_host_free(C.uint64_t(p))
 }
 
@@ -126,7 +129,7 @@ func (r *Runtime) AllocHost(bytes int) (unsafe.Pointer, error) {
 
 // FreeHost releases memory from AllocHost.
 func (r *Runtime) FreeHost(p unsafe.Pointer) {
-	r.Wait()
+	r.flush()
 	C.free(p)
 }
 
@@ -154,6 +157,18 @@ func (r *Runtime) DownloadAsync(dst unsafe.Pointer, src uint64, bytes int) {
 		r.queue = append(r.queue, op{kind: opDownload, dst: dst, addr: src, bytes: bytes})
 	default:
 		C.vp_host_download(dst, C.uint64_t(src), C.size_t(bytes))
+	}
+}
+
+// UploadAsync queues a copy of bytes from src (memory from AllocHost) to dst; src is read
+// when the copy runs.
+func (r *Runtime) UploadAsync(dst uint64, src unsafe.Pointer, bytes int) {
+	switch {
+	case bytes <= 0:
+	case r.Deferred:
+		r.queue = append(r.queue, op{kind: opUpload, dst: src, addr: dst, bytes: bytes})
+	default:
+		C.vp_host_upload(C.uint64_t(dst), src, C.size_t(bytes))
 	}
 }
 
@@ -201,12 +216,19 @@ func (r *Runtime) do(o *op) {
 		C.vp_host_zero(C.uint64_t(o.addr), C.size_t(o.bytes))
 	case opDownload:
 		C.vp_host_download(o.dst, C.uint64_t(o.addr), C.size_t(o.bytes))
+	case opUpload: // dst holds the host source here
+		C.vp_host_upload(C.uint64_t(o.addr), o.dst, C.size_t(o.bytes))
 	}
 }
 
 // Wait runs what is queued and counts one wait of the host for the device.
 func (r *Runtime) Wait() {
 	r.Syncs++
+	r.flush()
+}
+
+// flush runs what is queued.
+func (r *Runtime) flush() {
 	for k := range r.queue {
 		r.do(&r.queue[k])
 	}
