@@ -31,21 +31,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	}
 	for _, tc := range conformanceCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			forceGeneralLayout = tc.general
-			defer func() { forceGeneralLayout = false }()
-			c := tc.cols(t)
-			cpu := newSim(t, c, tc.st)
-			st := tc.st
-			st.Backend = "cuda"
-			dev := newSim(t, c, st)
-			startState(t, 42, tc.flux, cpu, dev)
-			for _, e := range tc.emitters {
-				for _, s := range []*Sim{cpu, dev} {
-					if _, err := s.AddEmitter(e); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			cpu, dev := tc.pair(t, "cuda", 42)
 			v0 := dev.Volume()
 			a0, _, _ := dev.Accounting()
 			differ := 0
@@ -103,21 +89,7 @@ func TestCUDAPipelinedMatchesCPU(t *testing.T) {
 	}
 	for _, tc := range conformanceCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			forceGeneralLayout = tc.general
-			defer func() { forceGeneralLayout = false }()
-			c := tc.cols(t)
-			cpu := newSim(t, c, tc.st)
-			st := tc.st
-			st.Backend = "cuda"
-			dev := newSim(t, c, st)
-			startState(t, 7, tc.flux, cpu, dev)
-			for _, e := range tc.emitters {
-				for _, s := range []*Sim{cpu, dev} {
-					if _, err := s.AddEmitter(e); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			cpu, dev := tc.pair(t, "cuda", 7)
 			v0 := dev.Volume()
 			a0, _, _ := dev.Accounting()
 			dev.SetPipelined(true)

@@ -68,6 +68,29 @@ func conformanceCases() []conformanceCase {
 	}
 }
 
+// pair makes tc's scene on the cpu backend and on backend, from the same random start
+// (seed), with tc's sources and sinks added to both; tc.general forces the general layout
+// until the test ends.
+func (tc conformanceCase) pair(t *testing.T, backend string, seed uint64) (cpu, dev *Sim) {
+	t.Helper()
+	forceGeneralLayout = tc.general
+	t.Cleanup(func() { forceGeneralLayout = false })
+	c := tc.cols(t)
+	cpu = newSim(t, c, tc.st)
+	st := tc.st
+	st.Backend = backend
+	dev = newSim(t, c, st)
+	startState(t, seed, tc.flux, cpu, dev)
+	for _, e := range tc.emitters {
+		for _, s := range []*Sim{cpu, dev} {
+			if _, err := s.AddEmitter(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return cpu, dev
+}
+
 // startState puts the same random heights, residuals and fluxes into every sim.
 func startState(t *testing.T, seed uint64, scale float64, sims ...*Sim) {
 	t.Helper()
@@ -122,27 +145,14 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 	for _, tc := range conformanceCases() {
 		for _, rtName := range []string{"host-kernels", "host-kernels-reverse"} {
 			t.Run(tc.name+"/"+rtName, func(t *testing.T) {
-				forceGeneralLayout = tc.general
-				defer func() { forceGeneralLayout = false }()
-				c := tc.cols(t)
-				cpu := newSim(t, c, tc.st)
-				st := tc.st
-				st.Backend = rtName
-				dev := newSim(t, c, st)
+				cpu, dev := tc.pair(t, rtName, 42)
+				c := cpu.Columns()
 				db := dev.be.(*deviceBackend)
 				if db.dense != (cpu.be.(*cpuBackend).dense != nil) {
 					t.Fatalf("layouts differ: device dense %v", db.dense)
 				}
-				startState(t, 42, tc.flux, cpu, dev)
 				v0 := dev.Volume()
 				a0, _, _ := dev.Accounting() // SetHeights booked the start as added
-				for _, e := range tc.emitters {
-					for _, s := range []*Sim{cpu, dev} {
-						if _, err := s.AddEmitter(e); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
 				maxExt, maxPass, rebuilt := 0, 0, 0
 				lastPass := -1
 				for step := 1; step <= tc.steps; step++ {
@@ -229,23 +239,10 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 func TestHostKernelsPipelined(t *testing.T) {
 	for _, tc := range conformanceCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			forceGeneralLayout = tc.general
-			defer func() { forceGeneralLayout = false }()
-			c := tc.cols(t)
-			cpu := newSim(t, c, tc.st)
-			st := tc.st
-			st.Backend = "host-kernels-deferred"
-			dev := newSim(t, c, st)
+			cpu, dev := tc.pair(t, "host-kernels-deferred", 7)
+			c := cpu.Columns()
 			db := dev.be.(*deviceBackend)
 			rt := db.rt.(*hostkernels.Runtime)
-			startState(t, 7, tc.flux, cpu, dev)
-			for _, e := range tc.emitters {
-				for _, s := range []*Sim{cpu, dev} {
-					if _, err := s.AddEmitter(e); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
 			dev.SetPipelined(true)
 			cpu.SetPipelined(true) // the CPU backend steps as before
 			rng := rand.New(rand.NewPCG(3, 5))
