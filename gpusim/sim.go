@@ -417,7 +417,7 @@ func (s *Sim) book(a accounting) {
 
 // SetPipelined turns pipelining on or off (off at the start). On a device backend a
 // pipelined Step returns once its steps are queued, and the host reads their result back
-// while the next Step's run, so that building the surface or drawing the UI from the
+// while the next Step runs, so that building the surface or drawing the UI from the
 // last snapshot overlaps the device's work. The CPU backend steps as before. Every
 // method that reads or changes the state (Volume, Accounting, Fluxes, Fill, SetHeights,
 // Set, AddEmitter, SetTerrain, ...) waits for the steps in flight first; Snapshot, Heights
