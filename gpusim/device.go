@@ -533,10 +533,7 @@ func (d *deviceBackend) readBack() {
 		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.full)), d.full, d.n)
 		st.histN = -1
 		if d.histValid {
-			m, src := len(d.ext.uF), d.uF.p
-			if d.ext.mode == ExtendedAxis {
-				m, src = len(d.ext.axis), d.axF.p
-			}
+			m, src := d.extHist()
 			d.must(d.stageHist(st, m))
 			rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.hist)), src, 4*m)
 			st.histN = m
@@ -673,19 +670,12 @@ func (d *deviceBackend) rebuildExt(st *stage) {
 		download(rt, e.full, d.full)
 	}
 	if d.histValid {
-		m := len(e.uF)
-		if e.mode == ExtendedAxis {
-			m = len(e.axis)
-		}
+		m, src := d.extHist()
 		var fs []float32
 		if st != nil && st.histN == m {
 			fs = st.hist[:m]
 		} else {
 			fs = d.f32(m)
-			src := d.uF.p
-			if e.mode == ExtendedAxis {
-				src = d.axF.p
-			}
 			download(rt, fs, src)
 		}
 		switch e.mode {
@@ -742,6 +732,15 @@ func (d *deviceBackend) rebuildExt(st *stage) {
 		xa.NAxis = int32(na)
 	}
 	d.histValid = true
+}
+
+// extHist returns how many extended fluxes the device holds for the current lists and
+// where: uF per opening (unified) or axF per axis pipe.
+func (d *deviceBackend) extHist() (m int, src uint64) {
+	if d.ext.mode == ExtendedAxis {
+		return len(d.ext.axis), d.axF.p
+	}
+	return len(d.ext.uF), d.uF.p
 }
 
 // uploadAsync copies src into d.up at byte offset off and queues its upload to dst; it
