@@ -2,7 +2,9 @@ package gpusim
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -47,6 +49,14 @@ type extended struct {
 	isCapped []bool
 	flips    []int32 // per worker: full flags that flipped in its last height phase
 	dirty    bool    // heights were set from outside: recompute every full flag
+	rebuilds int     // passage rebuilds so far (tests and benchmarks count them)
+	scans    int     // of those, the ones that scanned every capped column
+
+	// Where flags flipped since the last rebuild: one bit per block of 64 columns, set by
+	// updateFull (atomically: the workers of a height phase share the boundary words).
+	// cappedAt[b] is the first entry of capped in block b or after it.
+	marks    []atomic.Uint64
+	cappedAt []int32
 
 	// Per column, reused every step.
 	full      []bool
@@ -61,8 +71,9 @@ type extended struct {
 	// Passages of this step.
 	members  []int32 // full columns, grouped by passage
 	pStart   []int32 // passage p's members: members[pStart[p]:pStart[p+1]]
-	queue    []int32
-	fullList []int32
+	fullList []int32 // the full capped columns, ascending, as of the last rebuild
+	listed   []bool  // per column: in fullList
+	fullNext []int32 // the next fullList, built beside it
 	seenMark int32
 
 	// Unified mode: one entry per (opening, passage), for passages with two or more
@@ -72,7 +83,12 @@ type extended struct {
 	uStart []int32   // entries of passage p: uStart[p] .. uStart[p+1]-1
 	uGap   []float32 // per passage: its mean gap
 	uF     []float32
-	uHist  []axisFlux // the entries' final fluxes before a rebuild, sorted by key
+	// The entries before a rebuild (its history), indexed by opening: hHead[b] is b's
+	// last entry if hStamp[b] == hMark, and each entry's next is b's entry before it.
+	hist   []histEntry
+	hHead  []int32
+	hStamp []int32
+	hMark  int32
 
 	// Axis mode: pipes sorted by key; last step's final fluxes for history.
 	axis     []axisPipe
@@ -91,6 +107,12 @@ type axisPipe struct {
 type axisFlux struct {
 	key uint64
 	f   float32
+}
+
+type histEntry struct {
+	key  uint64
+	f    float32
+	next int32
 }
 
 type axisRun struct {
@@ -137,7 +159,16 @@ func newExtended(t *topology, mode ExtendedPipes) *extended {
 		extOut:    make([]float32, n),
 		extIn:     make([]float32, n),
 		extNet:    make([]float32, n),
+		listed:    make([]bool, n),
+		hHead:     make([]int32, n),
+		hStamp:    make([]int32, n),
+		marks:     make([]atomic.Uint64, (n+1<<12-1)>>12),
+		cappedAt:  make([]int32, (n+63)>>6+1),
 		pStart:    []int32{0},
+	}
+	for b := range e.cappedAt {
+		k, _ := slices.BinarySearch(capped, int32(b<<6))
+		e.cappedAt[b] = int32(k)
 	}
 	for i := range e.label {
 		e.label[i] = -1
@@ -204,13 +235,17 @@ func (e *extended) addRaw(i int32, u float32) {
 }
 
 // updateFull sets the full flag of capped column i from its height and tells whether it
-// flipped. The height phase calls it for its columns.
+// flipped. The height phase calls it for its columns, concurrently.
 func (e *extended) updateFull(i int, h float32) bool {
 	f := h >= e.cols.Max[i]-e.fullTol
 	if f == e.full[i] {
 		return false
 	}
 	e.full[i] = f
+	w, bit := &e.marks[i>>12], uint64(1)<<(uint(i)>>6&63)
+	if w.Load()&bit == 0 {
+		w.Or(bit)
+	}
 	return true
 }
 
@@ -226,53 +261,186 @@ func (e *extended) refreshTargets(em *emitterSet, h []float32) {
 
 // rebuild finds the passages (connected sets of full columns joined by pipes) and their
 // openings, from the full flags.
+//
+// Passages are numbered by their lowest column and their members listed in the order of
+// a breadth-first search from it: that order fixes the float sums over a passage (its
+// mean gap, its openings' mean head), so the lists must come out the same however they
+// are found. What a rebuild saves (docs/solver.md, "Extended pipes"): the full columns
+// are kept in a sorted list, updated from the blocks where a flag flipped rather than
+// found by a scan of every capped column; the openings and the mean gap are found in the
+// same search as the members; the history is looked up by opening rather than sorted.
 func (e *extended) rebuild(h []float32) {
+	e.rebuilds++
 	if e.dirty {
 		for _, i := range e.capped {
 			e.updateFull(int(i), h[i])
 		}
-		e.dirty = false
 	}
 	for w := range e.flips {
 		e.flips[w] = 0
+	}
+	e.updateFullList()
+	e.dirty = false
+	unified := e.mode == ExtendedUnified
+	if unified {
+		e.indexHistory()
 	}
 	for _, i := range e.members {
 		e.label[i] = -1
 	}
 	e.members = e.members[:0]
 	e.pStart = append(e.pStart[:0], 0)
-	e.fullList = e.fullList[:0]
-	for _, i := range e.capped {
-		if e.full[i] {
-			e.fullList = append(e.fullList, i)
-		}
-	}
-	t := e.topo
+	t, c := e.topo, e.cols
 	for _, s := range e.fullList {
 		if e.label[s] >= 0 {
 			continue
 		}
 		p := int32(len(e.pStart) - 1)
 		e.label[s] = p
-		e.queue = append(e.queue[:0], s)
-		for q := 0; q < len(e.queue); q++ {
-			i := e.queue[q]
-			e.members = append(e.members, i)
+		first, firstOpening := len(e.members), len(e.uCol)
+		e.seenMark++
+		var gap float32
+		e.members = append(e.members, s)
+		for q := first; q < len(e.members); q++ {
+			i := e.members[q]
+			gap += c.Max[i] - c.Base[i]
 			for a := t.adjStart[i]; a < t.adjStart[i+1]; a++ {
-				if j := t.adjOther[a]; e.full[j] && e.label[j] < 0 {
-					e.label[j] = p
-					e.queue = append(e.queue, j)
+				j := t.adjOther[a]
+				if e.full[j] {
+					if e.label[j] < 0 {
+						e.label[j] = p
+						e.members = append(e.members, j)
+					}
+				} else if unified && e.seen[j] != e.seenMark {
+					e.seen[j] = e.seenMark
+					key := axisKey(j, s)
+					e.uCol, e.uKey, e.uF = append(e.uCol, j), append(e.uKey, key), append(e.uF, e.history(j, key))
 				}
 			}
 		}
 		e.pStart = append(e.pStart, int32(len(e.members)))
+		if unified {
+			// Passages with a single opening get none: nothing can flow through them.
+			if len(e.uCol)-firstOpening < 2 {
+				e.uCol, e.uKey, e.uF = e.uCol[:firstOpening], e.uKey[:firstOpening], e.uF[:firstOpening]
+			}
+			e.uStart = append(e.uStart, int32(len(e.uCol)))
+			e.uGap = append(e.uGap, gap/float32(len(e.members)-first))
+		}
 	}
-	switch e.mode {
-	case ExtendedUnified:
-		e.findOpenings()
-	case ExtendedAxis:
+	if e.mode == ExtendedAxis {
 		e.findRuns()
 	}
+}
+
+// updateFullList brings fullList up to the full flags. After flips recorded by updateFull
+// it checks only the capped columns of the marked blocks and merges the changes in; a
+// rebuild with no block marked (the device backend sets the flags from its read-back) or
+// after the heights were set scans every capped column.
+func (e *extended) updateFullList() {
+	marked := false
+	for k := range e.marks {
+		if e.marks[k].Load() != 0 {
+			marked = true
+			break
+		}
+	}
+	if e.dirty || !marked {
+		e.scans++
+		for k := range e.marks {
+			e.marks[k].Store(0)
+		}
+		for _, i := range e.fullList {
+			e.listed[i] = false
+		}
+		e.fullList = e.fullList[:0]
+		for _, i := range e.capped {
+			if e.full[i] {
+				e.fullList = append(e.fullList, i)
+				e.listed[i] = true
+			}
+		}
+		return
+	}
+	// The columns that became full, ascending (blocks in order, capped is sorted), and
+	// whether any stopped being full.
+	adds, removed := e.fullNext[:0], false
+	for k := range e.marks {
+		m := e.marks[k].Load()
+		if m == 0 {
+			continue
+		}
+		e.marks[k].Store(0)
+		for ; m != 0; m &= m - 1 {
+			b := k<<6 + bits.TrailingZeros64(m)
+			for _, i := range e.capped[e.cappedAt[b]:e.cappedAt[b+1]] {
+				if e.full[i] == e.listed[i] {
+					continue
+				}
+				e.listed[i] = e.full[i]
+				if e.full[i] {
+					adds = append(adds, i)
+				} else {
+					removed = true
+				}
+			}
+		}
+	}
+	if len(adds) == 0 && !removed {
+		e.fullNext = adds
+		return
+	}
+	// Merge: the listed columns that are still full, and the additions. The merged list
+	// is built after the additions in the same buffer, then moved to its start.
+	na := len(adds)
+	next, a := adds, 0
+	for _, i := range e.fullList {
+		for a < na && adds[a] < i {
+			next = append(next, adds[a])
+			a++
+		}
+		if e.full[i] {
+			next = append(next, i)
+		}
+	}
+	next = append(next, adds[a:na]...)
+	n := copy(next, next[na:])
+	e.fullList, e.fullNext = next[:n], e.fullList
+}
+
+// indexHistory keeps the unified entries of the last rebuild (their final fluxes) as
+// the history of the next lists and indexes them by opening.
+func (e *extended) indexHistory() {
+	if e.hMark == 1<<31-1 {
+		clear(e.hStamp)
+		e.hMark = 0
+	}
+	e.hMark++
+	e.hist = e.hist[:0]
+	for k, b := range e.uCol {
+		next := int32(-1)
+		if e.hStamp[b] == e.hMark {
+			next = e.hHead[b]
+		}
+		e.hist = append(e.hist, histEntry{key: e.uKey[k], f: e.uF[k], next: next})
+		e.hHead[b], e.hStamp[b] = int32(k), e.hMark
+	}
+	e.uCol, e.uKey, e.uF = e.uCol[:0], e.uKey[:0], e.uF[:0]
+	e.uStart = append(e.uStart[:0], 0)
+	e.uGap = e.uGap[:0]
+}
+
+// history is the flux the entry with this key had before the rebuild, or 0 if it is new.
+func (e *extended) history(b int32, key uint64) float32 {
+	if e.hStamp[b] != e.hMark {
+		return 0
+	}
+	for k := e.hHead[b]; k >= 0; k = e.hist[k].next {
+		if e.hist[k].key == key {
+			return e.hist[k].f
+		}
+	}
+	return 0
 }
 
 // changed tells whether a full flag flipped since the last rebuild.
@@ -288,16 +456,6 @@ func (e *extended) changed() bool {
 	return false
 }
 
-// gapOf is the mean gap (Max - Base) of passage p, m.
-func (e *extended) gapOf(p int) float32 {
-	var s float32
-	ms := e.members[e.pStart[p]:e.pStart[p+1]]
-	for _, i := range ms {
-		s += e.cols.Max[i] - e.cols.Base[i]
-	}
-	return s / float32(len(ms))
-}
-
 // rawFluxes computes the extended pipes' raw fluxes (Eq. 1 with the pipe's length, or
 // Eq. 8 and 9) and their sums per column, rebuilding the passages first if a full flag
 // flipped.
@@ -311,46 +469,6 @@ func (e *extended) rawFluxes(h []float32, p *stepParams) {
 		e.unifiedRaw(h, p)
 	case ExtendedAxis:
 		e.axisRaw(h, p)
-	}
-}
-
-// findOpenings lists, per passage, the non-full columns piped to it (unified mode), and
-// carries each connection's flux over from before the rebuild. Passages with a single
-// opening get none: nothing can flow through them.
-func (e *extended) findOpenings() {
-	t := e.topo
-	e.uHist = e.uHist[:0]
-	for k, key := range e.uKey {
-		e.uHist = append(e.uHist, axisFlux{key: key, f: e.uF[k]})
-	}
-	slices.SortFunc(e.uHist, compareAxisFlux)
-	e.uCol, e.uKey, e.uF = e.uCol[:0], e.uKey[:0], e.uF[:0]
-	e.uStart = append(e.uStart[:0], 0)
-	e.uGap = e.uGap[:0]
-	for q := range len(e.pStart) - 1 {
-		e.seenMark++
-		first := len(e.uCol)
-		rep := e.members[e.pStart[q]]
-		for _, i := range e.members[e.pStart[q]:e.pStart[q+1]] {
-			for a := t.adjStart[i]; a < t.adjStart[i+1]; a++ {
-				b := t.adjOther[a]
-				if e.full[b] || e.seen[b] == e.seenMark {
-					continue
-				}
-				e.seen[b] = e.seenMark
-				key := axisKey(b, rep)
-				var f float32
-				if h, found := slices.BinarySearchFunc(e.uHist, axisFlux{key: key}, compareAxisFlux); found {
-					f = e.uHist[h].f
-				}
-				e.uCol, e.uKey, e.uF = append(e.uCol, b), append(e.uKey, key), append(e.uF, f)
-			}
-		}
-		if len(e.uCol)-first < 2 {
-			e.uCol, e.uKey, e.uF = e.uCol[:first], e.uKey[:first], e.uF[:first]
-		}
-		e.uStart = append(e.uStart, int32(len(e.uCol)))
-		e.uGap = append(e.uGap, e.gapOf(q))
 	}
 }
 

@@ -1,0 +1,61 @@
+package scripts_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/vpbench/vpbench/script"
+)
+
+// benchLibraryCPU times the CPU backend on a library scenario from the simulated time
+// warm on: it loads the scenario, runs it to warm (untimed), then runs b.N solver steps
+// through Advance (callbacks fire as in a real run). It reports colsteps/s (every real
+// column times steps, per wall second, as gpusim's benchStep counts) and ms/step, so the
+// figure compares with gpusim's BenchmarkStep* of the same run. A fixed -benchtime Nx
+// times the same simulated interval in every run.
+func benchLibraryCPU(b *testing.B, name string, warm float64) {
+	sc, err := script.Load(name, script.Options{Print: func(string) {}, Backend: "cpu", Workers: 0})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sc.Close()
+	for sc.Time() < warm-1e-9 {
+		if _, err := sc.Advance(50); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sim := sc.Sim()
+	cols := sim.Columns().NumColumns()
+	s0 := sim.Steps()
+	b.ResetTimer()
+	t0 := time.Now()
+	for int(sim.Steps()-s0) < b.N {
+		done, err := sc.Advance(min(25, b.N-int(sim.Steps()-s0)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if done {
+			b.Fatalf("the scenario ended at t = %.3f s", sc.Time())
+		}
+	}
+	el := time.Since(t0).Seconds()
+	b.StopTimer()
+	n := float64(sim.Steps() - s0)
+	b.ReportMetric(float64(cols)*n/el, "colsteps/s")
+	b.ReportMetric(el/n*1e3, "ms/step")
+	st := sim.Stats()
+	b.ReportMetric(float64(st.Passages), "passages")
+	b.ReportMetric(float64(st.Extended), "extpipes")
+}
+
+// BenchmarkLibrarySurgeryCPU: the surgery scene (200 x 200 x 5 cells, 45,540 columns) on
+// the CPU backend from t = 1 s, when the gap under the vertebral body is flooded and
+// liquid against ceilings keeps flipping full flags (the passages are rebuilt in about
+// half the steps). Compare with gpusim's BenchmarkStepLayers200x5 run back to back:
+//
+//	go test -run '^$' -bench LibrarySurgeryCPU -benchtime 300x ./scripts/
+//	go test -run '^$' -bench StepLayers200x5 ./gpusim/
+func BenchmarkLibrarySurgeryCPU(b *testing.B) { benchLibraryCPU(b, "surgery.lua", 1) }
+
+// BenchmarkLibraryCoffeeCPU: the coffee scene on the CPU backend from t = 1 s.
+func BenchmarkLibraryCoffeeCPU(b *testing.B) { benchLibraryCPU(b, "coffee.lua", 1) }
