@@ -14,14 +14,24 @@ func PassageRebuilds(s *Sim) int {
 	return 0
 }
 
-// RebuildPassages rebuilds s's passages and openings from its current state as a step
-// after a flip would (CPU backend; false if it has no extended pipes). A rebuild with no
-// flag changed since the last one gives the same lists and fluxes.
-func RebuildPassages(s *Sim) bool {
+// FlipAndRebuild flips the full flag of s's k-th capped column (k modulo their number)
+// as a height phase would, and rebuilds the passages and openings as the next step would
+// (CPU backend; false if it has no extended pipes). Calling it twice with the same k
+// flips the column back.
+func FlipAndRebuild(s *Sim, k int) bool {
 	be, ok := s.be.(*cpuBackend)
 	if !ok || be.ext == nil || be.ext.mode == ExtendedOff {
 		return false
 	}
-	be.ext.rebuild(be.h)
+	e := be.ext
+	i := int(e.capped[k%len(e.capped)])
+	h := e.cols.Max[i]
+	if e.full[i] {
+		h = e.cols.Base[i] // (a column thinner than the tolerance stays full)
+	}
+	if e.updateFull(i, h) {
+		e.flips[0]++
+	}
+	e.rebuild(be.h)
 	return true
 }

@@ -60,17 +60,33 @@ func BenchmarkLibraryRebuilds(b *testing.B) {
 }
 
 // BenchmarkLibraryRebuild: one rebuild of the passages and openings (one op), from the
-// state of a library scene at t = 1 s: the serial work a step after a flip adds.
+// state of a library scene at t = 1 s, after one full flag flipped (a capped column of a
+// passage, its flag flipped and flipped back in turn: the passage splits or shrinks and
+// grows back): the serial work a step after a flip adds.
 func BenchmarkLibraryRebuild(b *testing.B) {
 	for _, name := range []string{"surgery", "coffee"} {
 		b.Run(name, func(b *testing.B) {
 			sim := loadLibrary(b, name+".lua", 1).Sim()
-			if !gpusim.RebuildPassages(sim) {
-				b.Fatal("no extended pipes")
+			var s gpusim.Snapshot
+			sim.Snapshot(&s)
+			// The capped columns of the largest passage's region: those at their ceiling.
+			c := s.Columns
+			var full []int
+			k := 0
+			for i := range s.Height {
+				if float64(c.Max[i]) < c.Height*(1-1e-6) {
+					if s.Height[i] >= c.Max[i]-float32(0.01*c.Dx) {
+						full = append(full, k)
+					}
+					k++
+				}
+			}
+			if len(full) == 0 || !gpusim.FlipAndRebuild(sim, full[0]) || !gpusim.FlipAndRebuild(sim, full[0]) {
+				b.Fatal("no full column")
 			}
 			b.ResetTimer()
-			for range b.N {
-				gpusim.RebuildPassages(sim)
+			for n := range b.N {
+				gpusim.FlipAndRebuild(sim, full[n/2*7919%len(full)])
 			}
 		})
 	}
