@@ -214,19 +214,12 @@ func TestRebuildMatchesFromScratch(t *testing.T) {
 	}
 }
 
-func rebuildMatchesFromScratch(t *testing.T, mode ExtendedPipes, workers int, seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	c := fiveLayerScene(t, 48, 40, 0.0005)
-	st := settings(0.003, 4e-6, workers)
-	st.ExtendedPipes = mode
-	sim := newSim(t, c, st)
-	be := sim.be.(*cpuBackend)
-	e := be.ext
-	if e == nil {
-		t.Fatal("the scene has no capped column")
-	}
-	// A random flooded state: capped columns at, just under or well under their ceilings,
-	// open ones shallow.
+// floodRandomly sets a random flooded state: capped columns at, just under or well under
+// their ceilings, open ones shallow.
+func floodRandomly(t *testing.T, sim *Sim, rng *rand.Rand) {
+	t.Helper()
+	c := sim.Columns()
+	e := sim.be.(*cpuBackend).ext
 	h := make([]float32, c.NumColumns())
 	for i := range h {
 		b, m := c.Base[i], c.Max[i]
@@ -243,6 +236,20 @@ func rebuildMatchesFromScratch(t *testing.T, mode ExtendedPipes, workers int, se
 	if err := sim.SetHeights(h); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func rebuildMatchesFromScratch(t *testing.T, mode ExtendedPipes, workers int, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	c := fiveLayerScene(t, 48, 40, 0.0005)
+	st := settings(0.003, 4e-6, workers)
+	st.ExtendedPipes = mode
+	sim := newSim(t, c, st)
+	be := sim.be.(*cpuBackend)
+	e := be.ext
+	if e == nil {
+		t.Fatal("the scene has no capped column")
+	}
+	floodRandomly(t, sim, rng)
 	if _, err := sim.AddEmitter(Emitter{X: 0.012, Y: 0.01, Z: 0.03, Radius: 0.003, Rate: 2e-6}); err != nil {
 		t.Fatal(err)
 	}
@@ -268,4 +275,33 @@ func rebuildMatchesFromScratch(t *testing.T, mode ExtendedPipes, workers int, se
 	}
 	t.Logf("%v, %d workers, seed %d: %d rebuilds compared (%d scans), %d random flips, %d passages, %d extended pipes at the end",
 		mode, workers, seed, rebuilds, e.scans, flipped, len(e.pStart)-1, len(e.uCol)+len(e.axis))
+}
+
+// TestFloodedStepAllocs: stepping a flooded five-layer state whose passages are rebuilt
+// in most steps allocates nothing once the lists have grown, in both modes, with 1 and 2
+// workers.
+func TestFloodedStepAllocs(t *testing.T) {
+	for _, mode := range []ExtendedPipes{ExtendedUnified, ExtendedAxis} {
+		for _, workers := range []int{1, 2} {
+			c := fiveLayerScene(t, 48, 40, 0.0005)
+			st := settings(0.003, 4e-6, workers)
+			st.ExtendedPipes = mode
+			sim := newSim(t, c, st)
+			e := sim.be.(*cpuBackend).ext
+			floodRandomly(t, sim, rand.New(rand.NewPCG(1, 2)))
+			if _, err := sim.AddEmitter(Emitter{X: 0.012, Y: 0.01, Z: 0.03, Radius: 0.003, Rate: 2e-6}); err != nil {
+				t.Fatal(err)
+			}
+			sim.Step(300)
+			r0 := e.rebuilds
+			if a := testing.AllocsPerRun(20, func() { sim.Step(5) }); a != 0 {
+				t.Errorf("%v, %d workers: Step(5) allocates %g times", mode, workers, a)
+			}
+			p, q := e.counts()
+			t.Logf("%v, %d workers: %d rebuilds in 105 steps (%d scans in all), %d passages, %d extended pipes", mode, workers, e.rebuilds-r0, e.scans, q, p)
+			if e.rebuilds-r0 < 10 || p == 0 {
+				t.Errorf("%v, %d workers: %d rebuilds in 105 steps, %d extended pipes: the scene does not test the rebuild", mode, workers, e.rebuilds-r0, p)
+			}
+		}
+	}
 }
