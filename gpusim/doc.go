@@ -1,5 +1,5 @@
 // Package gpusim is vpbench's solver: the extended virtual pipes method on multi-layer
-// heightfield columns (docs/solver.md, and METHOD.md for the method itself), with a CPU
+// heightfield columns (docs/method.md for the method itself, docs/solver.md for its decisions), with a CPU
 // backend and a CUDA backend behind one API, Sim.
 //
 // Units are SI throughout: metres, seconds, m^3 for volumes, m^3/s for pipe fluxes and
@@ -10,7 +10,7 @@
 //
 // Invariants every step keeps, on every backend:
 //   - Base[i] <= h[i] <= Max[i] (a column neither drains below its floor nor rises
-//     through its ceiling: the flux scaling of METHOD.md);
+//     through its ceiling: the flux scaling of docs/method.md, "One step");
 //   - volume is conserved: Snapshot.Volume == Added - Removed, to about 1e-9 of the
 //     volume over long runs (float64 sums of float32 state; the residuals carry what a
 //     float32 height cannot hold);

@@ -54,7 +54,7 @@ func finalFlux(u, ki, ko, si, so float32) float32 {
 	return ((u+a)*ki*so + (u-a)*ko*si) * 0.5 // u+a and u-a are twice the parts: exact
 }
 
-// The flux update of one pipe from a to b (METHOD.md steps 2 and 3), prev its final flux
+// The flux update of one pipe from a to b (docs/method.md, "One step", 2 and 3), prev its final flux
 // of the last step, dh = h_a - h_b, d the depths of its ends, is
 //
 //	p.viscous(p.zeta*prev+p.acceleration(dh, da, db)*dh, da, db)

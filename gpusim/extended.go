@@ -9,7 +9,7 @@ import (
 	"github.com/vpbench/vpbench/terrain"
 )
 
-// Extended pipes: flow through fully flooded passages (METHOD.md, "Extended pipes";
+// Extended pipes: flow through fully flooded passages (docs/method.md, "Extended pipes";
 // paper Sec. 3.3 and 7). Decisions (docs/solver.md, "Extended pipes"):
 //
 //   - A column can belong to a passage only if a solid caps it (Max below the domain top):

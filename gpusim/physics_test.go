@@ -1,7 +1,7 @@
 package gpusim
 
-// Physics tests: each asserts a number derived from METHOD.md ("One step", "Cross-section"
-// and "Checks that separate correct from plausible"), never a figure copied from the
+// Physics tests: each asserts a number derived from docs/method.md ("One step",
+// "Cross-section" and "Expected numbers"), never a figure copied from the
 // solver's own output. Measured figures quoted in comments are from `go test ./gpusim` on
 // the development machine; the bounds sit a few times above them.
 
@@ -16,7 +16,7 @@ import (
 
 const g0 = 9.81 // DefaultSettings().Gravity
 
-// gammaSpec is METHOD.md step 3: gamma = H^2 / (H^2 + 3 dt nu), H the upwind depth.
+// gammaSpec is docs/method.md, "One step", 3: gamma = H^2 / (H^2 + 3 dt nu), H the upwind depth.
 func gammaSpec(H, dt, nu float64) float64 {
 	if nu == 0 {
 		return 1
@@ -24,7 +24,7 @@ func gammaSpec(H, dt, nu float64) float64 {
 	return H * H / (H*H + 3*dt*nu)
 }
 
-// areaFactor is A / dx^2 for a cross-section and upwind depth H (METHOD.md, "Cross-section").
+// areaFactor is A / dx^2 for a cross-section and upwind depth H (docs/method.md, "Cross-section").
 func areaFactor(cs CrossSection, H, dx float64) float64 {
 	if cs == CrossFilm {
 		return math.Min(H, dx) / dx
@@ -50,7 +50,7 @@ func twoColumns(t testing.TB, dx, b0, b1 float64) *terrain.Columns {
 	}, nil)
 }
 
-// TestViscosityFactor checks METHOD.md steps 2-3 on one pipe after one step from rest
+// TestViscosityFactor checks docs/method.md, "One step", 2-3, on one pipe after one step from rest
 // (f = 0, so zeta*f = 0): f = gamma * dt * g * (A/l) * dh with A/l = dx (paper) or
 // min(H, dx) (film), gamma = H^2/(H^2 + 3 dt nu), H the depth of the column the flux comes
 // from. Heights are chosen so that neither scaling binds (dh <= 0.1 mm, where outflow
@@ -58,7 +58,7 @@ func twoColumns(t testing.TB, dx, b0, b1 float64) *terrain.Columns {
 func TestViscosityFactor(t *testing.T) {
 	// The spec's figure first: our formula must give it.
 	if got := gammaSpec(0.0005, 0.003, 4e-6); math.Abs(got-0.874126) > 1e-6 {
-		t.Fatalf("gammaSpec(0.5 mm, 3 ms, 4e-6) = %.7f, METHOD.md says 0.874126", got)
+		t.Fatalf("gammaSpec(0.5 mm, 3 ms, 4e-6) = %.7f, docs/method.md says 0.874126", got)
 	}
 	for _, tc := range []struct {
 		name   string
@@ -155,7 +155,7 @@ func TestViscosityDryColumn(t *testing.T) {
 	}
 }
 
-// TestDampingFactor checks zeta = omega^dt (METHOD.md step 2: a power, 0.997923 at
+// TestDampingFactor checks zeta = omega^dt (docs/method.md, "One step", 2: a power, 0.997923 at
 // dt = 3 ms, omega = 0.5; "omega*dt" would give 0.0015 and "omega/dt" 167). With nu = 0 and
 // heights where no scaling binds, the second step's flux is f2 = zeta*f1 + accel*dh2 with
 // accel = dt*g*A/l, so zeta = (f2 - accel*dh2)/f1, read from the solver's own state.
@@ -220,8 +220,8 @@ func lowestFloor(c *terrain.Columns) (x, y, z float64) {
 	return x, y, z
 }
 
-// TestLakeAtRest: still liquid over uneven multi-layer terrain stays still (METHOD.md,
-// checks). The state is the absolute height, and Fill gives every reached column exactly
+// TestLakeAtRest: still liquid over uneven multi-layer terrain stays still (docs/method.md,
+// "Expected numbers"). The state is the absolute height, and Fill gives every reached column exactly
 // min(level, max), so head differences between wet columns are exactly zero; every flux
 // must be exactly 0 and every height unchanged bit for bit after 2000 steps. The levels
 // leave columns full under slabs (h = max: their inflow must be scaled to exactly zero),
@@ -330,7 +330,7 @@ func runOn(t testing.TB, c *terrain.Columns, st Settings, n int) *Sim {
 }
 
 // TestWorkersBitIdentical: results do not depend on the number of worker threads
-// (METHOD.md, checks): heights and fluxes bit for bit after 300 steps of a flowing
+// (docs/method.md, "Expected numbers"): heights and fluxes bit for bit after 300 steps of a flowing
 // multi-layer scene with sources, sinks and nu > 0, for 1, 2 and 7 workers; and the same
 // on a single-layer bumpy floor (the kernels' dense layout, split by rows).
 func TestWorkersBitIdentical(t *testing.T) {
@@ -422,7 +422,7 @@ func emitterColumns(c *terrain.Columns, mark []bool, x, y, r float64) {
 //   - the volume equals added - removed (Snapshot and Accounting), twice:
 //     (a) Snapshot.Volume, the solver's own figure (it adds the sub-ulp roundings r it
 //     carries per column), to 1e-8 of the volume added;
-//     (b) METHOD.md's sum (h - b) dx^2 over the heights themselves, to half a float32
+//     (b) docs/method.md's sum (h - b) dx^2 over the heights themselves, to half a float32
 //     ulp of h per wet column (the most a carried rounding may be; about 1.2e-7 of added);
 //   - the fluxes are antisymmetric: the float64 sum over all columns of their net
 //     outflow is zero to rounding (one flux per pipe makes f_ij = -f_ji structural);
@@ -664,7 +664,7 @@ func steadyFilm(t *testing.T, cs CrossSection, nx, ny int, dx, angle, nu, Q, dt,
 }
 
 // TestSteadyFilm: a steady film on an incline with a constant inflow has the depth and
-// flux of the viscous limit of the chosen cross-section (METHOD.md, "Cross-section").
+// flux of the viscous limit of the chosen cross-section (docs/method.md, "Cross-section").
 //
 // Derivation. With zeta = 1 (damping 1) a pipe's steady flux satisfies f = gamma*(f + a*dh)
 // (steps 2-3, a = dt*g*A/l, l = dx), so f = a*dh*gamma/(1 - gamma) = a*dh*H^2/(3 dt nu)
@@ -823,7 +823,7 @@ func TestViscosityExperiment(t *testing.T) {
 
 // TestOverhangFilling: a source in the opening of a slab over a floor (openingScene) fills
 // the lower layer under the overhang first; only once every lower column is full (h within
-// 1 um of max = 5 mm: the METHOD.md "full" test with eps = 1 um, 0.025 % of the gap) does
+// 1 um of max = 5 mm: the "full" test of docs/method.md, "Extended pipes", with eps = 1 um, 0.025 % of the gap) does
 // liquid rise through the opening onto the slab (upper columns wet). Columns never exceed
 // max and the volume is what the source added. Only the opening's direct neighbours on the
 // slab are exempt from the order: they may wet as soon as the opening column passes 7 mm.
@@ -907,7 +907,7 @@ func TestOverhangFilling(t *testing.T) {
 		eps, tFull, firstUpper, s.Rejected, worstVol)
 }
 
-// TestBlockedPassage: with extended pipes off a full passage blocks the flow (METHOD.md, "Extended pipes"): nothing can enter a full column. A
+// TestBlockedPassage: with extended pipes off a full passage blocks the flow (docs/method.md, "Extended pipes"): nothing can enter a full column. A
 // source under the slab, away from the opening, fills the lower layer; once its own
 // column is full it rejects what it cannot place, and no liquid reaches the slab's top,
 // whatever the head in the passage.
@@ -1208,7 +1208,7 @@ func TestSettings(t *testing.T) {
 		}
 	})
 	t.Run("auto dt", func(t *testing.T) {
-		// 0.6 sqrt(dx/(2g)): 3.0288 ms at dx = 0.5 mm, g = 9.81 (METHOD.md: the paper's 3 ms
+		// 0.6 sqrt(dx/(2g)): 3.0288 ms at dx = 0.5 mm, g = 9.81 (docs/method.md, "Time step": the paper's 3 ms
 		// is 0.59 of the 5.05 ms limit).
 		if got, want := AutoDt(0.0005, 9.81), 0.6*math.Sqrt(0.0005/(2*9.81)); math.Abs(got-want) > 1e-15 || math.Abs(got-3.03e-3) > 5e-6 {
 			t.Errorf("AutoDt(0.5 mm) = %g s, want %g (3.03 ms)", got, want)

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// CrossSection is the pipe cross-section A used in the flux update (METHOD.md,
+// CrossSection is the pipe cross-section A used in the flux update (docs/method.md,
 // "Cross-section").
 type CrossSection int
 
@@ -40,7 +40,7 @@ func ParseCrossSection(s string) (CrossSection, error) {
 	return 0, fmt.Errorf("cross_section %q: want \"paper\" or \"film\"", s)
 }
 
-// ExtendedPipes selects how fully flooded passages pass liquid (METHOD.md, "Extended pipes").
+// ExtendedPipes selects how fully flooded passages pass liquid (docs/method.md, "Extended pipes").
 type ExtendedPipes int
 
 const (
@@ -100,7 +100,7 @@ type Settings struct {
 	Backend string
 }
 
-// DefaultSettings are the values of LUA_API.md's vp.sim defaults that the solver owns.
+// DefaultSettings are the vp.sim defaults of the scripting contract (docs/scripting.md) that the solver owns.
 func DefaultSettings() Settings {
 	return Settings{
 		Dt:            0,
