@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestContract runs testdata/contract.lua, which exercises the whole LUA_API.md contract
+// TestContract runs testdata/contract.lua, which exercises the whole scripting contract (docs/scripting.md)
 // (terrain with an overhang, fill, source and sink with start, stop and set_rate, sim:set
 // from sim:at, sim:every, main with vp.wait, the reads, print) and asserts in Lua.
 func TestContract(t *testing.T) {

@@ -1,6 +1,6 @@
 // Package script loads and runs scenario scripts: Lua files that set up a simulation
-// (domain, terrain, liquid, sources) and act on it while it runs. The Lua contract is
-// ../shared/LUA_API.md; the user's reference for every function is docs/scripting.md.
+// (domain, terrain, liquid, sources) and act on it while it runs. docs/scripting.md is
+// the user's reference for every function and states the Lua contract (the fixed names).
 //
 // # Go API
 //
@@ -68,7 +68,7 @@
 //
 //   - vp.sim{size, height, dx, dt, layers, viscosity, damping, gravity, cross_section,
 //     extended_pipes, backend, workers} -> sim: once per script; every field optional with
-//     LUA_API.md's defaults; each is checked (unknown name, type, NaN, range, memory).
+//     the contract's defaults; each is checked (unknown name, type, NaN, range, memory).
 //   - vp.param(name, default): Options.Params[name] converted to default's type (number,
 //     boolean or string), or default.
 //   - vp.version: the API version (Version).

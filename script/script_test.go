@@ -91,7 +91,7 @@ end
 	}
 }
 
-// TestDefaults: vp.sim{} takes LUA_API.md's defaults and, without sim:terrain, the empty
+// TestDefaults: vp.sim{} takes the contract's defaults and, without sim:terrain, the empty
 // domain (one column per cell from the floor to the top).
 func TestDefaults(t *testing.T) {
 	s := mustLoad(t, "d.lua", "local sim = vp.sim{}", Options{Workers: -1})

@@ -26,7 +26,7 @@ const (
 // a fuzzed dx cannot make a grid that fits in memory but takes minutes to build).
 var testMaxCells int
 
-// simFields are vp.sim's fields, in LUA_API.md's order.
+// simFields are vp.sim's fields, in the contract's order (docs/scripting.md).
 var simFields = []string{"size", "height", "dx", "dt", "layers", "viscosity", "damping", "gravity",
 	"cross_section", "extended_pipes", "backend", "workers"}
 

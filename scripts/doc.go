@@ -1,6 +1,6 @@
 // Package scripts is vpbench's scenario library: Lua scenes a user can read, run and copy,
 // one file each, each opening with a comment on what it shows and which figure or table
-// of the paper it reproduces. They use only the scripting contract (LUA_API.md) plus
+// of the paper it reproduces. They use only the scripting contract (docs/scripting.md) plus
 // vp.param, so one script covers several runs (`--param nu=4e-5`).
 //
 //	demo.lua           the built-in demo: a source pouring onto a 10 degree incline
