@@ -1,6 +1,6 @@
 // Package surface builds the liquid surface of the extended virtual pipes method: the
 // multi-layer surface mesh of paper Sec. 4 and the meniscus shading of Sec. 5, as
-// /work/shared/METHOD.md states them ("Surface", "Meniscus shading").
+// docs/method.md states them ("Surface", "Meniscus shading").
 //
 //	b, err := surface.NewBuilder(cols, terrainMesh, surface.DefaultSettings())
 //	m := b.Build(snapshot.Height) // every frame; m is b's, valid until the next Build
@@ -62,7 +62,7 @@
 //
 // Boundary pairs. Two boundary vertices (dry or extra) in neighbouring cells are linked
 // when some wet column is linked to both (and, for two dry columns, they pass the link
-// test). METHOD.md lists links for wet-wet and wet-dry pairs only; with that, the
+// test). The paper computes links for wet-wet and wet-dry pairs only; with that, the
 // quartet rules' "both outside" diagonal priority and "only triangles with a wet
 // vertex" could never apply, and the quartets along a wall or a dry edge would get one
 // triangle of two (a saw-tooth crack between the liquid and the wall). linkBoundaryPairs

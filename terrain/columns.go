@@ -46,7 +46,7 @@ func (d Domain) Validate() error {
 // Interval is one column's free space in a cell, in metres: liquid may lie in [Base, Max].
 // Min is where the free interval starts; Min == Base for every column vpbench extracts (the
 // domain floor counts as a solid of zero thickness), but the surface's link test reads Min
-// and the pipes read Base, so both are kept (see METHOD.md, "State").
+// and the pipes read Base, so both are kept (see docs/method.md, "State").
 type Interval struct {
 	Min, Base, Max float32
 }

@@ -27,7 +27,7 @@
 // # Columns
 //
 // Extract casts a ray up each cell centre; every free interval along it is a column
-// [Min, Max] with Base = Min (see METHOD.md, "State"). The domain floor z = 0 is a solid
+// [Min, Max] with Base = Min (see docs/method.md, "State"). The domain floor z = 0 is a solid
 // of zero thickness. Interval ends are accurate to RootTolerance*Dx; free intervals
 // thinner than SliverWidth*Dx are dropped; features thinner than MarchStep*Dx along the
 // vertical may be missed. A cell with more free intervals than the layer limit keeps the
