@@ -1,7 +1,8 @@
 // Package scripts is vpbench's scenario library: Lua scenes a user can read, run and copy,
 // one file each, each opening with a comment on what it shows and which figure or table
 // of the paper it reproduces. They use only the scripting contract (docs/scripting.md) plus
-// vp.param, so one script covers several runs (`--param nu=4e-5`).
+// two extensions: vp.param, so one script covers several runs (`--param nu=4e-5`), and the
+// preview's liquid colour (sim:set{liquid = ...}).
 //
 //	demo.lua           the built-in demo: a source pouring onto a 10 degree incline
 //	viscosity.lua      liquid released on an incline, nu as a parameter (Fig. 17, Table 1)
