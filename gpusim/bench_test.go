@@ -2,9 +2,18 @@ package gpusim
 
 import (
 	"math"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/vpbench/vpbench/internal/roofline"
 )
+
+// triadOnce is the STREAM triad bandwidth (bytes/s) with GOMAXPROCS workers, measured
+// once per test binary run, the first time a benchmark asks: the roofline each step
+// benchmark is compared against in the same run (the machine is shared, so a bound
+// measured in another run says little).
+var triadOnce = sync.OnceValue(func() float64 { return roofline.Triad(0, time.Second) })
 
 // benchStep runs b.N steps of sim and reports column-steps per second, counting every real
 // column (wet or dry).
@@ -13,7 +22,23 @@ func benchStep(b *testing.B, sim *Sim) {
 	sim.Step(10) // warm the pool and caches
 	b.ResetTimer()
 	el := stepTimed(sim, b.N, 100)
-	b.ReportMetric(float64(sim.Columns().NumColumns())*float64(b.N)/el, "colsteps/s")
+	rate := float64(sim.Columns().NumColumns()) * float64(b.N) / el
+	b.ReportMetric(rate, "colsteps/s")
+	b.StopTimer()
+	b.ReportMetric(rate/(triadOnce()/BytesPerColumnStep), "of-bound")
+}
+
+// BenchmarkTriad reports the memory bandwidth the step benchmarks' "of-bound" divides by
+// (GB/s, measured once per run) and the column-steps a second it allows
+// (bound-colsteps/s = triad / BytesPerColumnStep); each op measures a fresh triad.
+func BenchmarkTriad(b *testing.B) {
+	bw := triadOnce()
+	b.ResetTimer()
+	for range b.N {
+		roofline.Triad(0, 0)
+	}
+	b.ReportMetric(bw/1e9, "GB/s")
+	b.ReportMetric(bw/BytesPerColumnStep, "bound-colsteps/s")
 }
 
 // stepTimed runs n steps of sim in Step calls of at most chunk steps and returns the
