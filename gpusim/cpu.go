@@ -21,10 +21,11 @@ import (
 //	heights  per column: h += dt/dx^2 * sum of final fluxes
 //
 // Two layouts share the arithmetic of element.go: the general one (kernels_csr.go) walks
-// per-column pipe lists and serves any multi-layer terrain; the dense one
-// (kernels_dense.go) serves terrains with exactly one column per cell, all joined, and
-// finds neighbours by index arithmetic. Both sum a column's pipes in the same order
-// (-y, -x, +x, +y), so they give the same bits.
+// per-column pipe lists, serves any multi-layer terrain and runs the five phases above;
+// the dense one (kernels_dense.go) serves terrains with exactly one column per cell, all
+// joined, finds neighbours by index arithmetic and runs all five phases in one pipelined
+// sweep over rows (two barriers a step), with vectorized row kernels (rows.go). Both sum a
+// column's pipes in the same order (-y, -x, +x, +y), so they give the same bits.
 //
 // The state is the absolute height h, not the depth: liquid at rest has equal h in every
 // column, so its head differences, and so its fluxes, are exactly zero.
@@ -39,8 +40,7 @@ type cpuBackend struct {
 	// creates or destroys volume steadily; with r carried, sum(h - b + r) is kept to the
 	// rounding of the flux sums alone.
 	r    []float32
-	k, s []float32 // outflow and inflow scaling per column (k is a view into kPad)
-	kPad []float32 // k with nx entries of padding on each side (dense layout)
+	k, s []float32 // outflow and inflow scaling per column (general layout)
 	// f is each pipe's flux in the general layout, in topology order: raw after the flux
 	// phase, scaled (the state carried between steps) after the final phase.
 	f      []float32
@@ -50,7 +50,7 @@ type cpuBackend struct {
 	nw     int
 	ranges [][2]int  // per worker: the columns (general) or rows (dense) it owns
 	pipes  [][2]int  // per worker: its pipes (general layout)
-	flag   [][]int32 // per worker: columns that may need inflow scaling this step
+	flag   [][]int32 // per worker: columns that may need inflow scaling this step (general)
 	bar    barrier
 	pool   *parallel.Pool
 	// jobSteps is the step count of the job in flight; runJob, bound once, runs a
@@ -84,19 +84,17 @@ func newCPUBackend(t *topology, workers int, mode ExtendedPipes) *cpuBackend {
 		h:    append([]float32(nil), t.cols.Base...), // dry: h = b
 		r:    make([]float32, n),
 	}
-	pad := 0
 	// Passages need columns a solid caps; the dense layout serves terrains without any, so
-	// it never needs extended pipes.
+	// it never needs extended pipes. Its raw fluxes, K and S live in per-worker rings of a
+	// few rows (kernels_dense.go), not in full-size arrays.
 	c.ext = newExtended(t, mode)
 	if c.ext == nil && isDense(t) && !forceGeneralLayout {
 		c.dense = newDenseGrid(t.cols.Nx, t.cols.Ny)
-		pad = t.cols.Nx
 	} else {
 		c.f = make([]float32, t.numPipes())
+		c.k = make([]float32, n)
+		c.s = make([]float32, n)
 	}
-	c.kPad = make([]float32, n+2*pad)
-	c.s = make([]float32, n)
-	c.k = c.kPad[pad : pad+n]
 	c.setWorkers(workers)
 	return c
 }
@@ -117,21 +115,17 @@ func (c *cpuBackend) setWorkers(n int) {
 	c.nw = n
 	if c.dense != nil {
 		c.ranges = split(c.dense.ny, n)
-		c.dense.setWorkers(n)
+		c.dense.setWorkers(c.ranges)
 	} else {
 		c.ranges = split(len(c.h), n)
 		c.pipes = split(len(c.f), n)
+		c.flag = make([][]int32, n)
+		for w, r := range c.ranges {
+			c.flag[w] = make([]int32, 0, r[1]-r[0])
+		}
 	}
 	if c.ext != nil {
 		c.ext.setWorkers(n)
-	}
-	c.flag = make([][]int32, n)
-	for w, r := range c.ranges {
-		size := r[1] - r[0]
-		if c.dense != nil {
-			size *= c.dense.nx
-		}
-		c.flag[w] = make([]int32, 0, size)
 	}
 	c.bar = barrier{n: int32(n)}
 	c.pool = parallel.New(n)

@@ -51,7 +51,9 @@ func splitSum(out2, in2, u float32) (float32, float32) {
 // and the next step's flux update, agree bit for bit.
 func finalFlux(u, ki, ko, si, so float32) float32 {
 	a := abs32(u)
-	return ((u+a)*ki*so + (u-a)*ko*si) * 0.5 // u+a and u-a are twice the parts: exact
+	// The conversions forbid fusing a product into the sum (an FMA rounds once, not twice,
+	// and the vector kernels do not fuse).
+	return (float32((u+a)*ki*so) + float32((u-a)*ko*si)) * 0.5 // u+a and u-a are twice the parts: exact
 }
 
 // The flux update of one pipe from a to b (docs/method.md, "One step", 2 and 3), prev its final flux
@@ -117,7 +119,7 @@ func (p *stepParams) inflowFactor(in, room float32) float32 {
 // leaves them is zero to float64 rounding, and a pipe's flux leaves one column exactly as
 // it enters the other. settleHeight then rounds the result into the float32 state.
 func (p *stepParams) updateHeight(out float64, h, res float32) float64 {
-	return (float64(h) + float64(res)) - out*p.dtOverDx2d
+	return (float64(h) + float64(res)) - float64(out*p.dtOverDx2d) // converted: never fused
 }
 
 // settleHeight rounds an exact height x into the column's float32 height and the residual
