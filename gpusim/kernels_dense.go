@@ -61,7 +61,8 @@ type denseWork struct {
 	// absent pipes, zero; [x+1] is the +x pipe of column x), raw +y fluxes (nx), K (nx+2:
 	// [x+1] is column x's, the ends are zero padding) and S (nx).
 	rx, ry, k, s [ringRows][]float32
-	flags        [ringRows][]int32 // columns of the row (x) whose S inflowColumn sets
+	flags        [ringRows][]int32 // columns of the row (x) whose S inflowRow sets
+	mask         []uint8           // outflowRow's scratch: one bit a column
 	// Old state of rows y0-3..y0-1 (slots 0..2) and y1..y1+2 (slots 3..5): heights,
 	// residuals, +x fluxes (nx: [x] is the +x pipe of column x) and +y fluxes (nx).
 	hh, rr, fxh, fyh [2 * denseHaloRows][]float32
@@ -80,7 +81,7 @@ func (g *denseGrid) setWorkers(ranges [][2]int) {
 	nx := g.nx
 	g.work = make([]*denseWork, len(ranges))
 	for w, r := range ranges {
-		d := &denseWork{y0: r[0], y1: r[1], fyLow: make([]float32, nx)}
+		d := &denseWork{y0: r[0], y1: r[1], fyLow: make([]float32, nx), mask: make([]uint8, nx/8+1)}
 		for i := range ringRows {
 			d.rx[i] = make([]float32, nx+1)
 			d.ry[i] = make([]float32, nx)
@@ -231,8 +232,8 @@ func (c *cpuBackend) denseSweep(w int) {
 			lo := y * nx
 			h, r, _, _ := c.oldRows(d, y)
 			rx := d.rx[slot]
-			d.flags[slot] = outflowRow(p, d.k[slot][1:nx+1], d.s[slot], g.ryRow(d, y-1), rx[:nx], rx[1:],
-				g.ryRow(d, y), h, r, c.base[lo:lo+nx], c.top[lo:lo+nx], d.flags[slot][:0], 0)
+			d.flags[slot] = outflowRow(p, d.k[slot][1:nx+1], d.s[slot], g.ryRow(d, y-1), rx,
+				g.ryRow(d, y), h, r, c.base[lo:lo+nx], c.top[lo:lo+nx], d.flags[slot][:0], d.mask)
 		}
 		if ys := y - 1; ys >= y0-1 && ys >= 0 && ys < ny {
 			c.inflowRow(d, ys)

@@ -28,11 +28,12 @@ func rawFluxRowGo(p *stepParams, dst, prev, ha, hb, ba, bb []float32) {
 
 // outflowRowGo sets K (k[j]) and S = 1 (s[j]) for a row of columns from their raw
 // fluxes, summed in the order -y (above, seen from the pipe's first column: negated),
-// -x (rxm, negated), +x (rxp), +y (below), and appends to flags, as off+j, each column
-// whose inflows could overflow it (inflowColumn then sets its S).
-func outflowRowGo(p *stepParams, k, s, above, rxm, rxp, below, h, r, b, top []float32, flags []int32, off int) []int32 {
+// -x (rx[j], negated), +x (rx[j+1]), +y (below), and appends to flags, as off+j, each
+// column whose inflows could overflow it (inflowRow then sets its S).
+func outflowRowGo(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, flags []int32, off int) []int32 {
 	n := len(k)
-	s, above, rxm, rxp, below = s[:n], above[:n], rxm[:n], rxp[:n], below[:n]
+	rxm, rxp := rx[:n], rx[1:n+1]
+	s, above, below = s[:n], above[:n], below[:n]
 	h, r, b, top = h[:n], r[:n], b[:n], top[:n]
 	for j := range k {
 		var out2, in2 float32
@@ -73,22 +74,4 @@ func heightRowGo(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) 
 		out += float64(below[j])
 		h[j], r[j] = settleHeight(p.updateHeight(out, h[j], r[j]), b[j], top[j])
 	}
-}
-
-// The row kernels the sweep calls.
-
-func rawFluxRow(p *stepParams, dst, prev, ha, hb, ba, bb []float32) {
-	rawFluxRowGo(p, dst, prev, ha, hb, ba, bb)
-}
-
-func outflowRow(p *stepParams, k, s, above, rxm, rxp, below, h, r, b, top []float32, flags []int32, off int) []int32 {
-	return outflowRowGo(p, k, s, above, rxm, rxp, below, h, r, b, top, flags, off)
-}
-
-func finalFluxRow(dst, raw, ki, ko, si, so []float32) {
-	finalFluxRowGo(dst, raw, ki, ko, si, so)
-}
-
-func heightRow(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) {
-	heightRowGo(p, h, r, above, fxm, fxp, below, b, top)
 }

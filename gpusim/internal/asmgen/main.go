@@ -1,0 +1,344 @@
+// Command asmgen writes gpusim's AVX2 row kernels (rows_amd64.s and the Go declarations
+// rows_stubs_amd64.go) with avo. It is its own module, so that avo is no dependency of
+// vpbench; run it through go generate in gpusim:
+//
+//	go generate ./gpusim/
+//
+// Each kernel is its Go twin in gpusim/rows.go, eight elements at a time: the same IEEE
+// float32/float64 operations in the same order, no fused multiply-add, the Go upwind
+// choice as a sign-bit blend and Go's min and max (NaN and signed zeros included) where
+// the Go code uses them, so the results have the same bits. Each processes len(first
+// slice) elements, which the Go caller makes a multiple of 8, and reads the other slices
+// as far; the caller has checked their lengths.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// VCMPPS predicates: ordered, quiet (false on NaN, as Go's comparisons).
+const (
+	cmpEQ = 0x00 // EQ_OQ
+	cmpLT = 0x11 // LT_OQ
+	cmpLE = 0x12 // LE_OQ
+	cmpGE = 0x1d // GE_OQ
+	cmpGT = 0x1e // GT_OQ
+)
+
+func main() {
+	ConstraintExpr("!purego")
+	for _, film := range []bool{false, true} {
+		for _, visc := range []bool{false, true} {
+			rawFlux(film, visc)
+		}
+	}
+	outflow()
+	finalFlux()
+	height()
+	Generate()
+}
+
+// Only VEX-encoded vector instructions are used: a legacy SSE instruction (such as the
+// MOVSS that avo's Load emits for a float parameter) after a 256-bit one stalls on the
+// dirty upper halves of the YMM registers, on this project's machine about 100 ns a call.
+
+// param is the stack slot of the parameter name.
+func param(name string) Mem {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// bcast loads the float32 parameter name into every lane of a new YMM register.
+func bcast(name string) VecVirtual {
+	y := YMM()
+	VBROADCASTSS(param(name), y)
+	return y
+}
+
+// bcastBits puts the 32-bit pattern u into every lane of a new YMM register.
+func bcastBits(u uint32) VecVirtual {
+	g := GP32()
+	MOVL(U32(u), g)
+	x := XMM()
+	VMOVD(g, x)
+	y := YMM()
+	VPBROADCASTD(x, y)
+	return y
+}
+
+// elem is element i of the float32 slice at base (plus disp bytes).
+func elem(base, i Register, disp int) Mem {
+	return Mem{Base: base, Index: i, Scale: 4, Disp: disp}
+}
+
+func loadBases(names ...string) []Register {
+	r := make([]Register, len(names))
+	for k, n := range names {
+		r[k] = Load(Param(n).Base(), GP64())
+	}
+	return r
+}
+
+// rawFlux: rawFluxRowGo for one cross-section (film) and with or without viscosity.
+func rawFlux(film, visc bool) {
+	name := "rawFlux"
+	if film {
+		name += "Film"
+	} else {
+		name += "Paper"
+	}
+	if visc {
+		name += "Visc"
+	}
+	name += "AVX2"
+	TEXT(name, NOSPLIT, "func(dst, prev, ha, hb, ba, bb []float32, zeta, accel, dxf, visc3 float32)")
+	Doc(fmt.Sprintf("%s is rawFluxRowGo (film %v, viscous %v) for len(dst), a multiple of 8, elements.", name, film, visc))
+	b := loadBases("dst", "prev", "ha", "hb", "ba", "bb")
+	dst, prev, ha, hb, ba, bb := b[0], b[1], b[2], b[3], b[4], b[5]
+	n := Load(Param("dst").Len(), GP64())
+	zeta, accel := bcast("zeta"), bcast("accel")
+	var dxf, visc3 VecVirtual
+	if film {
+		dxf = bcast("dxf")
+	}
+	if visc {
+		visc3 = bcast("visc3")
+	}
+	i := GP64()
+	XORQ(i, i)
+	Label("loop")
+	CMPQ(i, n)
+	JAE(LabelRef("done"))
+	a, bv := YMM(), YMM()
+	VMOVUPS(elem(ha, i, 0), a)
+	VMOVUPS(elem(hb, i, 0), bv)
+	dh, da, db := YMM(), YMM(), YMM()
+	VSUBPS(bv, a, dh)              // dh = ha - hb
+	VSUBPS(elem(ba, i, 0), a, da)  // da = ha - ba
+	VSUBPS(elem(bb, i, 0), bv, db) // db = hb - bb
+	acc := accel
+	if film {
+		up := YMM()
+		VBLENDVPS(dh, db, da, up) // upwind(dh, da, db): db where dh's sign bit is set
+		m := YMM()
+		VMINPS(up, dxf, m) // min(up, dxf): dxf < up ? dxf : up (NaN up gives up)
+		acc = YMM()
+		VMULPS(m, accel, acc)
+	}
+	t1, t2, f := YMM(), YMM(), YMM()
+	VMULPS(elem(prev, i, 0), zeta, t1) // zeta*prev
+	VMULPS(dh, acc, t2)                // accel*dh
+	VADDPS(t2, t1, f)
+	if visc {
+		u, u2, den, q := YMM(), YMM(), YMM(), YMM()
+		VBLENDVPS(f, db, da, u) // upwind(f, da, db)
+		VMULPS(u, u, u2)
+		VADDPS(visc3, u2, den) // u2 + visc3
+		VDIVPS(den, u2, q)     // u2 / (u2 + visc3)
+		VMULPS(q, f, f)
+	}
+	VMOVUPS(f, elem(dst, i, 0))
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("loop"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// outflow: outflowRowGo, with the columns that may overflow as one bit each in mask
+// (bit j of mask[g] for column 8g+j) and the OR of all of them returned.
+func outflow() {
+	TEXT("outflowAVX2", NOSPLIT, "func(k, s, above, rx, below, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
+	Doc("outflowAVX2 is outflowRowGo for len(k), a multiple of 8, columns: rx[j] is the -x",
+		"flux of column j and rx[j+1] its +x flux; bit j%8 of mask[j/8] flags column j. It",
+		"returns a non-zero value when some column is flagged.")
+	bs := loadBases("k", "s", "above", "rx", "below", "h", "r", "b", "top", "mask")
+	k, s, above, rx, below, h, r, b, top, mask := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7], bs[8], bs[9]
+	n := Load(Param("k").Len(), GP64())
+	dx2OverDt, dtOverDx2 := bcast("dx2OverDt"), bcast("dtOverDx2")
+	sign, abs := bcastBits(0x80000000), bcastBits(0x7fffffff)
+	one, half := bcastBits(0x3f800000), bcastBits(0x3f000000)
+	zero, any := YMM(), YMM()
+	VXORPS(zero, zero, zero)
+	VXORPS(any, any, any)
+	i := GP64()
+	XORQ(i, i)
+	Label("loop")
+	CMPQ(i, n)
+	JAE(LabelRef("done"))
+	out2, in2 := YMM(), YMM()
+	// splitSum of each pipe's flux u seen from the column: out2 += u+|u|, in2 += u-|u|.
+	for p, src := range []struct {
+		m   Mem
+		neg bool
+	}{{elem(above, i, 0), true}, {elem(rx, i, 0), true}, {elem(rx, i, 4), false}, {elem(below, i, 0), false}} {
+		u, a, pp, nn := YMM(), YMM(), YMM(), YMM()
+		VMOVUPS(src.m, u)
+		if src.neg {
+			VXORPS(sign, u, u)
+		}
+		VANDPS(abs, u, a)
+		VADDPS(a, u, pp) // u + |u|
+		VSUBPS(a, u, nn) // u - |u|
+		if p == 0 {
+			VADDPS(pp, zero, out2)
+			VADDPS(nn, zero, in2)
+		} else {
+			VADDPS(pp, out2, out2)
+			VADDPS(nn, in2, in2)
+		}
+	}
+	out, in := YMM(), YMM()
+	VMULPS(half, out2, out)
+	VMULPS(half, in2, in)
+	// K = outflowFactor(out, (h-b)+r).
+	hv, rv, depth, lim := YMM(), YMM(), YMM(), YMM()
+	VMOVUPS(elem(h, i, 0), hv)
+	VMOVUPS(elem(r, i, 0), rv)
+	VSUBPS(elem(b, i, 0), hv, depth)
+	VADDPS(rv, depth, depth)
+	VMULPS(dx2OverDt, depth, lim)
+	q, c1, c2, kv := YMM(), YMM(), YMM(), YMM()
+	VDIVPS(out, lim, q)              // lim / out
+	VCMPPS(U8(cmpGE), out, lim, c1)  // lim >= out: 1
+	VCMPPS(U8(cmpLE), zero, lim, c2) // lim <= 0: 0
+	VBLENDVPS(c2, zero, q, kv)
+	VBLENDVPS(c1, one, kv, kv)
+	VMOVUPS(kv, elem(k, i, 0))
+	VMOVUPS(one, elem(s, i, 0))
+	// mayOverflow(in, (top-h)-r): -in*dtOverDx2 > room.
+	room, x, c3 := YMM(), YMM(), YMM()
+	VMOVUPS(elem(top, i, 0), room)
+	VSUBPS(hv, room, room)
+	VSUBPS(rv, room, room)
+	VXORPS(sign, in, x)
+	VMULPS(dtOverDx2, x, x)
+	VCMPPS(U8(cmpGT), room, x, c3)
+	VORPS(c3, any, any)
+	m := GP32()
+	VMOVMSKPS(c3, m)
+	MOVB(m.As8(), Mem{Base: mask})
+	INCQ(mask)
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("loop"))
+	Label("done")
+	ret := GP32()
+	VMOVMSKPS(any, ret)
+	VZEROUPPER()
+	Store(ret.As64(), ReturnIndex(0))
+	RET()
+}
+
+// finalFlux: finalFluxRowGo.
+func finalFlux() {
+	TEXT("finalFluxAVX2", NOSPLIT, "func(dst, raw, ki, ko, si, so []float32)")
+	Doc("finalFluxAVX2 is finalFluxRowGo for len(dst), a multiple of 8, pipes.")
+	bs := loadBases("dst", "raw", "ki", "ko", "si", "so")
+	dst, raw, ki, ko, si, so := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5]
+	n := Load(Param("dst").Len(), GP64())
+	abs, half := bcastBits(0x7fffffff), bcastBits(0x3f000000)
+	i := GP64()
+	XORQ(i, i)
+	Label("loop")
+	CMPQ(i, n)
+	JAE(LabelRef("done"))
+	u, a, p, m := YMM(), YMM(), YMM(), YMM()
+	VMOVUPS(elem(raw, i, 0), u)
+	VANDPS(abs, u, a)
+	VADDPS(a, u, p) // u + |u|
+	VSUBPS(a, u, m) // u - |u|
+	VMULPS(elem(ki, i, 0), p, p)
+	VMULPS(elem(so, i, 0), p, p) // (u+a)*ki*so
+	VMULPS(elem(ko, i, 0), m, m)
+	VMULPS(elem(si, i, 0), m, m) // (u-a)*ko*si
+	VADDPS(m, p, p)
+	VMULPS(half, p, p)
+	VMOVUPS(p, elem(dst, i, 0))
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("loop"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// height: heightRowGo, four columns at a time in float64.
+func height() {
+	TEXT("heightAVX2", NOSPLIT, "func(h, r, above, fxm, fxp, below, b, top []float32, dtOverDx2d float64)")
+	Doc("heightAVX2 is heightRowGo for len(h), a multiple of 8, columns.")
+	bs := loadBases("h", "r", "above", "fxm", "fxp", "below", "b", "top")
+	h, r, above, fxm, fxp, below, b, top := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7]
+	n := Load(Param("h").Len(), GP64())
+	dtd := YMM()
+	VBROADCASTSD(param("dtOverDx2d"), dtd)
+	sign := bcastBits(0x80000000)
+	zero := YMM()
+	VXORPD(zero, zero, zero)
+	i := GP64()
+	XORQ(i, i)
+	Label("loop")
+	CMPQ(i, n)
+	JAE(LabelRef("done"))
+	// out = 0 + float64(-above) + float64(-fxm) + float64(fxp) + float64(below).
+	out, t := YMM(), YMM()
+	x4 := XMM()
+	VMOVUPS(elem(above, i, 0), x4)
+	VXORPS(sign.AsX(), x4, x4)
+	VCVTPS2PD(x4, t)
+	VADDPD(t, zero, out)
+	x4 = XMM()
+	VMOVUPS(elem(fxm, i, 0), x4)
+	VXORPS(sign.AsX(), x4, x4)
+	VCVTPS2PD(x4, t)
+	VADDPD(t, out, out)
+	VCVTPS2PD(elem(fxp, i, 0), t)
+	VADDPD(t, out, out)
+	VCVTPS2PD(elem(below, i, 0), t)
+	VADDPD(t, out, out)
+	// x = (float64(h) + float64(r)) - out*dt/dx^2.
+	hd, rd, x := YMM(), YMM(), YMM()
+	VCVTPS2PD(elem(h, i, 0), hd)
+	VCVTPS2PD(elem(r, i, 0), rd)
+	VADDPD(rd, hd, hd)
+	VMULPD(dtd, out, out)
+	VSUBPD(out, hd, x)
+	// settleHeight: h = float32(x); where h < b or h > top, min(max(h, b), top) with Go's
+	// min and max (equal arguments: the AND, resp. OR, of their bits: signed zeros).
+	hf, bx, tx := XMM(), XMM(), XMM()
+	VCVTPD2PSY(x, hf)
+	VMOVUPS(elem(b, i, 0), bx)
+	VMOVUPS(elem(top, i, 0), tx)
+	lt, gt := XMM(), XMM()
+	VCMPPS(U8(cmpLT), bx, hf, lt)
+	VCMPPS(U8(cmpGT), tx, hf, gt)
+	VORPS(gt, lt, lt)
+	mx, eq, bits, v := XMM(), XMM(), XMM(), XMM()
+	VMAXPS(hf, bx, mx) // b > h ? b : h (NaN h gives h)
+	VCMPPS(U8(cmpEQ), bx, hf, eq)
+	VANDPS(bx, hf, bits)
+	VBLENDVPS(eq, bits, mx, v)
+	mn, eq2, bits2, w := XMM(), XMM(), XMM(), XMM()
+	VMINPS(v, tx, mn) // top < v ? top : v
+	VCMPPS(U8(cmpEQ), tx, v, eq2)
+	VORPS(tx, v, bits2)
+	VBLENDVPS(eq2, bits2, mn, w)
+	VBLENDVPS(lt, w, hf, hf)
+	VMOVUPS(hf, elem(h, i, 0))
+	// r = float32(x - float64(h)).
+	hd2, rx := YMM(), XMM()
+	VCVTPS2PD(hf, hd2)
+	VSUBPD(hd2, x, hd2)
+	VCVTPD2PSY(hd2, rx)
+	VMOVUPS(rx, elem(r, i, 0))
+	ADDQ(Imm(4), i)
+	JMP(LabelRef("loop"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}

@@ -1,0 +1,73 @@
+//go:build !purego
+
+package gpusim
+
+// The row kernels the dense sweep calls, on amd64: the AVX2 kernels of rows_amd64.s
+// (written by internal/asmgen with avo) over the longest multiple of 8 elements, their Go
+// twins (rows.go) over the rest, and the Go ones alone on a processor without AVX2. Both
+// give the same bits (TestRowKernelsSIMDMatchGo), so the choice, made at run time, changes
+// only the speed.
+
+import (
+	"math/bits"
+
+	"golang.org/x/sys/cpu"
+)
+
+//go:generate sh -c "cd internal/asmgen && go run . -out ../../rows_amd64.s -stubs ../../rows_stubs_amd64.go -pkg gpusim"
+
+// useSIMD tells whether the AVX2 kernels run; tests turn it off to compare.
+var useSIMD = cpu.X86.HasAVX2
+
+func rawFluxRow(p *stepParams, dst, prev, ha, hb, ba, bb []float32) {
+	if m := len(dst) &^ 7; useSIMD && m > 0 {
+		d, f, a, b, fa, fb := dst[:m], prev[:m], ha[:m], hb[:m], ba[:m], bb[:m]
+		switch {
+		case p.film && p.visc3 > 0:
+			rawFluxFilmViscAVX2(d, f, a, b, fa, fb, p.zeta, p.accel, p.dxf, p.visc3)
+		case p.film:
+			rawFluxFilmAVX2(d, f, a, b, fa, fb, p.zeta, p.accel, p.dxf, p.visc3)
+		case p.visc3 > 0:
+			rawFluxPaperViscAVX2(d, f, a, b, fa, fb, p.zeta, p.accel, p.dxf, p.visc3)
+		default:
+			rawFluxPaperAVX2(d, f, a, b, fa, fb, p.zeta, p.accel, p.dxf, p.visc3)
+		}
+		dst, prev, ha, hb, ba, bb = dst[m:], prev[m:], ha[m:], hb[m:], ba[m:], bb[m:]
+	}
+	rawFluxRowGo(p, dst, prev, ha, hb, ba, bb)
+}
+
+// outflowRow is outflowRowGo; mask is scratch of at least len(k)/8 bytes.
+func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, flags []int32, mask []uint8) []int32 {
+	off := 0
+	if m := len(k) &^ 7; useSIMD && m > 0 {
+		mask = mask[:m/8]
+		if outflowAVX2(k[:m], s[:m], above[:m], rx[:m+1], below[:m], h[:m], r[:m], b[:m], top[:m], mask,
+			p.dx2OverDt, p.dtOverDx2) != 0 {
+			for g, bs := range mask {
+				for ; bs != 0; bs &= bs - 1 {
+					flags = append(flags, int32(8*g+bits.TrailingZeros8(bs)))
+				}
+			}
+		}
+		k, s, above, rx, below, h, r, b, top = k[m:], s[m:], above[m:], rx[m:], below[m:], h[m:], r[m:], b[m:], top[m:]
+		off = m
+	}
+	return outflowRowGo(p, k, s, above, rx, below, h, r, b, top, flags, off)
+}
+
+func finalFluxRow(dst, raw, ki, ko, si, so []float32) {
+	if m := len(dst) &^ 7; useSIMD && m > 0 {
+		finalFluxAVX2(dst[:m], raw[:m], ki[:m], ko[:m], si[:m], so[:m])
+		dst, raw, ki, ko, si, so = dst[m:], raw[m:], ki[m:], ko[m:], si[m:], so[m:]
+	}
+	finalFluxRowGo(dst, raw, ki, ko, si, so)
+}
+
+func heightRow(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) {
+	if m := len(h) &^ 7; useSIMD && m > 0 {
+		heightAVX2(h[:m], r[:m], above[:m], fxm[:m], fxp[:m], below[:m], b[:m], top[:m], p.dtOverDx2d)
+		h, r, above, fxm, fxp, below, b, top = h[m:], r[m:], above[m:], fxm[m:], fxp[m:], below[m:], b[m:], top[m:]
+	}
+	heightRowGo(p, h, r, above, fxm, fxp, below, b, top)
+}

@@ -1,0 +1,24 @@
+//go:build !amd64 || purego
+
+package gpusim
+
+// The row kernels the dense sweep calls, without the AVX2 ones (rows_amd64.go): the Go
+// twins of rows.go.
+
+// useSIMD is false: there are no vector kernels here.
+var useSIMD = false
+
+func rawFluxRow(p *stepParams, dst, prev, ha, hb, ba, bb []float32) {
+	rawFluxRowGo(p, dst, prev, ha, hb, ba, bb)
+}
+
+// outflowRow is outflowRowGo; mask is unused.
+func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, flags []int32, _ []uint8) []int32 {
+	return outflowRowGo(p, k, s, above, rx, below, h, r, b, top, flags, 0)
+}
+
+func finalFluxRow(dst, raw, ki, ko, si, so []float32) { finalFluxRowGo(dst, raw, ki, ko, si, so) }
+
+func heightRow(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) {
+	heightRowGo(p, h, r, above, fxm, fxp, below, b, top)
+}
