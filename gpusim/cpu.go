@@ -170,22 +170,36 @@ func (c *cpuBackend) extendedCounts() (pipes, passages int) {
 // step advances n steps from simulated time t0 and returns what sources and sinks moved.
 func (c *cpuBackend) step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting {
 	c.em, c.t, c.acct, c.outH, c.outR = em, t0, accounting{}, height, residual
+	if c.dense != nil && em != nil && em.any() {
+		c.dense.prepareEmitters(em)
+	}
 	c.jobSteps = n
 	c.pool.Do(c.nw, c.runJob)
 	c.em, c.outH, c.outR = nil, nil, nil
 	return c.acct
 }
 
-// run is one worker's share of n steps. Worker 0 also applies sources and sinks between
-// steps (they touch few columns; doing them serially keeps the accounting in one order).
+// run is one worker's share of n steps. In the general layout worker 0 also applies
+// sources and sinks between steps (they touch few columns; doing them serially keeps the
+// accounting in one order); the dense layout applies them in the workers' sweeps.
 func (c *cpuBackend) run(w, n int) {
+	if c.dense != nil {
+		c.runDense(w, n) // sources and sinks in the workers' sweeps (kernels_dense.go)
+	} else {
+		c.runGeneral(w, n)
+	}
+	// Publish: each worker copies its share (the last barrier made every height final).
+	cols := len(c.h)
+	lo, hi := cols*w/c.nw, cols*(w+1)/c.nw
+	copy(c.outH[lo:hi], c.h[lo:hi])
+	copy(c.outR[lo:hi], c.r[lo:hi])
+}
+
+// runGeneral is one worker's share of n steps in the general layout.
+func (c *cpuBackend) runGeneral(w, n int) {
 	emit := c.em != nil && c.em.any()
 	for range n {
-		if c.dense != nil {
-			c.denseStep(w)
-		} else {
-			c.csrStep(w)
-		}
+		c.csrStep(w)
 		if emit {
 			c.bar.wait()
 			if w == 0 {
@@ -200,12 +214,6 @@ func (c *cpuBackend) run(w, n int) {
 		}
 		c.bar.wait()
 	}
-	// Publish: each worker copies its share (the last barrier above made every height
-	// final).
-	cols := len(c.h)
-	lo, hi := cols*w/c.nw, cols*(w+1)/c.nw
-	copy(c.outH[lo:hi], c.h[lo:hi])
-	copy(c.outR[lo:hi], c.r[lo:hi])
 }
 
 func (c *cpuBackend) readHeight(dst []float32)    { copy(dst, c.h) }

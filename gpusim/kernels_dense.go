@@ -28,15 +28,22 @@ package gpusim
 //
 // Workers own contiguous rows. A worker's first rows need K and S of the three rows
 // below its range, and its last row's +y pipe needs K and S of the two rows after it:
-// those come from the old state of three rows on each side, which the neighbours
-// overwrite during their sweeps. So a step is two phases: each worker copies the old h,
-// r, fx and fy of its six halo rows into private buffers (denseHalo), a barrier, then the
-// sweep (denseSweep), which recomputes the halo rows' raw fluxes, K and S with the same
-// arithmetic, so the same bits as their owners. The pipe between two workers is computed
-// by both; the worker owning its first row writes it, the other keeps its copy for its
-// height update. With the end-of-step barrier that is two barriers a step.
+// those come from the old state of three rows on each side, which their owners overwrite
+// during their own sweeps. So each worker, at the end of its sweep, publishes copies of its
+// first and last three rows (h, r, fx, fy) into one of two buffers, used in turn by
+// step parity; its neighbours' next sweep reads them there and recomputes those rows' raw
+// fluxes, K and S with the same arithmetic, so the same bits as their owners. The pipe
+// between two workers is computed by both; the worker owning its first row writes it, the
+// other keeps its copy for its height update. A step is then one barrier (plus one per
+// Step call, before the first sweep, to publish the state as it was set).
+//
+// Sources and sinks act on a column right after its owner's sweep, in the emitters'
+// order, with the arithmetic of emitterSet.apply (denseEmit; the general layout calls
+// apply itself, and TestDenseLayoutMatchesGeneral compares the two); each target's
+// booked volumes are kept and worker 0 adds them up in the emitters' order, so the
+// accounting has the same bits as apply's, with no barrier and no serial section.
 
-// denseHaloRows is the number of old-state rows a worker copies on each side of its range.
+// denseHaloRows is the number of old-state rows a worker reads on each side of its range.
 const denseHaloRows = 3
 
 // ringRows is the number of rows each ring holds (row y in slot y&3): three are in use
@@ -51,7 +58,31 @@ type denseGrid struct {
 	fy     []float32 // len nx*ny + nx
 	zero   []float32 // nx+2 zeros: the raw fluxes and K outside the grid
 	work   []*denseWork
+	// pubSlot[y] is row y's slot in pub, -1 for a row no neighbour reads; pub[parity][slot]
+	// holds the row's h, r, +x fluxes (nx: [x] is the +x pipe of column x) and +y fluxes.
+	pubSlot []int32
+	pub     [2][][4][]float32
+	em      denseEmitters
 }
+
+// denseEmitters is the emitter set the workers' target lists were made for, the lists,
+// and per target what it booked in the last two steps (by step parity).
+type denseEmitters struct {
+	set  *emitterSet
+	gen  uint64
+	emOf []int32 // target k's emitter
+	kind [2][]uint8
+	v    [2][][2]float64
+}
+
+// Kinds of what a target booked (denseEmit).
+const (
+	bookNone    = iota // inactive
+	bookFull           // a source filled the column: added v[0], rejected v[1]
+	bookEmptied        // a sink emptied the column: removed v[0]
+	bookAdded          // added v[0]
+	bookRemoved        // removed -v[0]
+)
 
 // denseWork is one worker's rings and halo copies (separate allocations per worker, so
 // workers never share a cache line).
@@ -63,11 +94,13 @@ type denseWork struct {
 	rx, ry, k, s [ringRows][]float32
 	flags        [ringRows][]int32 // columns of the row (x) whose S inflowRow sets
 	mask         []uint8           // outflowRow's scratch: one bit a column
-	// Old state of rows y0-3..y0-1 (slots 0..2) and y1..y1+2 (slots 3..5): heights,
-	// residuals, +x fluxes (nx: [x] is the +x pipe of column x) and +y fluxes (nx).
-	hh, rr, fxh, fyh [2 * denseHaloRows][]float32
+	// halo is the pub buffer the sweep in progress reads the other workers' rows from.
+	halo [][4][]float32
 	// fyLow is the final flux of the +y pipes of row y0-1, which the worker below writes.
 	fyLow []float32
+	// targets are the emitter targets (indices into emitterSet.tCol) in the worker's rows,
+	// in the emitters' order.
+	targets []int32
 }
 
 func newDenseGrid(nx, ny int) *denseGrid {
@@ -89,14 +122,32 @@ func (g *denseGrid) setWorkers(ranges [][2]int) {
 			d.s[i] = make([]float32, nx)
 			d.flags[i] = make([]int32, 0, nx)
 		}
-		for i := range 2 * denseHaloRows {
-			d.hh[i] = make([]float32, nx)
-			d.rr[i] = make([]float32, nx)
-			d.fxh[i] = make([]float32, nx)
-			d.fyh[i] = make([]float32, nx)
-		}
 		g.work[w] = d
 	}
+	// Publish the first and last three rows of every range: they include every row within
+	// three rows of another worker's range.
+	g.pubSlot = make([]int32, g.ny)
+	slots := int32(0)
+	for y := range g.pubSlot {
+		g.pubSlot[y] = -1
+	}
+	for _, r := range ranges {
+		for y := r[0]; y < r[1]; y++ {
+			if y < r[0]+denseHaloRows || y >= r[1]-denseHaloRows {
+				g.pubSlot[y] = slots
+				slots++
+			}
+		}
+	}
+	for p := range g.pub {
+		g.pub[p] = make([][4][]float32, slots)
+		for i := range g.pub[p] {
+			for a := range 4 {
+				g.pub[p][i][a] = make([]float32, nx)
+			}
+		}
+	}
+	g.em = denseEmitters{}
 }
 
 // isDense tells whether a topology can use the dense layout.
@@ -119,60 +170,155 @@ func (g *denseGrid) pipe(a, b int) *float32 {
 	return &g.fy[a+g.nx]
 }
 
-// denseStep is worker w's share of one step: its halo, a barrier, its sweep. (The caller's
-// end-of-step barrier keeps the next step's halo copies from reading rows still being
-// swept.)
-func (c *cpuBackend) denseStep(w int) {
-	c.denseHalo(w)
+// runDense is worker w's share of n steps in the dense layout: publish its boundary
+// rows, a barrier, then per step its sweep, its sources and sinks, its boundary rows
+// published for the next step, and a barrier.
+func (c *cpuBackend) runDense(w, n int) {
+	g := c.dense
+	d := g.work[w]
+	emit := c.em != nil && c.em.any()
+	t := c.t
+	c.densePublish(w, 0)
 	c.bar.wait()
-	c.denseSweep(w)
-}
-
-// haloSlot is the halo slot of row y for worker d, or -1 for its own rows.
-func (d *denseWork) haloSlot(y int) int {
-	switch {
-	case y < d.y0:
-		return y - (d.y0 - denseHaloRows)
-	case y >= d.y1:
-		return denseHaloRows + y - d.y1
+	for k := range n {
+		d.halo = g.pub[k%2]
+		if emit && w == 0 && k > 0 {
+			c.denseBook((k - 1) % 2)
+		}
+		c.denseSweep(w)
+		if emit {
+			c.denseEmit(w, t, k%2)
+		}
+		c.densePublish(w, (k+1)%2)
+		t += c.p.dt
+		c.bar.wait()
 	}
-	return -1
+	if w == 0 {
+		if emit && n > 0 {
+			c.denseBook((n - 1) % 2)
+		}
+		c.t = t
+	}
 }
 
-// denseHalo copies the old state of the (up to) three rows on each side of worker w's
-// range that lie in the grid.
-func (c *cpuBackend) denseHalo(w int) {
+// densePublish copies worker w's boundary rows into pub[parity].
+func (c *cpuBackend) densePublish(w, parity int) {
 	g := c.dense
 	d, nx := g.work[w], g.nx
-	if d.y0 == d.y1 {
-		return
-	}
-	for i := range 2 * denseHaloRows {
-		y := d.y0 - denseHaloRows + i
-		if i >= denseHaloRows {
-			y = d.y1 + i - denseHaloRows
-		}
-		if y < 0 || y >= g.ny {
+	for y := d.y0; y < d.y1; y++ {
+		i := g.pubSlot[y]
+		if i < 0 {
 			continue
 		}
 		lo := y * nx
-		copy(d.hh[i], c.h[lo:lo+nx])
-		copy(d.rr[i], c.r[lo:lo+nx])
-		copy(d.fxh[i], g.fx[lo+1:lo+1+nx])
-		copy(d.fyh[i], g.fy[lo+nx:lo+2*nx])
+		b := &g.pub[parity][i]
+		copy(b[0], c.h[lo:lo+nx])
+		copy(b[1], c.r[lo:lo+nx])
+		copy(b[2], g.fx[lo+1:lo+1+nx])
+		copy(b[3], g.fy[lo+nx:lo+2*nx])
 	}
 }
 
 // oldRows returns the old h, r, +x fluxes (nx: [x] is column x's +x pipe) and +y fluxes
-// of row y, from the state or, outside the worker's rows, its halo copies.
+// of row y, from the state or, outside the worker's rows, the rows their owners published.
 func (c *cpuBackend) oldRows(d *denseWork, y int) (h, r, fx, fy []float32) {
 	g := c.dense
 	nx := g.nx
-	if i := d.haloSlot(y); i >= 0 {
-		return d.hh[i], d.rr[i], d.fxh[i], d.fyh[i]
+	if y < d.y0 || y >= d.y1 {
+		b := &d.halo[g.pubSlot[y]]
+		return b[0], b[1], b[2], b[3]
 	}
 	lo := y * nx
 	return c.h[lo : lo+nx], c.r[lo : lo+nx], g.fx[lo+1 : lo+1+nx], g.fy[lo+nx : lo+2*nx]
+}
+
+// prepareEmitters makes the workers' target lists for em, if they are not made for it
+// yet (this allocates, once per change of the emitters; Step then does not).
+func (g *denseGrid) prepareEmitters(em *emitterSet) {
+	if em == nil || (g.em.set == em && g.em.gen == em.gen) {
+		return
+	}
+	n := len(em.tCol)
+	g.em = denseEmitters{set: em, gen: em.gen, emOf: make([]int32, n)}
+	for p := range 2 {
+		g.em.kind[p] = make([]uint8, n)
+		g.em.v[p] = make([][2]float64, n)
+	}
+	for _, d := range g.work {
+		d.targets = d.targets[:0]
+	}
+	for e := range em.list {
+		for k := em.tStart[e]; k < em.tStart[e+1]; k++ {
+			g.em.emOf[k] = int32(e)
+			y := int(em.tCol[k]) / g.nx
+			for _, d := range g.work {
+				if y >= d.y0 && y < d.y1 {
+					d.targets = append(d.targets, k)
+				}
+			}
+		}
+	}
+}
+
+// denseEmit applies the sources and sinks active at time t to worker w's target columns,
+// after its sweep: emitterSet.apply's arithmetic, column by column in the same order; what
+// each target books is kept (in parity's slots) for denseBook.
+func (c *cpuBackend) denseEmit(w int, t float64, parity int) {
+	g := c.dense
+	s, dt, dx2 := g.em.set, c.p.dt, c.p.dx2
+	kinds, vs := g.em.kind[parity], g.em.v[parity]
+	h, r, base, top := c.h, c.r, c.base, c.top
+	for _, k := range g.work[w].targets {
+		e := g.em.emOf[k]
+		em := &s.list[e]
+		if !s.active[e] || em.Rate == 0 || t < em.Start || t >= em.Stop {
+			kinds[k] = bookNone
+			continue
+		}
+		v := em.Rate * dt
+		i := s.tCol[k]
+		want := v * s.tWeight[k]
+		old := float64(h[i]) + float64(r[i])
+		target := old + want/dx2
+		switch {
+		case want > 0 && target >= float64(top[i]):
+			put := (float64(top[i]) - old) * dx2
+			h[i], r[i] = top[i], 0
+			kinds[k], vs[k] = bookFull, [2]float64{put, want - put}
+		case want < 0 && target <= float64(base[i]):
+			kinds[k], vs[k] = bookEmptied, [2]float64{(old - float64(base[i])) * dx2}
+			h[i], r[i] = base[i], 0
+		default:
+			nh := float32(target)
+			h[i], r[i] = nh, float32(target-float64(nh))
+			if want > 0 {
+				kinds[k], vs[k] = bookAdded, [2]float64{want}
+			} else {
+				kinds[k], vs[k] = bookRemoved, [2]float64{want}
+			}
+		}
+	}
+}
+
+// denseBook adds what the targets booked in a step (parity's slots) to the accounting, in
+// the emitters' order: the same additions in the same order as emitterSet.apply's.
+func (c *cpuBackend) denseBook(parity int) {
+	em := &c.dense.em
+	a := &c.acct
+	for k, kind := range em.kind[parity] {
+		v := em.v[parity][k]
+		switch kind {
+		case bookFull:
+			a.added += v[0]
+			a.rejected += v[1]
+		case bookEmptied:
+			a.removed += v[0]
+		case bookAdded:
+			a.added += v[0]
+		case bookRemoved:
+			a.removed -= v[0]
+		}
+	}
 }
 
 // rawRows computes the raw fluxes of row y's +x pipes into the ring's rx row and, unless
@@ -267,8 +413,9 @@ func (c *cpuBackend) denseSweep(w int) {
 	}
 }
 
-// inflowRow sets S of the columns of row y that outflowRow flagged, from the inflows
-// (raw, outflow-scaled by their sources' K) summed in the order -y, -x, +x, +y.
+// inflowRow sets S of the columns of row y that outflowRow flagged. Where many are (a
+// flooded row), the vector kernel computes S for the whole row instead: it gives exactly
+// 1 for the others (docs/solver.md, "Skipping inflow scaling where it cannot bind").
 func (c *cpuBackend) inflowRow(d *denseWork, y int) {
 	g := c.dense
 	slot := y % ringRows
@@ -282,13 +429,13 @@ func (c *cpuBackend) inflowRow(d *denseWork, y int) {
 	above, below := g.ryRow(d, y-1), g.ryRow(d, y)
 	ka, kr, kb := g.kRow(d, y-1), d.k[slot], g.kRow(d, y+1)
 	rx, s := d.rx[slot], d.s[slot]
+	done := 0
+	if 16*len(flags) >= nx {
+		done = inflowRowVec(&c.p, s, above, ka[1:], rx, kr, below, kb[1:], top, h, r)
+	}
 	for _, x32 := range flags {
-		x := int(x32)
-		var in float32
-		in += float32(min(-above[x], 0) * ka[x+1])
-		in += float32(min(-rx[x], 0) * kr[x])
-		in += float32(min(rx[x+1], 0) * kr[x+2])
-		in += float32(min(below[x], 0) * kb[x+1])
-		s[x] = c.p.inflowFactor(in, (top[x]-h[x])-r[x])
+		if x := int(x32); x >= done {
+			s[x] = inflowColumn(&c.p, above, ka, rx, kr, below, kb, top, h, r, x)
+		}
 	}
 }

@@ -75,3 +75,16 @@ func heightRowGo(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) 
 		h[j], r[j] = settleHeight(p.updateHeight(out, h[j], r[j]), b[j], top[j])
 	}
 }
+
+// inflowColumn is S (inflowFactor) of column x of a row from its inflows, raw and scaled
+// by their source columns' K, summed in the order -y (above, negated), -x (rx[x],
+// negated), +x (rx[x+1]), +y (below). ka, kr and kb are the padded K rows ([x+1] is
+// column x's) of the rows above, this one and below.
+func inflowColumn(p *stepParams, above, ka, rx, kr, below, kb, top, h, r []float32, x int) float32 {
+	var in float32
+	in += float32(min(-above[x], 0) * ka[x+1])
+	in += float32(min(-rx[x], 0) * kr[x])
+	in += float32(min(rx[x+1], 0) * kr[x+2])
+	in += float32(min(below[x], 0) * kb[x+1])
+	return p.inflowFactor(in, (top[x]-h[x])-r[x])
+}

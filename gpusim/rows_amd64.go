@@ -56,6 +56,19 @@ func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, f
 	return outflowRowGo(p, k, s, above, rx, below, h, r, b, top, flags, off)
 }
 
+// inflowRowVec sets S of the first columns of a row, the longest multiple of 8 of them,
+// with the vector kernel, and returns how many it set (0 without AVX2): for x below it, s[x]
+// is inflowColumn(p, above, ka, rx, kr, below, kb, top, h, r, x) with ka and kb here
+// unpadded (ka[x] is column x's).
+func inflowRowVec(p *stepParams, s, above, ka, rx, kr, below, kb, top, h, r []float32) int {
+	m := len(s) &^ 7
+	if !useSIMD || m == 0 {
+		return 0
+	}
+	inflowAVX2(s[:m], above[:m], ka[:m], rx[:m+1], kr[:m+2], below[:m], kb[:m], top[:m], h[:m], r[:m], p.dtOverDx2)
+	return m
+}
+
 func finalFluxRow(dst, raw, ki, ko, si, so []float32) {
 	if m := len(dst) &^ 7; useSIMD && m > 0 {
 		finalFluxAVX2(dst[:m], raw[:m], ki[:m], ko[:m], si[:m], so[:m])

@@ -250,6 +250,70 @@ done:
 	MOVQ      AX, ret+248(FP)
 	RET
 
+// func inflowAVX2(s []float32, above []float32, ka []float32, rx []float32, kr []float32, below []float32, kb []float32, top []float32, h []float32, r []float32, dtOverDx2 float32)
+// Requires: AVX, AVX2
+TEXT ·inflowAVX2(SB), NOSPLIT, $0-244
+	MOVQ         s_base+0(FP), AX
+	MOVQ         above_base+24(FP), CX
+	MOVQ         ka_base+48(FP), DX
+	MOVQ         rx_base+72(FP), BX
+	MOVQ         kr_base+96(FP), SI
+	MOVQ         below_base+120(FP), DI
+	MOVQ         kb_base+144(FP), R8
+	MOVQ         top_base+168(FP), R9
+	MOVQ         h_base+192(FP), R10
+	MOVQ         r_base+216(FP), R11
+	MOVQ         s_len+8(FP), R12
+	VBROADCASTSS dtOverDx2+240(FP), Y0
+	MOVL         $0x80000000, R13
+	VMOVD        R13, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x3f800000, R13
+	VMOVD        R13, X2
+	VPBROADCASTD X2, Y2
+	VXORPS       Y3, Y3, Y3
+	XORQ         R13, R13
+
+loop:
+	CMPQ      R13, R12
+	JAE       done
+	VMOVUPS   (CX)(R13*4), Y4
+	VXORPS    Y1, Y4, Y4
+	VMINPS    Y4, Y3, Y4
+	VMULPS    (DX)(R13*4), Y4, Y4
+	VADDPS    Y4, Y3, Y4
+	VMOVUPS   (BX)(R13*4), Y5
+	VXORPS    Y1, Y5, Y5
+	VMINPS    Y5, Y3, Y5
+	VMULPS    (SI)(R13*4), Y5, Y5
+	VADDPS    Y5, Y4, Y4
+	VMOVUPS   4(BX)(R13*4), Y5
+	VMINPS    Y5, Y3, Y5
+	VMULPS    8(SI)(R13*4), Y5, Y5
+	VADDPS    Y5, Y4, Y4
+	VMOVUPS   (DI)(R13*4), Y5
+	VMINPS    Y5, Y3, Y5
+	VMULPS    (R8)(R13*4), Y5, Y5
+	VADDPS    Y5, Y4, Y4
+	VXORPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VMOVUPS   (R9)(R13*4), Y5
+	VSUBPS    (R10)(R13*4), Y5, Y5
+	VSUBPS    (R11)(R13*4), Y5, Y5
+	VDIVPS    Y4, Y5, Y6
+	VMAXPS    Y3, Y6, Y6
+	VCMPPS    $0x1e, Y3, Y4, Y7
+	VCMPPS    $0x1e, Y5, Y4, Y4
+	VANDPS    Y4, Y7, Y7
+	VBLENDVPS Y7, Y6, Y2, Y6
+	VMOVUPS   Y6, (AX)(R13*4)
+	ADDQ      $0x08, R13
+	JMP       loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func finalFluxAVX2(dst []float32, raw []float32, ki []float32, ko []float32, si []float32, so []float32)
 // Requires: AVX, AVX2
 TEXT ·finalFluxAVX2(SB), NOSPLIT, $0-144
@@ -290,7 +354,7 @@ done:
 	RET
 
 // func heightAVX2(h []float32, r []float32, above []float32, fxm []float32, fxp []float32, below []float32, b []float32, top []float32, dtOverDx2d float64)
-// Requires: AVX, AVX2
+// Requires: AVX
 TEXT ·heightAVX2(SB), NOSPLIT, $0-200
 	MOVQ         h_base+0(FP), AX
 	MOVQ         r_base+24(FP), CX
@@ -302,54 +366,88 @@ TEXT ·heightAVX2(SB), NOSPLIT, $0-200
 	MOVQ         top_base+168(FP), R9
 	MOVQ         h_len+8(FP), R10
 	VBROADCASTSD dtOverDx2d+192(FP), Y0
-	MOVL         $0x80000000, R11
-	VMOVD        R11, X1
-	VPBROADCASTD X1, Y1
-	VXORPD       Y2, Y2, Y2
+	VXORPD       Y1, Y1, Y1
 	XORQ         R11, R11
 
 loop:
 	CMPQ       R11, R10
 	JAE        done
-	VMOVUPS    (DX)(R11*4), X3
-	VXORPS     X1, X3, X3
-	VCVTPS2PD  X3, Y4
-	VADDPD     Y4, Y2, Y3
-	VMOVUPS    (BX)(R11*4), X4
-	VXORPS     X1, X4, X4
-	VCVTPS2PD  X4, Y4
+	VCVTPS2PD  (DX)(R11*4), Y3
+	VSUBPD     Y3, Y1, Y2
+	VCVTPS2PD  (BX)(R11*4), Y3
+	VSUBPD     Y3, Y2, Y2
+	VCVTPS2PD  (SI)(R11*4), Y3
+	VADDPD     Y3, Y2, Y2
+	VCVTPS2PD  (DI)(R11*4), Y3
+	VADDPD     Y3, Y2, Y2
+	VCVTPS2PD  (AX)(R11*4), Y3
+	VCVTPS2PD  (CX)(R11*4), Y4
 	VADDPD     Y4, Y3, Y3
-	VCVTPS2PD  (SI)(R11*4), Y4
-	VADDPD     Y4, Y3, Y3
-	VCVTPS2PD  (DI)(R11*4), Y4
-	VADDPD     Y4, Y3, Y3
-	VCVTPS2PD  (AX)(R11*4), Y4
-	VCVTPS2PD  (CX)(R11*4), Y5
+	VMULPD     Y0, Y2, Y2
+	VSUBPD     Y2, Y3, Y2
+	VCVTPD2PSY Y2, X3
+	VCVTPS2PD  16(DX)(R11*4), Y5
+	VSUBPD     Y5, Y1, Y4
+	VCVTPS2PD  16(BX)(R11*4), Y5
+	VSUBPD     Y5, Y4, Y4
+	VCVTPS2PD  16(SI)(R11*4), Y5
 	VADDPD     Y5, Y4, Y4
-	VMULPD     Y0, Y3, Y3
-	VSUBPD     Y3, Y4, Y3
-	VCVTPD2PSY Y3, X4
-	VMOVUPS    (R8)(R11*4), X5
-	VMOVUPS    (R9)(R11*4), X6
-	VCMPPS     $0x11, X5, X4, X7
-	VCMPPS     $0x1e, X6, X4, X8
+	VCVTPS2PD  16(DI)(R11*4), Y5
+	VADDPD     Y5, Y4, Y4
+	VCVTPS2PD  16(AX)(R11*4), Y5
+	VCVTPS2PD  16(CX)(R11*4), Y6
+	VADDPD     Y6, Y5, Y5
+	VMULPD     Y0, Y4, Y4
+	VSUBPD     Y4, Y5, Y4
+	VCVTPD2PSY Y4, X5
+	VCMPPS     $0x11, (R8)(R11*4), X3, X6
+	VCMPPS     $0x1e, (R9)(R11*4), X3, X7
+	VORPS      X7, X6, X6
+	VCMPPS     $0x11, 16(R8)(R11*4), X5, X7
+	VCMPPS     $0x1e, 16(R9)(R11*4), X5, X8
 	VORPS      X8, X7, X7
-	VMAXPS     X4, X5, X8
-	VCMPPS     $0x00, X5, X4, X9
-	VANDPS     X5, X4, X5
-	VBLENDVPS  X9, X5, X8, X5
-	VMINPS     X5, X6, X8
-	VCMPPS     $0x00, X6, X5, X9
-	VORPS      X6, X5, X5
-	VBLENDVPS  X9, X5, X8, X5
-	VBLENDVPS  X7, X5, X4, X4
-	VMOVUPS    X4, (AX)(R11*4)
-	VCVTPS2PD  X4, Y4
-	VSUBPD     Y4, Y3, Y4
-	VCVTPD2PSY Y4, X3
-	VMOVUPS    X3, (CX)(R11*4)
-	ADDQ       $0x04, R11
+	VORPS      X7, X6, X8
+	VPTEST     X8, X8
+	JNZ        clamp
+
+clamped:
+	VMOVUPS    X3, (AX)(R11*4)
+	VCVTPS2PD  X3, Y3
+	VSUBPD     Y3, Y2, Y3
+	VCVTPD2PSY Y3, X2
+	VMOVUPS    X2, (CX)(R11*4)
+	VMOVUPS    X5, 16(AX)(R11*4)
+	VCVTPS2PD  X5, Y2
+	VSUBPD     Y2, Y4, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVUPS    X2, 16(CX)(R11*4)
+	ADDQ       $0x08, R11
 	JMP        loop
+
+clamp:
+	VMOVUPS   (R8)(R11*4), X8
+	VMOVUPS   (R9)(R11*4), X9
+	VMAXPS    X3, X8, X10
+	VCMPPS    $0x00, X8, X3, X11
+	VANDPS    X8, X3, X8
+	VBLENDVPS X11, X8, X10, X8
+	VMINPS    X8, X9, X10
+	VCMPPS    $0x00, X9, X8, X11
+	VORPS     X9, X8, X8
+	VBLENDVPS X11, X8, X10, X8
+	VBLENDVPS X6, X8, X3, X3
+	VMOVUPS   16(R8)(R11*4), X6
+	VMOVUPS   16(R9)(R11*4), X8
+	VMAXPS    X5, X6, X9
+	VCMPPS    $0x00, X6, X5, X10
+	VANDPS    X6, X5, X6
+	VBLENDVPS X10, X6, X9, X6
+	VMINPS    X6, X8, X9
+	VCMPPS    $0x00, X8, X6, X10
+	VORPS     X8, X6, X6
+	VBLENDVPS X10, X6, X9, X6
+	VBLENDVPS X7, X6, X5, X5
+	JMP       clamped
 
 done:
 	VZEROUPPER

@@ -17,6 +17,9 @@ func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, f
 	return outflowRowGo(p, k, s, above, rx, below, h, r, b, top, flags, 0)
 }
 
+// inflowRowVec sets nothing here: the caller computes S column by column.
+func inflowRowVec(p *stepParams, s, above, ka, rx, kr, below, kb, top, h, r []float32) int { return 0 }
+
 func finalFluxRow(dst, raw, ki, ko, si, so []float32) { finalFluxRowGo(dst, raw, ki, ko, si, so) }
 
 func heightRow(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) {

@@ -21,6 +21,11 @@ func rawFluxFilmViscAVX2(dst []float32, prev []float32, ha []float32, hb []float
 // returns a non-zero value when some column is flagged.
 func outflowAVX2(k []float32, s []float32, above []float32, rx []float32, below []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
 
+// inflowAVX2 is inflowColumn for each of len(s), a multiple of 8, columns x: the -y
+// flux above[x] from a column of factor ka[x], the -x flux rx[x] from kr[x], the +x
+// flux rx[x+1] from kr[x+2], the +y flux below[x] from kb[x].
+func inflowAVX2(s []float32, above []float32, ka []float32, rx []float32, kr []float32, below []float32, kb []float32, top []float32, h []float32, r []float32, dtOverDx2 float32)
+
 // finalFluxAVX2 is finalFluxRowGo for len(dst), a multiple of 8, pipes.
 func finalFluxAVX2(dst []float32, raw []float32, ki []float32, ko []float32, si []float32, so []float32)
 

@@ -37,6 +37,7 @@ func main() {
 		}
 	}
 	outflow()
+	inflow()
 	finalFlux()
 	height()
 	Generate()
@@ -236,6 +237,70 @@ func outflow() {
 	RET()
 }
 
+// inflow: S (inflowFactor) for every column of a row, from the outflow-scaled inflows
+// summed in the order -y, -x, +x, +y. Where outflowRowGo flagged no overflow it gives
+// exactly 1, as the scalar path leaves it (docs/solver.md, "Skipping inflow scaling").
+func inflow() {
+	TEXT("inflowAVX2", NOSPLIT, "func(s, above, ka, rx, kr, below, kb, top, h, r []float32, dtOverDx2 float32)")
+	Doc("inflowAVX2 is inflowColumn for each of len(s), a multiple of 8, columns x: the -y",
+		"flux above[x] from a column of factor ka[x], the -x flux rx[x] from kr[x], the +x",
+		"flux rx[x+1] from kr[x+2], the +y flux below[x] from kb[x].")
+	bs := loadBases("s", "above", "ka", "rx", "kr", "below", "kb", "top", "h", "r")
+	sp, above, ka, rx, kr, below, kb, top, h, r := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7], bs[8], bs[9]
+	n := Load(Param("s").Len(), GP64())
+	dtOverDx2 := bcast("dtOverDx2")
+	sign, one := bcastBits(0x80000000), bcastBits(0x3f800000)
+	zero := YMM()
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	XORQ(i, i)
+	Label("loop")
+	CMPQ(i, n)
+	JAE(LabelRef("done"))
+	in := YMM()
+	for p, src := range []struct {
+		u, k Mem
+		neg  bool
+	}{
+		{elem(above, i, 0), elem(ka, i, 0), true},
+		{elem(rx, i, 0), elem(kr, i, 0), true},
+		{elem(rx, i, 4), elem(kr, i, 8), false},
+		{elem(below, i, 0), elem(kb, i, 0), false},
+	} {
+		u := YMM()
+		VMOVUPS(src.u, u)
+		if src.neg {
+			VXORPS(sign, u, u)
+		}
+		VMINPS(u, zero, u) // Go's min(u, 0): 0 < u ? 0 : u (-0 and NaN give u)
+		VMULPS(src.k, u, u)
+		if p == 0 {
+			VADDPS(u, zero, in)
+		} else {
+			VADDPS(u, in, in)
+		}
+	}
+	// total = -in*dt/dx^2; S = max(room/total, 0) where total > 0 and total > room, else 1.
+	total, room, q, c1, c2 := YMM(), YMM(), YMM(), YMM(), YMM()
+	VXORPS(sign, in, total)
+	VMULPS(dtOverDx2, total, total)
+	VMOVUPS(elem(top, i, 0), room)
+	VSUBPS(elem(h, i, 0), room, room)
+	VSUBPS(elem(r, i, 0), room, room)
+	VDIVPS(total, room, q)
+	VMAXPS(zero, q, q) // q > 0 ? q : 0 (Go's max(q, 0) but for NaN)
+	VCMPPS(U8(cmpGT), zero, total, c1)
+	VCMPPS(U8(cmpGT), room, total, c2)
+	VANDPS(c2, c1, c1)
+	VBLENDVPS(c1, q, one, q)
+	VMOVUPS(q, elem(sp, i, 0))
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("loop"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
 // finalFlux: finalFluxRowGo.
 func finalFlux() {
 	TEXT("finalFluxAVX2", NOSPLIT, "func(dst, raw, ki, ko, si, so []float32)")
@@ -268,7 +333,9 @@ func finalFlux() {
 	RET()
 }
 
-// height: heightRowGo, four columns at a time in float64.
+// height: heightRowGo, eight columns an iteration as two independent groups of four in
+// float64. The clamp of settleHeight is rare (a rounding past the floor or the top), so
+// it runs out of line, for a group where some lane needs it.
 func height() {
 	TEXT("heightAVX2", NOSPLIT, "func(h, r, above, fxm, fxp, below, b, top []float32, dtOverDx2d float64)")
 	Doc("heightAVX2 is heightRowGo for len(h), a multiple of 8, columns.")
@@ -277,7 +344,6 @@ func height() {
 	n := Load(Param("h").Len(), GP64())
 	dtd := YMM()
 	VBROADCASTSD(param("dtOverDx2d"), dtd)
-	sign := bcastBits(0x80000000)
 	zero := YMM()
 	VXORPD(zero, zero, zero)
 	i := GP64()
@@ -285,59 +351,83 @@ func height() {
 	Label("loop")
 	CMPQ(i, n)
 	JAE(LabelRef("done"))
-	// out = 0 + float64(-above) + float64(-fxm) + float64(fxp) + float64(below).
-	out, t := YMM(), YMM()
-	x4 := XMM()
-	VMOVUPS(elem(above, i, 0), x4)
-	VXORPS(sign.AsX(), x4, x4)
-	VCVTPS2PD(x4, t)
-	VADDPD(t, zero, out)
-	x4 = XMM()
-	VMOVUPS(elem(fxm, i, 0), x4)
-	VXORPS(sign.AsX(), x4, x4)
-	VCVTPS2PD(x4, t)
-	VADDPD(t, out, out)
-	VCVTPS2PD(elem(fxp, i, 0), t)
-	VADDPD(t, out, out)
-	VCVTPS2PD(elem(below, i, 0), t)
-	VADDPD(t, out, out)
-	// x = (float64(h) + float64(r)) - out*dt/dx^2.
-	hd, rd, x := YMM(), YMM(), YMM()
-	VCVTPS2PD(elem(h, i, 0), hd)
-	VCVTPS2PD(elem(r, i, 0), rd)
-	VADDPD(rd, hd, hd)
-	VMULPD(dtd, out, out)
-	VSUBPD(out, hd, x)
-	// settleHeight: h = float32(x); where h < b or h > top, min(max(h, b), top) with Go's
-	// min and max (equal arguments: the AND, resp. OR, of their bits: signed zeros).
-	hf, bx, tx := XMM(), XMM(), XMM()
-	VCVTPD2PSY(x, hf)
-	VMOVUPS(elem(b, i, 0), bx)
-	VMOVUPS(elem(top, i, 0), tx)
-	lt, gt := XMM(), XMM()
-	VCMPPS(U8(cmpLT), bx, hf, lt)
-	VCMPPS(U8(cmpGT), tx, hf, gt)
-	VORPS(gt, lt, lt)
-	mx, eq, bits, v := XMM(), XMM(), XMM(), XMM()
-	VMAXPS(hf, bx, mx) // b > h ? b : h (NaN h gives h)
-	VCMPPS(U8(cmpEQ), bx, hf, eq)
-	VANDPS(bx, hf, bits)
-	VBLENDVPS(eq, bits, mx, v)
-	mn, eq2, bits2, w := XMM(), XMM(), XMM(), XMM()
-	VMINPS(v, tx, mn) // top < v ? top : v
-	VCMPPS(U8(cmpEQ), tx, v, eq2)
-	VORPS(tx, v, bits2)
-	VBLENDVPS(eq2, bits2, mn, w)
-	VBLENDVPS(lt, w, hf, hf)
-	VMOVUPS(hf, elem(h, i, 0))
-	// r = float32(x - float64(h)).
-	hd2, rx := YMM(), XMM()
-	VCVTPS2PD(hf, hd2)
-	VSUBPD(hd2, x, hd2)
-	VCVTPD2PSY(hd2, rx)
-	VMOVUPS(rx, elem(r, i, 0))
-	ADDQ(Imm(4), i)
+	var xs [2]VecVirtual
+	var hfs [2]VecVirtual
+	for g := range 2 {
+		d := 16 * g
+		// out = 0 + float64(-above) + float64(-fxm) + float64(fxp) + float64(below); adding
+		// -v is subtracting v, exactly (IEEE 754 defines x - y as x + (-y)).
+		out, t := YMM(), YMM()
+		VCVTPS2PD(elem(above, i, d), t)
+		VSUBPD(t, zero, out)
+		VCVTPS2PD(elem(fxm, i, d), t)
+		VSUBPD(t, out, out)
+		VCVTPS2PD(elem(fxp, i, d), t)
+		VADDPD(t, out, out)
+		VCVTPS2PD(elem(below, i, d), t)
+		VADDPD(t, out, out)
+		// x = (float64(h) + float64(r)) - out*dt/dx^2; h = float32(x).
+		hd, rd, x := YMM(), YMM(), YMM()
+		VCVTPS2PD(elem(h, i, d), hd)
+		VCVTPS2PD(elem(r, i, d), rd)
+		VADDPD(rd, hd, hd)
+		VMULPD(dtd, out, out)
+		VSUBPD(out, hd, x)
+		hf := XMM()
+		VCVTPD2PSY(x, hf)
+		xs[g], hfs[g] = x, hf
+	}
+	// Where h < b or h > top: the clamp (out of line).
+	var lts [2]VecVirtual
+	for g := range 2 {
+		d := 16 * g
+		lt, gt := XMM(), XMM()
+		VCMPPS(U8(cmpLT), elem(b, i, d), hfs[g], lt)
+		VCMPPS(U8(cmpGT), elem(top, i, d), hfs[g], gt)
+		VORPS(gt, lt, lt)
+		lts[g] = lt
+	}
+	any := XMM()
+	VORPS(lts[1], lts[0], any)
+	VPTEST(any, any)
+	JNZ(LabelRef("clamp"))
+	Label("clamped")
+	for g := range 2 {
+		d := 16 * g
+		VMOVUPS(hfs[g], elem(h, i, d))
+		// r = float32(x - float64(h)).
+		hd2, rx := YMM(), XMM()
+		VCVTPS2PD(hfs[g], hd2)
+		VSUBPD(hd2, xs[g], hd2)
+		VCVTPD2PSY(hd2, rx)
+		VMOVUPS(rx, elem(r, i, d))
+	}
+	ADDQ(Imm(8), i)
 	JMP(LabelRef("loop"))
+
+	// settleHeight's clamp, min(max(h, b), top) with Go's min and max (for equal
+	// arguments the AND, resp. OR, of their bits: signed zeros), in the lanes that need it.
+	Label("clamp")
+	for g := range 2 {
+		d := 16 * g
+		hf := hfs[g]
+		bx, tx := XMM(), XMM()
+		VMOVUPS(elem(b, i, d), bx)
+		VMOVUPS(elem(top, i, d), tx)
+		mx, eq, bits, v := XMM(), XMM(), XMM(), XMM()
+		VMAXPS(hf, bx, mx) // b > h ? b : h (NaN h gives h)
+		VCMPPS(U8(cmpEQ), bx, hf, eq)
+		VANDPS(bx, hf, bits)
+		VBLENDVPS(eq, bits, mx, v)
+		mn, eq2, bits2, w := XMM(), XMM(), XMM(), XMM()
+		VMINPS(v, tx, mn) // top < v ? top : v
+		VCMPPS(U8(cmpEQ), tx, v, eq2)
+		VORPS(tx, v, bits2)
+		VBLENDVPS(eq2, bits2, mn, w)
+		VBLENDVPS(lts[g], w, hf, hf)
+	}
+	JMP(LabelRef("clamped"))
+
 	Label("done")
 	VZEROUPPER()
 	RET()
