@@ -93,6 +93,7 @@ type denseWork struct {
 	// [x+1] is column x's, the ends are zero padding) and S (nx).
 	rx, ry, k, s [ringRows][]float32
 	flags        [ringRows][]int32 // columns of the row (x) whose S inflowRow sets
+	all          [ringRows]bool    // inflowRow sets S for the whole row (and flags)
 	mask         []uint8           // outflowRow's scratch: one bit a column
 	// halo is the pub buffer the sweep in progress reads the other workers' rows from.
 	halo [][4][]float32
@@ -378,7 +379,7 @@ func (c *cpuBackend) denseSweep(w int) {
 			lo := y * nx
 			h, r, _, _ := c.oldRows(d, y)
 			rx := d.rx[slot]
-			d.flags[slot] = outflowRow(p, d.k[slot][1:nx+1], d.s[slot], g.ryRow(d, y-1), rx,
+			d.flags[slot], d.all[slot] = outflowRow(p, d.k[slot][1:nx+1], d.s[slot], g.ryRow(d, y-1), rx,
 				g.ryRow(d, y), h, r, c.base[lo:lo+nx], c.top[lo:lo+nx], d.flags[slot][:0], d.mask)
 		}
 		if ys := y - 1; ys >= y0-1 && ys >= 0 && ys < ny {
@@ -419,8 +420,8 @@ func (c *cpuBackend) denseSweep(w int) {
 func (c *cpuBackend) inflowRow(d *denseWork, y int) {
 	g := c.dense
 	slot := y % ringRows
-	flags := d.flags[slot]
-	if len(flags) == 0 {
+	flags, all := d.flags[slot], d.all[slot]
+	if len(flags) == 0 && !all {
 		return
 	}
 	nx := g.nx
@@ -430,7 +431,7 @@ func (c *cpuBackend) inflowRow(d *denseWork, y int) {
 	ka, kr, kb := g.kRow(d, y-1), d.k[slot], g.kRow(d, y+1)
 	rx, s := d.rx[slot], d.s[slot]
 	done := 0
-	if 16*len(flags) >= nx {
+	if all || 16*len(flags) >= nx {
 		done = inflowRowVec(&c.p, s, above, ka[1:], rx, kr, below, kb[1:], top, h, r)
 	}
 	for _, x32 := range flags {

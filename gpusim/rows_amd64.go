@@ -37,13 +37,18 @@ func rawFluxRow(p *stepParams, dst, prev, ha, hb, ba, bb []float32) {
 	rawFluxRowGo(p, dst, prev, ha, hb, ba, bb)
 }
 
-// outflowRow is outflowRowGo; mask is scratch of at least len(k)/8 bytes.
-func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, flags []int32, mask []uint8) []int32 {
+// outflowRow is outflowRowGo; mask is scratch of at least len(k)/8 bytes. When many
+// columns are flagged (a flooded row) it returns all = true and lists only those past
+// the vector part (the columns inflowRowVec does not cover): the caller then computes S
+// for the whole row (inflowRowVec), which is cheaper than listing them.
+func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, flags []int32, mask []uint8) (_ []int32, all bool) {
 	off := 0
 	if m := len(k) &^ 7; useSIMD && m > 0 {
 		mask = mask[:m/8]
-		if outflowAVX2(k[:m], s[:m], above[:m], rx[:m+1], below[:m], h[:m], r[:m], b[:m], top[:m], mask,
-			p.dx2OverDt, p.dtOverDx2) != 0 {
+		n := outflowAVX2(k[:m], s[:m], above[:m], rx[:m+1], below[:m], h[:m], r[:m], b[:m], top[:m], mask,
+			p.dx2OverDt, p.dtOverDx2)
+		all = 16*n >= len(k)
+		if n > 0 && !all {
 			for g, bs := range mask {
 				for ; bs != 0; bs &= bs - 1 {
 					flags = append(flags, int32(8*g+bits.TrailingZeros8(bs)))
@@ -53,7 +58,7 @@ func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, f
 		k, s, above, rx, below, h, r, b, top = k[m:], s[m:], above[m:], rx[m:], below[m:], h[m:], r[m:], b[m:], top[m:]
 		off = m
 	}
-	return outflowRowGo(p, k, s, above, rx, below, h, r, b, top, flags, off)
+	return outflowRowGo(p, k, s, above, rx, below, h, r, b, top, flags, off), all
 }
 
 // inflowRowVec sets S of the first columns of a row, the longest multiple of 8 of them,

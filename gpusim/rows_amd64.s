@@ -185,7 +185,7 @@ TEXT ·outflowAVX2(SB), NOSPLIT, $0-256
 	VMOVD        R13, X5
 	VPBROADCASTD X5, Y5
 	VXORPS       Y6, Y6, Y6
-	VXORPS       Y7, Y7, Y7
+	VPXOR        Y7, Y7, Y7
 	XORQ         R13, R13
 
 loop:
@@ -237,7 +237,7 @@ loop:
 	VXORPS    Y2, Y9, Y9
 	VMULPS    Y1, Y9, Y9
 	VCMPPS    $0x1e, Y8, Y9, Y8
-	VORPS     Y8, Y7, Y7
+	VPSUBD    Y8, Y7, Y7
 	VMOVMSKPS Y8, R14
 	MOVB      R14, (R11)
 	INCQ      R11
@@ -245,9 +245,15 @@ loop:
 	JMP       loop
 
 done:
-	VMOVMSKPS Y7, AX
+	VEXTRACTI128 $0x01, Y7, X0
+	VPADDD       X0, X7, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
 	VZEROUPPER
-	MOVQ      AX, ret+248(FP)
+	MOVQ         AX, ret+248(FP)
 	RET
 
 // func inflowAVX2(s []float32, above []float32, ka []float32, rx []float32, kr []float32, below []float32, kb []float32, top []float32, h []float32, r []float32, dtOverDx2 float32)

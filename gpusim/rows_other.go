@@ -12,9 +12,9 @@ func rawFluxRow(p *stepParams, dst, prev, ha, hb, ba, bb []float32) {
 	rawFluxRowGo(p, dst, prev, ha, hb, ba, bb)
 }
 
-// outflowRow is outflowRowGo; mask is unused.
-func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, flags []int32, _ []uint8) []int32 {
-	return outflowRowGo(p, k, s, above, rx, below, h, r, b, top, flags, 0)
+// outflowRow is outflowRowGo; mask is unused, and every flagged column is listed.
+func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, flags []int32, _ []uint8) (_ []int32, all bool) {
+	return outflowRowGo(p, k, s, above, rx, below, h, r, b, top, flags, 0), false
 }
 
 // inflowRowVec sets nothing here: the caller computes S column by column.

@@ -18,7 +18,7 @@ func rawFluxFilmViscAVX2(dst []float32, prev []float32, ha []float32, hb []float
 
 // outflowAVX2 is outflowRowGo for len(k), a multiple of 8, columns: rx[j] is the -x
 // flux of column j and rx[j+1] its +x flux; bit j%8 of mask[j/8] flags column j. It
-// returns a non-zero value when some column is flagged.
+// returns the number of columns flagged.
 func outflowAVX2(k []float32, s []float32, above []float32, rx []float32, below []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
 
 // inflowAVX2 is inflowColumn for each of len(s), a multiple of 8, columns x: the -y
