@@ -32,6 +32,9 @@ func rawFluxRow(p *stepParams, dst, prev, ha, hb, ba, bb []float32) {
 		default:
 			rawFluxPaperAVX2(d, f, a, b, fa, fb, p.zeta, p.accel, p.dxf, p.visc3)
 		}
+		if m == len(dst) {
+			return
+		}
 		dst, prev, ha, hb, ba, bb = dst[m:], prev[m:], ha[m:], hb[m:], ba[m:], bb[m:]
 	}
 	rawFluxRowGo(p, dst, prev, ha, hb, ba, bb)
@@ -55,6 +58,9 @@ func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, f
 				}
 			}
 		}
+		if m == len(k) {
+			return flags, all
+		}
 		k, s, above, rx, below, h, r, b, top = k[m:], s[m:], above[m:], rx[m:], below[m:], h[m:], r[m:], b[m:], top[m:]
 		off = m
 	}
@@ -77,6 +83,9 @@ func inflowRowVec(p *stepParams, s, above, ka, rx, kr, below, kb, top, h, r []fl
 func finalFluxRow(dst, raw, ki, ko, si, so []float32) {
 	if m := len(dst) &^ 7; useSIMD && m > 0 {
 		finalFluxAVX2(dst[:m], raw[:m], ki[:m], ko[:m], si[:m], so[:m])
+		if m == len(dst) {
+			return
+		}
 		dst, raw, ki, ko, si, so = dst[m:], raw[m:], ki[m:], ko[m:], si[m:], so[m:]
 	}
 	finalFluxRowGo(dst, raw, ki, ko, si, so)
@@ -85,6 +94,9 @@ func finalFluxRow(dst, raw, ki, ko, si, so []float32) {
 func heightRow(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) {
 	if m := len(h) &^ 7; useSIMD && m > 0 {
 		heightAVX2(h[:m], r[:m], above[:m], fxm[:m], fxp[:m], below[:m], b[:m], top[:m], p.dtOverDx2d)
+		if m == len(h) {
+			return
+		}
 		h, r, above, fxm, fxp, below, b, top = h[m:], r[m:], above[m:], fxm[m:], fxp[m:], below[m:], b[m:], top[m:]
 	}
 	heightRowGo(p, h, r, above, fxm, fxp, below, b, top)
