@@ -4,6 +4,24 @@
 
 #include "textflag.h"
 
+DATA tailmask<>+0(SB)/4, $0xffffffff
+DATA tailmask<>+4(SB)/4, $0xffffffff
+DATA tailmask<>+8(SB)/4, $0xffffffff
+DATA tailmask<>+12(SB)/4, $0xffffffff
+DATA tailmask<>+16(SB)/4, $0xffffffff
+DATA tailmask<>+20(SB)/4, $0xffffffff
+DATA tailmask<>+24(SB)/4, $0xffffffff
+DATA tailmask<>+28(SB)/4, $0xffffffff
+DATA tailmask<>+32(SB)/4, $0x00000000
+DATA tailmask<>+36(SB)/4, $0x00000000
+DATA tailmask<>+40(SB)/4, $0x00000000
+DATA tailmask<>+44(SB)/4, $0x00000000
+DATA tailmask<>+48(SB)/4, $0x00000000
+DATA tailmask<>+52(SB)/4, $0x00000000
+DATA tailmask<>+56(SB)/4, $0x00000000
+DATA tailmask<>+60(SB)/4, $0x00000000
+GLOBL tailmask<>(SB), RODATA|NOPTR, $64
+
 // func rawFluxPaperAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 // Requires: AVX
 TEXT ·rawFluxPaperAVX2(SB), NOSPLIT, $0-160
@@ -19,8 +37,9 @@ TEXT ·rawFluxPaperAVX2(SB), NOSPLIT, $0-160
 	XORQ         R9, R9
 
 loop:
-	CMPQ    R9, R8
-	JAE     done
+	LEAQ    8(R9), R10
+	CMPQ    R10, R8
+	JA      tail
 	VMOVUPS (DX)(R9*4), Y2
 	VMOVUPS (BX)(R9*4), Y3
 	VSUBPS  Y3, Y2, Y4
@@ -32,6 +51,26 @@ loop:
 	VMOVUPS Y2, (AX)(R9*4)
 	ADDQ    $0x08, R9
 	JMP     loop
+
+tail:
+	CMPQ       R9, R8
+	JAE        done
+	SUBQ       R9, R8
+	NEGQ       R8
+	LEAQ       tailmask<>+0(SB), R10
+	VMOVDQU    32(R10)(R8*4), Y2
+	VMASKMOVPS (DX)(R9*4), Y2, Y3
+	VMASKMOVPS (BX)(R9*4), Y2, Y4
+	VSUBPS     Y4, Y3, Y5
+	VMASKMOVPS (SI)(R9*4), Y2, Y6
+	VSUBPS     Y6, Y3, Y3
+	VMASKMOVPS (DI)(R9*4), Y2, Y3
+	VSUBPS     Y3, Y4, Y3
+	VMASKMOVPS (CX)(R9*4), Y2, Y3
+	VMULPS     Y3, Y0, Y0
+	VMULPS     Y5, Y1, Y1
+	VADDPS     Y1, Y0, Y0
+	VMASKMOVPS Y0, Y2, (AX)(R9*4)
 
 done:
 	VZEROUPPER
@@ -53,8 +92,9 @@ TEXT ·rawFluxPaperViscAVX2(SB), NOSPLIT, $0-160
 	XORQ         R9, R9
 
 loop:
-	CMPQ      R9, R8
-	JAE       done
+	LEAQ      8(R9), R10
+	CMPQ      R10, R8
+	JA        tail
 	VMOVUPS   (DX)(R9*4), Y3
 	VMOVUPS   (BX)(R9*4), Y4
 	VSUBPS    Y4, Y3, Y5
@@ -71,6 +111,31 @@ loop:
 	VMOVUPS   Y5, (AX)(R9*4)
 	ADDQ      $0x08, R9
 	JMP       loop
+
+tail:
+	CMPQ       R9, R8
+	JAE        done
+	SUBQ       R9, R8
+	NEGQ       R8
+	LEAQ       tailmask<>+0(SB), R10
+	VMOVDQU    32(R10)(R8*4), Y3
+	VMASKMOVPS (DX)(R9*4), Y3, Y4
+	VMASKMOVPS (BX)(R9*4), Y3, Y5
+	VSUBPS     Y5, Y4, Y6
+	VMASKMOVPS (SI)(R9*4), Y3, Y7
+	VSUBPS     Y7, Y4, Y4
+	VMASKMOVPS (DI)(R9*4), Y3, Y7
+	VSUBPS     Y7, Y5, Y5
+	VMASKMOVPS (CX)(R9*4), Y3, Y7
+	VMULPS     Y7, Y0, Y0
+	VMULPS     Y6, Y1, Y1
+	VADDPS     Y1, Y0, Y0
+	VBLENDVPS  Y0, Y5, Y4, Y1
+	VMULPS     Y1, Y1, Y1
+	VADDPS     Y2, Y1, Y2
+	VDIVPS     Y2, Y1, Y1
+	VMULPS     Y1, Y0, Y0
+	VMASKMOVPS Y0, Y3, (AX)(R9*4)
 
 done:
 	VZEROUPPER
@@ -92,8 +157,9 @@ TEXT ·rawFluxFilmAVX2(SB), NOSPLIT, $0-160
 	XORQ         R9, R9
 
 loop:
-	CMPQ      R9, R8
-	JAE       done
+	LEAQ      8(R9), R10
+	CMPQ      R10, R8
+	JA        tail
 	VMOVUPS   (DX)(R9*4), Y3
 	VMOVUPS   (BX)(R9*4), Y4
 	VSUBPS    Y4, Y3, Y5
@@ -108,6 +174,29 @@ loop:
 	VMOVUPS   Y3, (AX)(R9*4)
 	ADDQ      $0x08, R9
 	JMP       loop
+
+tail:
+	CMPQ       R9, R8
+	JAE        done
+	SUBQ       R9, R8
+	NEGQ       R8
+	LEAQ       tailmask<>+0(SB), R10
+	VMOVDQU    32(R10)(R8*4), Y3
+	VMASKMOVPS (DX)(R9*4), Y3, Y4
+	VMASKMOVPS (BX)(R9*4), Y3, Y5
+	VSUBPS     Y5, Y4, Y6
+	VMASKMOVPS (SI)(R9*4), Y3, Y7
+	VSUBPS     Y7, Y4, Y4
+	VMASKMOVPS (DI)(R9*4), Y3, Y7
+	VSUBPS     Y7, Y5, Y5
+	VBLENDVPS  Y6, Y5, Y4, Y4
+	VMINPS     Y4, Y2, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS (CX)(R9*4), Y3, Y2
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y6, Y1, Y1
+	VADDPS     Y1, Y0, Y0
+	VMASKMOVPS Y0, Y3, (AX)(R9*4)
 
 done:
 	VZEROUPPER
@@ -130,8 +219,9 @@ TEXT ·rawFluxFilmViscAVX2(SB), NOSPLIT, $0-160
 	XORQ         R9, R9
 
 loop:
-	CMPQ      R9, R8
-	JAE       done
+	LEAQ      8(R9), R10
+	CMPQ      R10, R8
+	JA        tail
 	VMOVUPS   (DX)(R9*4), Y4
 	VMOVUPS   (BX)(R9*4), Y5
 	VSUBPS    Y5, Y4, Y6
@@ -151,6 +241,34 @@ loop:
 	VMOVUPS   Y6, (AX)(R9*4)
 	ADDQ      $0x08, R9
 	JMP       loop
+
+tail:
+	CMPQ       R9, R8
+	JAE        done
+	SUBQ       R9, R8
+	NEGQ       R8
+	LEAQ       tailmask<>+0(SB), R10
+	VMOVDQU    32(R10)(R8*4), Y4
+	VMASKMOVPS (DX)(R9*4), Y4, Y5
+	VMASKMOVPS (BX)(R9*4), Y4, Y6
+	VSUBPS     Y6, Y5, Y7
+	VMASKMOVPS (SI)(R9*4), Y4, Y8
+	VSUBPS     Y8, Y5, Y5
+	VMASKMOVPS (DI)(R9*4), Y4, Y8
+	VSUBPS     Y8, Y6, Y6
+	VBLENDVPS  Y7, Y6, Y5, Y8
+	VMINPS     Y8, Y2, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS (CX)(R9*4), Y4, Y2
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y7, Y1, Y1
+	VADDPS     Y1, Y0, Y0
+	VBLENDVPS  Y0, Y6, Y5, Y1
+	VMULPS     Y1, Y1, Y1
+	VADDPS     Y3, Y1, Y2
+	VDIVPS     Y2, Y1, Y1
+	VMULPS     Y1, Y0, Y0
+	VMASKMOVPS Y0, Y4, (AX)(R9*4)
 
 done:
 	VZEROUPPER
@@ -189,8 +307,9 @@ TEXT ·outflowAVX2(SB), NOSPLIT, $0-256
 	XORQ         R13, R13
 
 loop:
-	CMPQ      R13, R12
-	JAE       done
+	LEAQ      8(R13), R14
+	CMPQ      R14, R12
+	JA        tail
 	VMOVUPS   (DX)(R13*4), Y9
 	VXORPS    Y2, Y9, Y9
 	VANDPS    Y3, Y9, Y10
@@ -244,6 +363,66 @@ loop:
 	ADDQ      $0x08, R13
 	JMP       loop
 
+tail:
+	CMPQ       R13, R12
+	JAE        done
+	SUBQ       R13, R12
+	NEGQ       R12
+	LEAQ       tailmask<>+0(SB), R14
+	VMOVDQU    32(R14)(R12*4), Y8
+	VMASKMOVPS (DX)(R13*4), Y8, Y10
+	VXORPS     Y2, Y10, Y10
+	VANDPS     Y3, Y10, Y11
+	VADDPS     Y11, Y10, Y9
+	VSUBPS     Y11, Y10, Y10
+	VADDPS     Y9, Y6, Y9
+	VADDPS     Y10, Y6, Y10
+	VMASKMOVPS (BX)(R13*4), Y8, Y11
+	VXORPS     Y2, Y11, Y11
+	VANDPS     Y3, Y11, Y12
+	VADDPS     Y12, Y11, Y13
+	VSUBPS     Y12, Y11, Y11
+	VADDPS     Y13, Y9, Y9
+	VADDPS     Y11, Y10, Y10
+	VMASKMOVPS 4(BX)(R13*4), Y8, Y11
+	VANDPS     Y3, Y11, Y12
+	VADDPS     Y12, Y11, Y13
+	VSUBPS     Y12, Y11, Y11
+	VADDPS     Y13, Y9, Y9
+	VADDPS     Y11, Y10, Y10
+	VMASKMOVPS (SI)(R13*4), Y8, Y11
+	VANDPS     Y3, Y11, Y3
+	VADDPS     Y3, Y11, Y12
+	VSUBPS     Y3, Y11, Y3
+	VADDPS     Y12, Y9, Y9
+	VADDPS     Y3, Y10, Y10
+	VMULPS     Y5, Y9, Y3
+	VMULPS     Y5, Y10, Y5
+	VMASKMOVPS (DI)(R13*4), Y8, Y9
+	VMASKMOVPS (R8)(R13*4), Y8, Y10
+	VMASKMOVPS (R9)(R13*4), Y8, Y11
+	VSUBPS     Y11, Y9, Y11
+	VADDPS     Y10, Y11, Y11
+	VMULPS     Y0, Y11, Y0
+	VDIVPS     Y3, Y0, Y11
+	VCMPPS     $0x1d, Y3, Y0, Y3
+	VCMPPS     $0x12, Y6, Y0, Y0
+	VBLENDVPS  Y0, Y6, Y11, Y0
+	VBLENDVPS  Y3, Y4, Y0, Y0
+	VMASKMOVPS Y0, Y8, (AX)(R13*4)
+	VMASKMOVPS Y4, Y8, (CX)(R13*4)
+	VMASKMOVPS (R10)(R13*4), Y8, Y0
+	VSUBPS     Y9, Y0, Y0
+	VSUBPS     Y10, Y0, Y0
+	VXORPS     Y2, Y5, Y2
+	VMULPS     Y1, Y2, Y2
+	VCMPPS     $0x1e, Y0, Y2, Y0
+	VANDPS     Y8, Y0, Y0
+	VPSUBD     Y0, Y7, Y7
+	VMOVMSKPS  Y0, AX
+	MOVB       AL, (R11)
+	INCQ       R11
+
 done:
 	VEXTRACTI128 $0x01, Y7, X0
 	VPADDD       X0, X7, X0
@@ -281,8 +460,9 @@ TEXT ·inflowAVX2(SB), NOSPLIT, $0-244
 	XORQ         R13, R13
 
 loop:
-	CMPQ      R13, R12
-	JAE       done
+	LEAQ      8(R13), R14
+	CMPQ      R14, R12
+	JA        tail
 	VMOVUPS   (CX)(R13*4), Y4
 	VXORPS    Y1, Y4, Y4
 	VMINPS    Y4, Y3, Y4
@@ -301,9 +481,9 @@ loop:
 	VMINPS    Y5, Y3, Y5
 	VMULPS    (R8)(R13*4), Y5, Y5
 	VADDPS    Y5, Y4, Y4
+	VMOVUPS   (R9)(R13*4), Y5
 	VXORPS    Y1, Y4, Y4
 	VMULPS    Y0, Y4, Y4
-	VMOVUPS   (R9)(R13*4), Y5
 	VSUBPS    (R10)(R13*4), Y5, Y5
 	VSUBPS    (R11)(R13*4), Y5, Y5
 	VDIVPS    Y4, Y5, Y6
@@ -315,6 +495,50 @@ loop:
 	VMOVUPS   Y6, (AX)(R13*4)
 	ADDQ      $0x08, R13
 	JMP       loop
+
+tail:
+	CMPQ       R13, R12
+	JAE        done
+	SUBQ       R13, R12
+	NEGQ       R12
+	LEAQ       tailmask<>+0(SB), R14
+	VMOVDQU    32(R14)(R12*4), Y4
+	VMASKMOVPS (CX)(R13*4), Y4, Y5
+	VXORPS     Y1, Y5, Y5
+	VMINPS     Y5, Y3, Y5
+	VMASKMOVPS (DX)(R13*4), Y4, Y6
+	VMULPS     Y6, Y5, Y5
+	VADDPS     Y5, Y3, Y5
+	VMASKMOVPS (BX)(R13*4), Y4, Y6
+	VXORPS     Y1, Y6, Y6
+	VMINPS     Y6, Y3, Y6
+	VMASKMOVPS (SI)(R13*4), Y4, Y7
+	VMULPS     Y7, Y6, Y6
+	VADDPS     Y6, Y5, Y5
+	VMASKMOVPS 4(BX)(R13*4), Y4, Y6
+	VMINPS     Y6, Y3, Y6
+	VMASKMOVPS 8(SI)(R13*4), Y4, Y7
+	VMULPS     Y7, Y6, Y6
+	VADDPS     Y6, Y5, Y5
+	VMASKMOVPS (DI)(R13*4), Y4, Y6
+	VMINPS     Y6, Y3, Y6
+	VMASKMOVPS (R8)(R13*4), Y4, Y7
+	VMULPS     Y7, Y6, Y6
+	VADDPS     Y6, Y5, Y5
+	VMASKMOVPS (R9)(R13*4), Y4, Y6
+	VXORPS     Y1, Y5, Y1
+	VMULPS     Y0, Y1, Y1
+	VMASKMOVPS (R10)(R13*4), Y4, Y0
+	VSUBPS     Y0, Y6, Y6
+	VMASKMOVPS (R11)(R13*4), Y4, Y0
+	VSUBPS     Y0, Y6, Y6
+	VDIVPS     Y1, Y6, Y0
+	VMAXPS     Y3, Y0, Y0
+	VCMPPS     $0x1e, Y3, Y1, Y3
+	VCMPPS     $0x1e, Y6, Y1, Y1
+	VANDPS     Y1, Y3, Y3
+	VBLENDVPS  Y3, Y0, Y2, Y0
+	VMASKMOVPS Y0, Y4, (AX)(R13*4)
 
 done:
 	VZEROUPPER
@@ -339,8 +563,9 @@ TEXT ·finalFluxAVX2(SB), NOSPLIT, $0-144
 	XORQ         R9, R9
 
 loop:
-	CMPQ    R9, R8
-	JAE     done
+	LEAQ    8(R9), R10
+	CMPQ    R10, R8
+	JA      tail
 	VMOVUPS (CX)(R9*4), Y2
 	VANDPS  Y0, Y2, Y3
 	VADDPS  Y3, Y2, Y4
@@ -354,6 +579,29 @@ loop:
 	VMOVUPS Y4, (AX)(R9*4)
 	ADDQ    $0x08, R9
 	JMP     loop
+
+tail:
+	CMPQ       R9, R8
+	JAE        done
+	SUBQ       R9, R8
+	NEGQ       R8
+	LEAQ       tailmask<>+0(SB), R10
+	VMOVDQU    32(R10)(R8*4), Y2
+	VMASKMOVPS (CX)(R9*4), Y2, Y3
+	VANDPS     Y0, Y3, Y0
+	VADDPS     Y0, Y3, Y4
+	VSUBPS     Y0, Y3, Y0
+	VMASKMOVPS (DX)(R9*4), Y2, Y3
+	VMULPS     Y3, Y4, Y4
+	VMASKMOVPS (DI)(R9*4), Y2, Y3
+	VMULPS     Y3, Y4, Y4
+	VMASKMOVPS (BX)(R9*4), Y2, Y3
+	VMULPS     Y3, Y0, Y0
+	VMASKMOVPS (SI)(R9*4), Y2, Y3
+	VMULPS     Y3, Y0, Y0
+	VADDPS     Y0, Y4, Y4
+	VMULPS     Y1, Y4, Y4
+	VMASKMOVPS Y4, Y2, (AX)(R9*4)
 
 done:
 	VZEROUPPER
@@ -376,8 +624,9 @@ TEXT ·heightAVX2(SB), NOSPLIT, $0-200
 	XORQ         R11, R11
 
 loop:
-	CMPQ       R11, R10
-	JAE        done
+	LEAQ       8(R11), R12
+	CMPQ       R12, R10
+	JA         tail
 	VCVTPS2PD  (DX)(R11*4), Y3
 	VSUBPD     Y3, Y1, Y2
 	VCVTPS2PD  (BX)(R11*4), Y3
@@ -392,27 +641,27 @@ loop:
 	VMULPD     Y0, Y2, Y2
 	VSUBPD     Y2, Y3, Y2
 	VCVTPD2PSY Y2, X3
-	VCVTPS2PD  16(DX)(R11*4), Y5
-	VSUBPD     Y5, Y1, Y4
-	VCVTPS2PD  16(BX)(R11*4), Y5
-	VSUBPD     Y5, Y4, Y4
-	VCVTPS2PD  16(SI)(R11*4), Y5
-	VADDPD     Y5, Y4, Y4
-	VCVTPS2PD  16(DI)(R11*4), Y5
-	VADDPD     Y5, Y4, Y4
-	VCVTPS2PD  16(AX)(R11*4), Y5
-	VCVTPS2PD  16(CX)(R11*4), Y6
+	VCMPPS     $0x11, (R8)(R11*4), X3, X4
+	VCMPPS     $0x1e, (R9)(R11*4), X3, X5
+	VORPS      X5, X4, X4
+	VCVTPS2PD  16(DX)(R11*4), Y6
+	VSUBPD     Y6, Y1, Y5
+	VCVTPS2PD  16(BX)(R11*4), Y6
+	VSUBPD     Y6, Y5, Y5
+	VCVTPS2PD  16(SI)(R11*4), Y6
 	VADDPD     Y6, Y5, Y5
-	VMULPD     Y0, Y4, Y4
-	VSUBPD     Y4, Y5, Y4
-	VCVTPD2PSY Y4, X5
-	VCMPPS     $0x11, (R8)(R11*4), X3, X6
-	VCMPPS     $0x1e, (R9)(R11*4), X3, X7
-	VORPS      X7, X6, X6
-	VCMPPS     $0x11, 16(R8)(R11*4), X5, X7
-	VCMPPS     $0x1e, 16(R9)(R11*4), X5, X8
+	VCVTPS2PD  16(DI)(R11*4), Y6
+	VADDPD     Y6, Y5, Y5
+	VCVTPS2PD  16(AX)(R11*4), Y6
+	VCVTPS2PD  16(CX)(R11*4), Y7
+	VADDPD     Y7, Y6, Y6
+	VMULPD     Y0, Y5, Y5
+	VSUBPD     Y5, Y6, Y5
+	VCVTPD2PSY Y5, X6
+	VCMPPS     $0x11, 16(R8)(R11*4), X6, X7
+	VCMPPS     $0x1e, 16(R9)(R11*4), X6, X8
 	VORPS      X8, X7, X7
-	VORPS      X7, X6, X8
+	VORPS      X7, X4, X8
 	VPTEST     X8, X8
 	JNZ        clamp
 
@@ -422,9 +671,9 @@ clamped:
 	VSUBPD     Y3, Y2, Y3
 	VCVTPD2PSY Y3, X2
 	VMOVUPS    X2, (CX)(R11*4)
-	VMOVUPS    X5, 16(AX)(R11*4)
-	VCVTPS2PD  X5, Y2
-	VSUBPD     Y2, Y4, Y2
+	VMOVUPS    X6, 16(AX)(R11*4)
+	VCVTPS2PD  X6, Y2
+	VSUBPD     Y2, Y5, Y2
 	VCVTPD2PSY Y2, X2
 	VMOVUPS    X2, 16(CX)(R11*4)
 	ADDQ       $0x08, R11
@@ -441,19 +690,133 @@ clamp:
 	VCMPPS    $0x00, X9, X8, X11
 	VORPS     X9, X8, X8
 	VBLENDVPS X11, X8, X10, X8
-	VBLENDVPS X6, X8, X3, X3
-	VMOVUPS   16(R8)(R11*4), X6
+	VBLENDVPS X4, X8, X3, X3
+	VMOVUPS   16(R8)(R11*4), X4
 	VMOVUPS   16(R9)(R11*4), X8
-	VMAXPS    X5, X6, X9
-	VCMPPS    $0x00, X6, X5, X10
-	VANDPS    X6, X5, X6
-	VBLENDVPS X10, X6, X9, X6
-	VMINPS    X6, X8, X9
-	VCMPPS    $0x00, X8, X6, X10
-	VORPS     X8, X6, X6
-	VBLENDVPS X10, X6, X9, X6
-	VBLENDVPS X7, X6, X5, X5
+	VMAXPS    X6, X4, X9
+	VCMPPS    $0x00, X4, X6, X10
+	VANDPS    X4, X6, X4
+	VBLENDVPS X10, X4, X9, X4
+	VMINPS    X4, X8, X9
+	VCMPPS    $0x00, X8, X4, X10
+	VORPS     X8, X4, X4
+	VBLENDVPS X10, X4, X9, X4
+	VBLENDVPS X7, X4, X6, X6
 	JMP       clamped
+
+tail:
+	CMPQ         R11, R10
+	JAE          done
+	SUBQ         R11, R10
+	NEGQ         R10
+	LEAQ         tailmask<>+0(SB), R12
+	VMOVDQU      32(R12)(R10*4), Y2
+	VMASKMOVPS   (DX)(R11*4), X2, X3
+	VCVTPS2PD    X3, Y4
+	VSUBPD       Y4, Y1, Y3
+	VMASKMOVPS   (BX)(R11*4), X2, X4
+	VCVTPS2PD    X4, Y4
+	VSUBPD       Y4, Y3, Y3
+	VMASKMOVPS   (SI)(R11*4), X2, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	VMASKMOVPS   (DI)(R11*4), X2, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	VMASKMOVPS   (AX)(R11*4), X2, X4
+	VCVTPS2PD    X4, Y4
+	VMASKMOVPS   (CX)(R11*4), X2, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       Y0, Y3, Y3
+	VSUBPD       Y3, Y4, Y3
+	VCVTPD2PSY   Y3, X4
+	VMASKMOVPS   (R8)(R11*4), X2, X5
+	VCMPPS       $0x11, X5, X4, X5
+	VMASKMOVPS   (R9)(R11*4), X2, X6
+	VCMPPS       $0x1e, X6, X4, X6
+	VORPS        X6, X5, X5
+	VANDPS       X2, X5, X5
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(DX)(R11*4), X6, X6
+	VCVTPS2PD    X6, Y6
+	VSUBPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(BX)(R11*4), X6, X6
+	VCVTPS2PD    X6, Y6
+	VSUBPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(SI)(R11*4), X6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(DI)(R11*4), X6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(AX)(R11*4), X6, X6
+	VCVTPS2PD    X6, Y6
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(CX)(R11*4), X7, X7
+	VCVTPS2PD    X7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y0, Y1, Y1
+	VSUBPD       Y1, Y6, Y0
+	VCVTPD2PSY   Y0, X1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(R8)(R11*4), X6, X6
+	VCMPPS       $0x11, X6, X1, X6
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(R9)(R11*4), X7, X7
+	VCMPPS       $0x1e, X7, X1, X7
+	VORPS        X7, X6, X6
+	VEXTRACTF128 $0x01, Y2, X7
+	VANDPS       X7, X6, X6
+	VORPS        X6, X5, X7
+	VPTEST       X7, X7
+	JNZ          clamp_tail
+
+clamped_tail:
+	VMASKMOVPS   X4, X2, (AX)(R11*4)
+	VCVTPS2PD    X4, Y4
+	VSUBPD       Y4, Y3, Y4
+	VCVTPD2PSY   Y4, X3
+	VMASKMOVPS   X3, X2, (CX)(R11*4)
+	VEXTRACTF128 $0x01, Y2, X3
+	VMASKMOVPS   X1, X3, 16(AX)(R11*4)
+	VCVTPS2PD    X1, Y1
+	VSUBPD       Y1, Y0, Y1
+	VCVTPD2PSY   Y1, X0
+	VEXTRACTF128 $0x01, Y2, X1
+	VMASKMOVPS   X0, X1, 16(CX)(R11*4)
+	JMP          done
+
+clamp_tail:
+	VMASKMOVPS   (R8)(R11*4), X2, X7
+	VMASKMOVPS   (R9)(R11*4), X2, X8
+	VMAXPS       X4, X7, X9
+	VCMPPS       $0x00, X7, X4, X10
+	VANDPS       X7, X4, X7
+	VBLENDVPS    X10, X7, X9, X7
+	VMINPS       X7, X8, X9
+	VCMPPS       $0x00, X8, X7, X10
+	VORPS        X8, X7, X7
+	VBLENDVPS    X10, X7, X9, X7
+	VBLENDVPS    X5, X7, X4, X4
+	VEXTRACTF128 $0x01, Y2, X5
+	VMASKMOVPS   16(R8)(R11*4), X5, X5
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(R9)(R11*4), X7, X7
+	VMAXPS       X1, X5, X8
+	VCMPPS       $0x00, X5, X1, X9
+	VANDPS       X5, X1, X5
+	VBLENDVPS    X9, X5, X8, X5
+	VMINPS       X5, X7, X8
+	VCMPPS       $0x00, X7, X5, X9
+	VORPS        X7, X5, X5
+	VBLENDVPS    X9, X5, X8, X5
+	VBLENDVPS    X6, X5, X1, X1
+	JMP          clamped_tail
 
 done:
 	VZEROUPPER

@@ -4,30 +4,30 @@
 
 package gpusim
 
-// rawFluxPaperAVX2 is rawFluxRowGo (film false, viscous false) for len(dst), a multiple of 8, elements.
+// rawFluxPaperAVX2 is rawFluxRowGo (film false, viscous false) for len(dst) elements.
 func rawFluxPaperAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
-// rawFluxPaperViscAVX2 is rawFluxRowGo (film false, viscous true) for len(dst), a multiple of 8, elements.
+// rawFluxPaperViscAVX2 is rawFluxRowGo (film false, viscous true) for len(dst) elements.
 func rawFluxPaperViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
-// rawFluxFilmAVX2 is rawFluxRowGo (film true, viscous false) for len(dst), a multiple of 8, elements.
+// rawFluxFilmAVX2 is rawFluxRowGo (film true, viscous false) for len(dst) elements.
 func rawFluxFilmAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
-// rawFluxFilmViscAVX2 is rawFluxRowGo (film true, viscous true) for len(dst), a multiple of 8, elements.
+// rawFluxFilmViscAVX2 is rawFluxRowGo (film true, viscous true) for len(dst) elements.
 func rawFluxFilmViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
-// outflowAVX2 is outflowRowGo for len(k), a multiple of 8, columns: rx[j] is the -x
+// outflowAVX2 is outflowRowGo for len(k) columns: rx[j] is the -x
 // flux of column j and rx[j+1] its +x flux; bit j%8 of mask[j/8] flags column j. It
 // returns the number of columns flagged.
 func outflowAVX2(k []float32, s []float32, above []float32, rx []float32, below []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
 
-// inflowAVX2 is inflowColumn for each of len(s), a multiple of 8, columns x: the -y
+// inflowAVX2 is inflowColumn for each of len(s) columns x: the -y
 // flux above[x] from a column of factor ka[x], the -x flux rx[x] from kr[x], the +x
 // flux rx[x+1] from kr[x+2], the +y flux below[x] from kb[x].
 func inflowAVX2(s []float32, above []float32, ka []float32, rx []float32, kr []float32, below []float32, kb []float32, top []float32, h []float32, r []float32, dtOverDx2 float32)
 
-// finalFluxAVX2 is finalFluxRowGo for len(dst), a multiple of 8, pipes.
+// finalFluxAVX2 is finalFluxRowGo for len(dst) pipes.
 func finalFluxAVX2(dst []float32, raw []float32, ki []float32, ko []float32, si []float32, so []float32)
 
-// heightAVX2 is heightRowGo for len(h), a multiple of 8, columns.
+// heightAVX2 is heightRowGo for len(h) columns.
 func heightAVX2(h []float32, r []float32, above []float32, fxm []float32, fxp []float32, below []float32, b []float32, top []float32, dtOverDx2d float64)

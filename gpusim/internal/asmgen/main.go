@@ -8,8 +8,9 @@
 // float32/float64 operations in the same order, no fused multiply-add, the Go upwind
 // choice as a sign-bit blend and Go's min and max (NaN and signed zeros included) where
 // the Go code uses them, so the results have the same bits. Each processes len(first
-// slice) elements, which the Go caller makes a multiple of 8, and reads the other slices
-// as far; the caller has checked their lengths.
+// slice) elements, eight at a time and the last n%8 with masked loads and stores (a row
+// is one call, with no scalar tail), and reads the other slices as far; the caller has
+// checked their lengths.
 package main
 
 import (
@@ -31,6 +32,14 @@ const (
 
 func main() {
 	ConstraintExpr("!purego")
+	tailMask = GLOBL("tailmask", RODATA|NOPTR)
+	for k := range 16 {
+		v := uint32(0)
+		if k < 8 {
+			v = 0xffffffff
+		}
+		DATA(4*k, U32(v))
+	}
 	for _, film := range []bool{false, true} {
 		for _, visc := range []bool{false, true} {
 			rawFlux(film, visc)
@@ -79,6 +88,128 @@ func elem(base, i Register, disp int) Mem {
 	return Mem{Base: base, Index: i, Scale: 4, Disp: disp}
 }
 
+// tailMask is 8 all-ones lanes then 8 zero ones: the 8 lanes from 8-r on select the
+// first r elements.
+var tailMask Mem
+
+// lanes is how a kernel body reaches memory: directly for a full group of 8 elements, with
+// masked loads and stores (mask) for the last, partial one.
+type lanes struct {
+	tail  bool
+	mask  VecVirtual // YMM: the first n%8 lanes set
+	jumps *bool
+}
+
+// next jumps to what follows the body: the next group, or the end after the tail.
+func (l lanes) next(i Register) {
+	*l.jumps = true
+	if l.tail {
+		JMP(LabelRef("done"))
+	} else {
+		ADDQ(Imm(8), i)
+		JMP(LabelRef("loop"))
+	}
+}
+
+// ld is the 8 floats at m, as a memory operand or, in the tail, a register.
+func (l lanes) ld(m Mem) Op {
+	if !l.tail {
+		return m
+	}
+	r := YMM()
+	VMASKMOVPS(m, l.mask, r)
+	return r
+}
+
+// ldr is the 8 floats at m in a register.
+func (l lanes) ldr(m Mem) VecVirtual {
+	if l.tail {
+		return l.ld(m).(VecVirtual)
+	}
+	r := YMM()
+	VMOVUPS(m, r)
+	return r
+}
+
+// st stores the 8 floats of r at m.
+func (l lanes) st(r VecVirtual, m Mem) {
+	if l.tail {
+		VMASKMOVPS(r, l.mask, m)
+	} else {
+		VMOVUPS(r, m)
+	}
+}
+
+// half is the lane mask of the 4 floats of group g (0: lanes 0-3, 1: 4-7), in the tail.
+func (l lanes) half(g int) VecVirtual {
+	if g == 0 {
+		return l.mask.AsX().(VecVirtual)
+	}
+	x := XMM()
+	VEXTRACTF128(U8(1), l.mask, x)
+	return x
+}
+
+// ld4 is the 4 floats at m (group g of 8) as a memory operand or, in the tail, a register.
+func (l lanes) ld4(m Mem, g int) Op {
+	if !l.tail {
+		return m
+	}
+	r := XMM()
+	VMASKMOVPS(m, l.half(g), r)
+	return r
+}
+
+// ld4r is the 4 floats at m (group g) in a register.
+func (l lanes) ld4r(m Mem, g int) VecVirtual {
+	if l.tail {
+		return l.ld4(m, g).(VecVirtual)
+	}
+	r := XMM()
+	VMOVUPS(m, r)
+	return r
+}
+
+// st4 stores the 4 floats of r at m (group g).
+func (l lanes) st4(r VecVirtual, m Mem, g int) {
+	if l.tail {
+		VMASKMOVPS(r, l.half(g), m)
+	} else {
+		VMOVUPS(r, m)
+	}
+}
+
+// loop runs body over elements [0, n), i the element index: groups of 8, then the last
+// n%8 elements masked. It ends at label "done". A body with code out of line (height)
+// jumps on itself (l.next) and tells so with l.jumps.
+func loop(n Register, body func(i Register, l lanes)) {
+	i := GP64()
+	XORQ(i, i)
+	Label("loop")
+	end := GP64()
+	LEAQ(Mem{Base: i, Disp: 8}, end)
+	CMPQ(end, n)
+	JA(LabelRef("tail"))
+	var jumps bool
+	body(i, lanes{jumps: &jumps})
+	if !jumps {
+		ADDQ(Imm(8), i)
+		JMP(LabelRef("loop"))
+	}
+	Label("tail")
+	CMPQ(i, n)
+	JAE(LabelRef("done"))
+	rem, tbl := GP64(), GP64()
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	NEGQ(rem)
+	LEAQ(tailMask, tbl)
+	mask := YMM()
+	VMOVDQU(Mem{Base: tbl, Index: rem, Scale: 4, Disp: 32}, mask)
+	body(i, lanes{tail: true, mask: mask, jumps: &jumps})
+	Label("done")
+}
+
 func loadBases(names ...string) []Register {
 	r := make([]Register, len(names))
 	for k, n := range names {
@@ -100,7 +231,7 @@ func rawFlux(film, visc bool) {
 	}
 	name += "AVX2"
 	TEXT(name, NOSPLIT, "func(dst, prev, ha, hb, ba, bb []float32, zeta, accel, dxf, visc3 float32)")
-	Doc(fmt.Sprintf("%s is rawFluxRowGo (film %v, viscous %v) for len(dst), a multiple of 8, elements.", name, film, visc))
+	Doc(fmt.Sprintf("%s is rawFluxRowGo (film %v, viscous %v) for len(dst) elements.", name, film, visc))
 	b := loadBases("dst", "prev", "ha", "hb", "ba", "bb")
 	dst, prev, ha, hb, ba, bb := b[0], b[1], b[2], b[3], b[4], b[5]
 	n := Load(Param("dst").Len(), GP64())
@@ -112,43 +243,35 @@ func rawFlux(film, visc bool) {
 	if visc {
 		visc3 = bcast("visc3")
 	}
-	i := GP64()
-	XORQ(i, i)
-	Label("loop")
-	CMPQ(i, n)
-	JAE(LabelRef("done"))
-	a, bv := YMM(), YMM()
-	VMOVUPS(elem(ha, i, 0), a)
-	VMOVUPS(elem(hb, i, 0), bv)
-	dh, da, db := YMM(), YMM(), YMM()
-	VSUBPS(bv, a, dh)              // dh = ha - hb
-	VSUBPS(elem(ba, i, 0), a, da)  // da = ha - ba
-	VSUBPS(elem(bb, i, 0), bv, db) // db = hb - bb
-	acc := accel
-	if film {
-		up := YMM()
-		VBLENDVPS(dh, db, da, up) // upwind(dh, da, db): db where dh's sign bit is set
-		m := YMM()
-		VMINPS(up, dxf, m) // min(up, dxf): dxf < up ? dxf : up (NaN up gives up)
-		acc = YMM()
-		VMULPS(m, accel, acc)
-	}
-	t1, t2, f := YMM(), YMM(), YMM()
-	VMULPS(elem(prev, i, 0), zeta, t1) // zeta*prev
-	VMULPS(dh, acc, t2)                // accel*dh
-	VADDPS(t2, t1, f)
-	if visc {
-		u, u2, den, q := YMM(), YMM(), YMM(), YMM()
-		VBLENDVPS(f, db, da, u) // upwind(f, da, db)
-		VMULPS(u, u, u2)
-		VADDPS(visc3, u2, den) // u2 + visc3
-		VDIVPS(den, u2, q)     // u2 / (u2 + visc3)
-		VMULPS(q, f, f)
-	}
-	VMOVUPS(f, elem(dst, i, 0))
-	ADDQ(Imm(8), i)
-	JMP(LabelRef("loop"))
-	Label("done")
+	loop(n, func(i Register, l lanes) {
+		a, bv := l.ldr(elem(ha, i, 0)), l.ldr(elem(hb, i, 0))
+		dh, da, db := YMM(), YMM(), YMM()
+		VSUBPS(bv, a, dh)                    // dh = ha - hb
+		VSUBPS(l.ld(elem(ba, i, 0)), a, da)  // da = ha - ba
+		VSUBPS(l.ld(elem(bb, i, 0)), bv, db) // db = hb - bb
+		acc := accel
+		if film {
+			up := YMM()
+			VBLENDVPS(dh, db, da, up) // upwind(dh, da, db): db where dh's sign bit is set
+			m := YMM()
+			VMINPS(up, dxf, m) // min(up, dxf): dxf < up ? dxf : up (NaN up gives up)
+			acc = YMM()
+			VMULPS(m, accel, acc)
+		}
+		t1, t2, f := YMM(), YMM(), YMM()
+		VMULPS(l.ld(elem(prev, i, 0)), zeta, t1) // zeta*prev
+		VMULPS(dh, acc, t2)                      // accel*dh
+		VADDPS(t2, t1, f)
+		if visc {
+			u, u2, den, q := YMM(), YMM(), YMM(), YMM()
+			VBLENDVPS(f, db, da, u) // upwind(f, da, db)
+			VMULPS(u, u, u2)
+			VADDPS(visc3, u2, den) // u2 + visc3
+			VDIVPS(den, u2, q)     // u2 / (u2 + visc3)
+			VMULPS(q, f, f)
+		}
+		l.st(f, elem(dst, i, 0))
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -157,7 +280,7 @@ func rawFlux(film, visc bool) {
 // (bit j of mask[g] for column 8g+j) and the OR of all of them returned.
 func outflow() {
 	TEXT("outflowAVX2", NOSPLIT, "func(k, s, above, rx, below, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
-	Doc("outflowAVX2 is outflowRowGo for len(k), a multiple of 8, columns: rx[j] is the -x",
+	Doc("outflowAVX2 is outflowRowGo for len(k) columns: rx[j] is the -x",
 		"flux of column j and rx[j+1] its +x flux; bit j%8 of mask[j/8] flags column j. It",
 		"returns the number of columns flagged.")
 	bs := loadBases("k", "s", "above", "rx", "below", "h", "r", "b", "top", "mask")
@@ -169,67 +292,60 @@ func outflow() {
 	zero, count := YMM(), YMM()
 	VXORPS(zero, zero, zero)
 	VPXOR(count, count, count)
-	i := GP64()
-	XORQ(i, i)
-	Label("loop")
-	CMPQ(i, n)
-	JAE(LabelRef("done"))
-	out2, in2 := YMM(), YMM()
-	// splitSum of each pipe's flux u seen from the column: out2 += u+|u|, in2 += u-|u|.
-	for p, src := range []struct {
-		m   Mem
-		neg bool
-	}{{elem(above, i, 0), true}, {elem(rx, i, 0), true}, {elem(rx, i, 4), false}, {elem(below, i, 0), false}} {
-		u, a, pp, nn := YMM(), YMM(), YMM(), YMM()
-		VMOVUPS(src.m, u)
-		if src.neg {
-			VXORPS(sign, u, u)
+	loop(n, func(i Register, l lanes) {
+		out2, in2 := YMM(), YMM()
+		// splitSum of each pipe's flux u seen from the column: out2 += u+|u|, in2 += u-|u|.
+		for p, src := range []struct {
+			m   Mem
+			neg bool
+		}{{elem(above, i, 0), true}, {elem(rx, i, 0), true}, {elem(rx, i, 4), false}, {elem(below, i, 0), false}} {
+			u, a, pp, nn := l.ldr(src.m), YMM(), YMM(), YMM()
+			if src.neg {
+				VXORPS(sign, u, u)
+			}
+			VANDPS(abs, u, a)
+			VADDPS(a, u, pp) // u + |u|
+			VSUBPS(a, u, nn) // u - |u|
+			if p == 0 {
+				VADDPS(pp, zero, out2)
+				VADDPS(nn, zero, in2)
+			} else {
+				VADDPS(pp, out2, out2)
+				VADDPS(nn, in2, in2)
+			}
 		}
-		VANDPS(abs, u, a)
-		VADDPS(a, u, pp) // u + |u|
-		VSUBPS(a, u, nn) // u - |u|
-		if p == 0 {
-			VADDPS(pp, zero, out2)
-			VADDPS(nn, zero, in2)
-		} else {
-			VADDPS(pp, out2, out2)
-			VADDPS(nn, in2, in2)
+		out, in := YMM(), YMM()
+		VMULPS(half, out2, out)
+		VMULPS(half, in2, in)
+		// K = outflowFactor(out, (h-b)+r).
+		hv, rv, depth, lim := l.ldr(elem(h, i, 0)), l.ldr(elem(r, i, 0)), YMM(), YMM()
+		VSUBPS(l.ld(elem(b, i, 0)), hv, depth)
+		VADDPS(rv, depth, depth)
+		VMULPS(dx2OverDt, depth, lim)
+		q, c1, c2, kv := YMM(), YMM(), YMM(), YMM()
+		VDIVPS(out, lim, q)              // lim / out
+		VCMPPS(U8(cmpGE), out, lim, c1)  // lim >= out: 1
+		VCMPPS(U8(cmpLE), zero, lim, c2) // lim <= 0: 0
+		VBLENDVPS(c2, zero, q, kv)
+		VBLENDVPS(c1, one, kv, kv)
+		l.st(kv, elem(k, i, 0))
+		l.st(one, elem(s, i, 0))
+		// mayOverflow(in, (top-h)-r): -in*dtOverDx2 > room.
+		room, x, c3 := l.ldr(elem(top, i, 0)), YMM(), YMM()
+		VSUBPS(hv, room, room)
+		VSUBPS(rv, room, room)
+		VXORPS(sign, in, x)
+		VMULPS(dtOverDx2, x, x)
+		VCMPPS(U8(cmpGT), room, x, c3)
+		if l.tail {
+			VANDPS(l.mask, c3, c3) // lanes past the row are no columns
 		}
-	}
-	out, in := YMM(), YMM()
-	VMULPS(half, out2, out)
-	VMULPS(half, in2, in)
-	// K = outflowFactor(out, (h-b)+r).
-	hv, rv, depth, lim := YMM(), YMM(), YMM(), YMM()
-	VMOVUPS(elem(h, i, 0), hv)
-	VMOVUPS(elem(r, i, 0), rv)
-	VSUBPS(elem(b, i, 0), hv, depth)
-	VADDPS(rv, depth, depth)
-	VMULPS(dx2OverDt, depth, lim)
-	q, c1, c2, kv := YMM(), YMM(), YMM(), YMM()
-	VDIVPS(out, lim, q)              // lim / out
-	VCMPPS(U8(cmpGE), out, lim, c1)  // lim >= out: 1
-	VCMPPS(U8(cmpLE), zero, lim, c2) // lim <= 0: 0
-	VBLENDVPS(c2, zero, q, kv)
-	VBLENDVPS(c1, one, kv, kv)
-	VMOVUPS(kv, elem(k, i, 0))
-	VMOVUPS(one, elem(s, i, 0))
-	// mayOverflow(in, (top-h)-r): -in*dtOverDx2 > room.
-	room, x, c3 := YMM(), YMM(), YMM()
-	VMOVUPS(elem(top, i, 0), room)
-	VSUBPS(hv, room, room)
-	VSUBPS(rv, room, room)
-	VXORPS(sign, in, x)
-	VMULPS(dtOverDx2, x, x)
-	VCMPPS(U8(cmpGT), room, x, c3)
-	VPSUBD(c3, count, count) // a flagged lane is -1
-	m := GP32()
-	VMOVMSKPS(c3, m)
-	MOVB(m.As8(), Mem{Base: mask})
-	INCQ(mask)
-	ADDQ(Imm(8), i)
-	JMP(LabelRef("loop"))
-	Label("done")
+		VPSUBD(c3, count, count) // a flagged lane is -1
+		m := GP32()
+		VMOVMSKPS(c3, m)
+		MOVB(m.As8(), Mem{Base: mask})
+		INCQ(mask)
+	})
 	// The sum of count's eight lanes.
 	hi, ret := XMM(), GP32()
 	VEXTRACTI128(U8(1), count, hi)
@@ -250,7 +366,7 @@ func outflow() {
 // exactly 1, as the scalar path leaves it (docs/solver.md, "Skipping inflow scaling").
 func inflow() {
 	TEXT("inflowAVX2", NOSPLIT, "func(s, above, ka, rx, kr, below, kb, top, h, r []float32, dtOverDx2 float32)")
-	Doc("inflowAVX2 is inflowColumn for each of len(s), a multiple of 8, columns x: the -y",
+	Doc("inflowAVX2 is inflowColumn for each of len(s) columns x: the -y",
 		"flux above[x] from a column of factor ka[x], the -x flux rx[x] from kr[x], the +x",
 		"flux rx[x+1] from kr[x+2], the +y flux below[x] from kb[x].")
 	bs := loadBases("s", "above", "ka", "rx", "kr", "below", "kb", "top", "h", "r")
@@ -260,51 +376,44 @@ func inflow() {
 	sign, one := bcastBits(0x80000000), bcastBits(0x3f800000)
 	zero := YMM()
 	VXORPS(zero, zero, zero)
-	i := GP64()
-	XORQ(i, i)
-	Label("loop")
-	CMPQ(i, n)
-	JAE(LabelRef("done"))
-	in := YMM()
-	for p, src := range []struct {
-		u, k Mem
-		neg  bool
-	}{
-		{elem(above, i, 0), elem(ka, i, 0), true},
-		{elem(rx, i, 0), elem(kr, i, 0), true},
-		{elem(rx, i, 4), elem(kr, i, 8), false},
-		{elem(below, i, 0), elem(kb, i, 0), false},
-	} {
-		u := YMM()
-		VMOVUPS(src.u, u)
-		if src.neg {
-			VXORPS(sign, u, u)
+	loop(n, func(i Register, l lanes) {
+		in := YMM()
+		for p, src := range []struct {
+			u, k Mem
+			neg  bool
+		}{
+			{elem(above, i, 0), elem(ka, i, 0), true},
+			{elem(rx, i, 0), elem(kr, i, 0), true},
+			{elem(rx, i, 4), elem(kr, i, 8), false},
+			{elem(below, i, 0), elem(kb, i, 0), false},
+		} {
+			u := l.ldr(src.u)
+			if src.neg {
+				VXORPS(sign, u, u)
+			}
+			VMINPS(u, zero, u) // Go's min(u, 0): 0 < u ? 0 : u (-0 and NaN give u)
+			VMULPS(l.ld(src.k), u, u)
+			if p == 0 {
+				VADDPS(u, zero, in)
+			} else {
+				VADDPS(u, in, in)
+			}
 		}
-		VMINPS(u, zero, u) // Go's min(u, 0): 0 < u ? 0 : u (-0 and NaN give u)
-		VMULPS(src.k, u, u)
-		if p == 0 {
-			VADDPS(u, zero, in)
-		} else {
-			VADDPS(u, in, in)
-		}
-	}
-	// total = -in*dt/dx^2; S = max(room/total, 0) where total > 0 and total > room, else 1.
-	total, room, q, c1, c2 := YMM(), YMM(), YMM(), YMM(), YMM()
-	VXORPS(sign, in, total)
-	VMULPS(dtOverDx2, total, total)
-	VMOVUPS(elem(top, i, 0), room)
-	VSUBPS(elem(h, i, 0), room, room)
-	VSUBPS(elem(r, i, 0), room, room)
-	VDIVPS(total, room, q)
-	VMAXPS(zero, q, q) // q > 0 ? q : 0 (Go's max(q, 0) but for NaN)
-	VCMPPS(U8(cmpGT), zero, total, c1)
-	VCMPPS(U8(cmpGT), room, total, c2)
-	VANDPS(c2, c1, c1)
-	VBLENDVPS(c1, q, one, q)
-	VMOVUPS(q, elem(sp, i, 0))
-	ADDQ(Imm(8), i)
-	JMP(LabelRef("loop"))
-	Label("done")
+		// total = -in*dt/dx^2; S = max(room/total, 0) where total > 0 and total > room,
+		// else 1.
+		total, room, q, c1, c2 := YMM(), l.ldr(elem(top, i, 0)), YMM(), YMM(), YMM()
+		VXORPS(sign, in, total)
+		VMULPS(dtOverDx2, total, total)
+		VSUBPS(l.ld(elem(h, i, 0)), room, room)
+		VSUBPS(l.ld(elem(r, i, 0)), room, room)
+		VDIVPS(total, room, q)
+		VMAXPS(zero, q, q) // q > 0 ? q : 0 (Go's max(q, 0) but for NaN)
+		VCMPPS(U8(cmpGT), zero, total, c1)
+		VCMPPS(U8(cmpGT), room, total, c2)
+		VANDPS(c2, c1, c1)
+		VBLENDVPS(c1, q, one, q)
+		l.st(q, elem(sp, i, 0))
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -312,41 +421,34 @@ func inflow() {
 // finalFlux: finalFluxRowGo.
 func finalFlux() {
 	TEXT("finalFluxAVX2", NOSPLIT, "func(dst, raw, ki, ko, si, so []float32)")
-	Doc("finalFluxAVX2 is finalFluxRowGo for len(dst), a multiple of 8, pipes.")
+	Doc("finalFluxAVX2 is finalFluxRowGo for len(dst) pipes.")
 	bs := loadBases("dst", "raw", "ki", "ko", "si", "so")
 	dst, raw, ki, ko, si, so := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5]
 	n := Load(Param("dst").Len(), GP64())
 	abs, half := bcastBits(0x7fffffff), bcastBits(0x3f000000)
-	i := GP64()
-	XORQ(i, i)
-	Label("loop")
-	CMPQ(i, n)
-	JAE(LabelRef("done"))
-	u, a, p, m := YMM(), YMM(), YMM(), YMM()
-	VMOVUPS(elem(raw, i, 0), u)
-	VANDPS(abs, u, a)
-	VADDPS(a, u, p) // u + |u|
-	VSUBPS(a, u, m) // u - |u|
-	VMULPS(elem(ki, i, 0), p, p)
-	VMULPS(elem(so, i, 0), p, p) // (u+a)*ki*so
-	VMULPS(elem(ko, i, 0), m, m)
-	VMULPS(elem(si, i, 0), m, m) // (u-a)*ko*si
-	VADDPS(m, p, p)
-	VMULPS(half, p, p)
-	VMOVUPS(p, elem(dst, i, 0))
-	ADDQ(Imm(8), i)
-	JMP(LabelRef("loop"))
-	Label("done")
+	loop(n, func(i Register, l lanes) {
+		u, a, p, m := l.ldr(elem(raw, i, 0)), YMM(), YMM(), YMM()
+		VANDPS(abs, u, a)
+		VADDPS(a, u, p) // u + |u|
+		VSUBPS(a, u, m) // u - |u|
+		VMULPS(l.ld(elem(ki, i, 0)), p, p)
+		VMULPS(l.ld(elem(so, i, 0)), p, p) // (u+a)*ki*so
+		VMULPS(l.ld(elem(ko, i, 0)), m, m)
+		VMULPS(l.ld(elem(si, i, 0)), m, m) // (u-a)*ko*si
+		VADDPS(m, p, p)
+		VMULPS(half, p, p)
+		l.st(p, elem(dst, i, 0))
+	})
 	VZEROUPPER()
 	RET()
 }
 
 // height: heightRowGo, eight columns an iteration as two independent groups of four in
 // float64. The clamp of settleHeight is rare (a rounding past the floor or the top), so
-// it runs out of line, for a group where some lane needs it.
+// it runs out of line, for an iteration where some lane needs it.
 func height() {
 	TEXT("heightAVX2", NOSPLIT, "func(h, r, above, fxm, fxp, below, b, top []float32, dtOverDx2d float64)")
-	Doc("heightAVX2 is heightRowGo for len(h), a multiple of 8, columns.")
+	Doc("heightAVX2 is heightRowGo for len(h) columns.")
 	bs := loadBases("h", "r", "above", "fxm", "fxp", "below", "b", "top")
 	h, r, above, fxm, fxp, below, b, top := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7]
 	n := Load(Param("h").Len(), GP64())
@@ -354,89 +456,84 @@ func height() {
 	VBROADCASTSD(param("dtOverDx2d"), dtd)
 	zero := YMM()
 	VXORPD(zero, zero, zero)
-	i := GP64()
-	XORQ(i, i)
-	Label("loop")
-	CMPQ(i, n)
-	JAE(LabelRef("done"))
-	var xs [2]VecVirtual
-	var hfs [2]VecVirtual
-	for g := range 2 {
-		d := 16 * g
-		// out = 0 + float64(-above) + float64(-fxm) + float64(fxp) + float64(below); adding
-		// -v is subtracting v, exactly (IEEE 754 defines x - y as x + (-y)).
-		out, t := YMM(), YMM()
-		VCVTPS2PD(elem(above, i, d), t)
-		VSUBPD(t, zero, out)
-		VCVTPS2PD(elem(fxm, i, d), t)
-		VSUBPD(t, out, out)
-		VCVTPS2PD(elem(fxp, i, d), t)
-		VADDPD(t, out, out)
-		VCVTPS2PD(elem(below, i, d), t)
-		VADDPD(t, out, out)
-		// x = (float64(h) + float64(r)) - out*dt/dx^2; h = float32(x).
-		hd, rd, x := YMM(), YMM(), YMM()
-		VCVTPS2PD(elem(h, i, d), hd)
-		VCVTPS2PD(elem(r, i, d), rd)
-		VADDPD(rd, hd, hd)
-		VMULPD(dtd, out, out)
-		VSUBPD(out, hd, x)
-		hf := XMM()
-		VCVTPD2PSY(x, hf)
-		xs[g], hfs[g] = x, hf
-	}
-	// Where h < b or h > top: the clamp (out of line).
-	var lts [2]VecVirtual
-	for g := range 2 {
-		d := 16 * g
-		lt, gt := XMM(), XMM()
-		VCMPPS(U8(cmpLT), elem(b, i, d), hfs[g], lt)
-		VCMPPS(U8(cmpGT), elem(top, i, d), hfs[g], gt)
-		VORPS(gt, lt, lt)
-		lts[g] = lt
-	}
-	any := XMM()
-	VORPS(lts[1], lts[0], any)
-	VPTEST(any, any)
-	JNZ(LabelRef("clamp"))
-	Label("clamped")
-	for g := range 2 {
-		d := 16 * g
-		VMOVUPS(hfs[g], elem(h, i, d))
-		// r = float32(x - float64(h)).
-		hd2, rx := YMM(), XMM()
-		VCVTPS2PD(hfs[g], hd2)
-		VSUBPD(hd2, xs[g], hd2)
-		VCVTPD2PSY(hd2, rx)
-		VMOVUPS(rx, elem(r, i, d))
-	}
-	ADDQ(Imm(8), i)
-	JMP(LabelRef("loop"))
+	loop(n, func(i Register, l lanes) {
+		suffix := ""
+		if l.tail {
+			suffix = "_tail"
+		}
+		var xs, hfs, lts [2]VecVirtual
+		for g := range 2 {
+			d := 16 * g
+			// out = 0 + float64(-above) + float64(-fxm) + float64(fxp) + float64(below);
+			// adding -v is subtracting v, exactly (IEEE 754 defines x - y as x + (-y)).
+			out, t := YMM(), YMM()
+			VCVTPS2PD(l.ld4(elem(above, i, d), g), t)
+			VSUBPD(t, zero, out)
+			VCVTPS2PD(l.ld4(elem(fxm, i, d), g), t)
+			VSUBPD(t, out, out)
+			VCVTPS2PD(l.ld4(elem(fxp, i, d), g), t)
+			VADDPD(t, out, out)
+			VCVTPS2PD(l.ld4(elem(below, i, d), g), t)
+			VADDPD(t, out, out)
+			// x = (float64(h) + float64(r)) - out*dt/dx^2; h = float32(x).
+			hd, rd, x := YMM(), YMM(), YMM()
+			VCVTPS2PD(l.ld4(elem(h, i, d), g), hd)
+			VCVTPS2PD(l.ld4(elem(r, i, d), g), rd)
+			VADDPD(rd, hd, hd)
+			VMULPD(dtd, out, out)
+			VSUBPD(out, hd, x)
+			hf := XMM()
+			VCVTPD2PSY(x, hf)
+			xs[g], hfs[g] = x, hf
+			// Where h < b or h > top: the clamp (out of line).
+			lt, gt := XMM(), XMM()
+			VCMPPS(U8(cmpLT), l.ld4(elem(b, i, d), g), hf, lt)
+			VCMPPS(U8(cmpGT), l.ld4(elem(top, i, d), g), hf, gt)
+			VORPS(gt, lt, lt)
+			if l.tail {
+				VANDPS(l.half(g), lt, lt)
+			}
+			lts[g] = lt
+		}
+		any := XMM()
+		VORPS(lts[1], lts[0], any)
+		VPTEST(any, any)
+		JNZ(LabelRef("clamp" + suffix))
+		Label("clamped" + suffix)
+		for g := range 2 {
+			d := 16 * g
+			l.st4(hfs[g], elem(h, i, d), g)
+			// r = float32(x - float64(h)).
+			hd2, rx := YMM(), XMM()
+			VCVTPS2PD(hfs[g], hd2)
+			VSUBPD(hd2, xs[g], hd2)
+			VCVTPD2PSY(hd2, rx)
+			l.st4(rx, elem(r, i, d), g)
+		}
+		l.next(i)
 
-	// settleHeight's clamp, min(max(h, b), top) with Go's min and max (for equal
-	// arguments the AND, resp. OR, of their bits: signed zeros), in the lanes that need it.
-	Label("clamp")
-	for g := range 2 {
-		d := 16 * g
-		hf := hfs[g]
-		bx, tx := XMM(), XMM()
-		VMOVUPS(elem(b, i, d), bx)
-		VMOVUPS(elem(top, i, d), tx)
-		mx, eq, bits, v := XMM(), XMM(), XMM(), XMM()
-		VMAXPS(hf, bx, mx) // b > h ? b : h (NaN h gives h)
-		VCMPPS(U8(cmpEQ), bx, hf, eq)
-		VANDPS(bx, hf, bits)
-		VBLENDVPS(eq, bits, mx, v)
-		mn, eq2, bits2, w := XMM(), XMM(), XMM(), XMM()
-		VMINPS(v, tx, mn) // top < v ? top : v
-		VCMPPS(U8(cmpEQ), tx, v, eq2)
-		VORPS(tx, v, bits2)
-		VBLENDVPS(eq2, bits2, mn, w)
-		VBLENDVPS(lts[g], w, hf, hf)
-	}
-	JMP(LabelRef("clamped"))
-
-	Label("done")
+		// settleHeight's clamp, min(max(h, b), top) with Go's min and max (for equal
+		// arguments the AND, resp. OR, of their bits: signed zeros), in the lanes that
+		// need it.
+		Label("clamp" + suffix)
+		for g := range 2 {
+			d := 16 * g
+			hf := hfs[g]
+			bx, tx := l.ld4r(elem(b, i, d), g), l.ld4r(elem(top, i, d), g)
+			mx, eq, bits, v := XMM(), XMM(), XMM(), XMM()
+			VMAXPS(hf, bx, mx) // b > h ? b : h (NaN h gives h)
+			VCMPPS(U8(cmpEQ), bx, hf, eq)
+			VANDPS(bx, hf, bits)
+			VBLENDVPS(eq, bits, mx, v)
+			mn, eq2, bits2, w := XMM(), XMM(), XMM(), XMM()
+			VMINPS(v, tx, mn) // top < v ? top : v
+			VCMPPS(U8(cmpEQ), tx, v, eq2)
+			VORPS(tx, v, bits2)
+			VBLENDVPS(eq2, bits2, mn, w)
+			VBLENDVPS(lts[g], w, hf, hf)
+		}
+		JMP(LabelRef("clamped" + suffix))
+	})
 	VZEROUPPER()
 	RET()
 }
