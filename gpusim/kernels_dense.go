@@ -125,19 +125,26 @@ func (g *denseGrid) setWorkers(ranges [][2]int) {
 		}
 		g.work[w] = d
 	}
-	// Publish the first and last three rows of every range: they include every row within
-	// three rows of another worker's range.
+	// Publish the rows some worker reads outside its range: the three on each side of it.
 	g.pubSlot = make([]int32, g.ny)
-	slots := int32(0)
 	for y := range g.pubSlot {
 		g.pubSlot[y] = -1
 	}
 	for _, r := range ranges {
-		for y := r[0]; y < r[1]; y++ {
-			if y < r[0]+denseHaloRows || y >= r[1]-denseHaloRows {
-				g.pubSlot[y] = slots
-				slots++
+		if r[0] == r[1] {
+			continue
+		}
+		for y := r[0] - denseHaloRows; y < r[1]+denseHaloRows; y++ {
+			if y >= 0 && y < g.ny && (y < r[0] || y >= r[1]) {
+				g.pubSlot[y] = 0
 			}
+		}
+	}
+	slots := int32(0)
+	for y, p := range g.pubSlot {
+		if p == 0 {
+			g.pubSlot[y] = slots
+			slots++
 		}
 	}
 	for p := range g.pub {
