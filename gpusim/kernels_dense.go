@@ -438,7 +438,7 @@ func (c *cpuBackend) inflowRow(d *denseWork, y int) {
 	ka, kr, kb := g.kRow(d, y-1), d.k[slot], g.kRow(d, y+1)
 	rx, s := d.rx[slot], d.s[slot]
 	done := 0
-	if all || 16*len(flags) >= nx {
+	if all || wholeRowInflow*len(flags) >= nx {
 		done = inflowRowVec(&c.p, s, above, ka[1:], rx, kr, below, kb[1:], top, h, r)
 	}
 	for _, x32 := range flags {

@@ -52,7 +52,7 @@ func outflowRow(p *stepParams, k, s, above, rx, below, h, r, b, top []float32, f
 	mask = mask[:(n+7)/8]
 	c := outflowAVX2(k, s[:n], above[:n], rx[:n+1], below[:n], h[:n], r[:n], b[:n], top[:n], mask,
 		p.dx2OverDt, p.dtOverDx2)
-	if 16*c >= n {
+	if wholeRowInflow*c >= n {
 		return flags, true
 	}
 	if c > 0 {

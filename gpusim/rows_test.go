@@ -152,7 +152,7 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 			if len(fl[0]) != 0 {
 				t.Fatalf("%s: whole row, and flagged columns listed: %v", name, fl[0])
 			}
-			if 16*len(fl[1]) < n {
+			if wholeRowInflow*len(fl[1]) < n {
 				t.Fatalf("%s: whole row for %d flagged columns of %d", name, len(fl[1]), n)
 			}
 		} else if fmt.Sprint(fl[0]) != fmt.Sprint(fl[1]) {
