@@ -11,14 +11,16 @@ package gpusim
 // last column of a row, the +y pipes of the last row) stay zero; a zero flux adds exactly
 // nothing to the sums, so the results are bit-identical to the general layout.
 //
-// One sweep a step. The step is memory-bound once its arithmetic is vectorized (the row
-// kernels of rows.go), so it reads the state once and writes it once: about
-// BytesPerColumnStep bytes a column. A worker walks its rows in order; at front row y it
-// computes
+// One sweep a step. Once its arithmetic is vectorized (the row kernels: rows.go, and
+// rows_amd64.s on amd64) a large grid's step is bound by memory traffic, so it reads the
+// state once and writes it once: about BytesPerColumnStep bytes a column, against 92 for
+// the two sweeps through full-size arrays of raw fluxes, K and S that it replaced. A
+// worker walks its rows in order; at front row y it computes
 //
 //	the raw fluxes of row y's +x and +y pipes (old h of rows y and y+1, old fx, fy),
 //	K of row y (raw fluxes of rows y-1 and y),
-//	S of row y-1 (K of rows y-2..y), for the few columns that may overflow,
+//	S of row y-1 (K of rows y-2..y), for the few columns that may overflow (for every
+//	column of a row where many may: inflowRow),
 //	the final fluxes of row y-1's +x pipes and row y-2's +y pipes, into fx and fy,
 //	the heights of row y-2 (final fluxes of rows y-3..y-2), in place.
 //
@@ -29,8 +31,8 @@ package gpusim
 // Workers own contiguous rows. A worker's first rows need K and S of the three rows
 // below its range, and its last row's +y pipe needs K and S of the two rows after it:
 // those come from the old state of three rows on each side, which their owners overwrite
-// during their own sweeps. So each worker, at the end of its sweep, publishes copies of its
-// first and last three rows (h, r, fx, fy) into one of two buffers, used in turn by
+// during their own sweeps. So each worker, at the end of its sweep, publishes copies of
+// the rows its neighbours read (h, r, fx, fy) into one of two buffers, used in turn by
 // step parity; its neighbours' next sweep reads them there and recomputes those rows' raw
 // fluxes, K and S with the same arithmetic, so the same bits as their owners. The pipe
 // between two workers is computed by both; the worker owning its first row writes it, the
@@ -46,8 +48,8 @@ package gpusim
 // denseHaloRows is the number of old-state rows a worker reads on each side of its range.
 const denseHaloRows = 3
 
-// ringRows is the number of rows each ring holds (row y in slot y&3): three are in use
-// at a time.
+// ringRows is the number of rows each ring holds (row y in slot y%ringRows): three are in
+// use at a time.
 const ringRows = 4
 
 // denseGrid holds the dense layout's fluxes (the final ones: the state) and the workers'
@@ -84,7 +86,7 @@ const (
 	bookRemoved        // removed -v[0]
 )
 
-// denseWork is one worker's rings and halo copies (separate allocations per worker, so
+// denseWork is one worker's rings and scratch (separate allocations per worker, so
 // workers never share a cache line).
 type denseWork struct {
 	y0, y1 int // rows owned
@@ -102,6 +104,7 @@ type denseWork struct {
 	// targets are the emitter targets (indices into emitterSet.tCol) in the worker's rows,
 	// in the emitters' order.
 	targets []int32
+	_       [64]byte // flags and all change every row: keep another worker's struct off the line
 }
 
 func newDenseGrid(nx, ny int) *denseGrid {
