@@ -78,7 +78,7 @@ func (p *stepParams) acceleration(dh, da, db float32) float32 {
 func (p *stepParams) viscous(f, da, db float32) float32 {
 	if p.visc3 > 0 {
 		u := upwind(f, da, db)
-		u2 := u * u
+		u2 := float32(u * u) // converted: u*u + visc3 is never fused
 		f *= u2 / (u2 + p.visc3)
 	}
 	return f
