@@ -24,7 +24,7 @@ import (
 // per-column pipe lists, serves any multi-layer terrain and runs the five phases above;
 // the dense one (kernels_dense.go) serves terrains with exactly one column per cell, all
 // joined, finds neighbours by index arithmetic and runs all five phases in one pipelined
-// sweep over rows (two barriers a step), with vectorized row kernels (rows.go). Both sum a
+// sweep over rows (one barrier a step), with vectorized row kernels (rows.go). Both sum a
 // column's pipes in the same order (-y, -x, +x, +y), so they give the same bits.
 //
 // The state is the absolute height h, not the depth: liquid at rest has equal h in every

@@ -3,10 +3,10 @@ package gpusim
 // Row kernels: the dense layout's element arithmetic (element.go) applied along a row,
 // element by element, over slices the caller cuts so that element j of every input
 // belongs to element j of the output (a pipe's two ends, a column's four pipes). They
-// have no dependence between elements, so each has an AVX2 twin (rows_amd64.go) that
-// computes 8 elements at once with the same IEEE operations in the same order and no
-// fused multiply-add, and so the same bits; these Go versions are the reference, serve
-// every other machine, and take the tails the vector loops leave.
+// have no dependence between elements, so each has an AVX2 twin (rows_amd64.s, called
+// from rows_amd64.go) that computes 8 elements at once with the same IEEE operations in
+// the same order and no fused multiply-add, and so the same bits; these Go versions are
+// the reference and serve every other machine (and -tags purego builds).
 //
 // Products that feed a sum are converted explicitly (float32(a*b) + ...): the Go spec
 // lets a compiler fuse x*y + z into one FMA unless the product is converted, and the
