@@ -7,8 +7,11 @@
 // STREAM does not count it). A kernel that must move B bytes per element of work can do at
 // most Triad/B elements per second; gpusim.BytesPerColumnStep is that B for the solver,
 // so its column-steps per second over Triad()/gpusim.BytesPerColumnStep is its fraction
-// of the bound (gpusim's step benchmarks report it as "of-bound", and
-// `vpbench bench --roofline` prints it).
+// of the bound (gpusim's step benchmarks report it as "of-bound"; the names Triad and
+// gpusim.BytesPerColumnStep are what `vpbench bench --roofline` is to use for the same).
+//
+// The bound holds for data streamed from memory: a kernel whose data stays in a cache (a
+// small grid, or a large one on a processor with a large last-level cache) can exceed it.
 //
 // The triad is measured, not looked up, because the machines this runs on are shared
 // VMs: what a process gets from memory varies from run to run, so a kernel's fraction of
