@@ -1,4 +1,4 @@
-//go:build !purego
+//go:build !purego && !cuda
 
 package gpusim
 
@@ -7,6 +7,10 @@ package gpusim
 // loads and stores), or their Go twins (rows.go) on a processor without AVX2. Both give
 // the same bits (TestRowKernelsSIMDMatchGo), so the choice, made at run time, changes only
 // the speed.
+//
+// The cuda build (-tags cuda) uses cgo, and the go command assembles a cgo package's .s
+// files with the C toolchain, which cannot read Go assembly: that build takes the Go row
+// kernels (rows_other.go) for its CPU backend.
 //
 // The wrappers cut every slice to the kernel's length, so the assembly never reads or
 // writes past one (a short slice panics here instead).

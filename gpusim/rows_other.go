@@ -1,9 +1,9 @@
-//go:build !amd64 || purego
+//go:build !amd64 || purego || cuda
 
 package gpusim
 
 // The row kernels the dense sweep calls, without the AVX2 ones (rows_amd64.go): the Go
-// twins of rows.go.
+// twins of rows.go. The cuda build comes here too (see rows_amd64.go).
 
 // useSIMD is false: there are no vector kernels here.
 var useSIMD = false

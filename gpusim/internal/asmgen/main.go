@@ -31,7 +31,7 @@ const (
 )
 
 func main() {
-	ConstraintExpr("!purego")
+	ConstraintExpr("!purego,!cuda")
 	tailMask = GLOBL("tailmask", RODATA|NOPTR)
 	for k := range 16 {
 		v := uint32(0)
