@@ -2,6 +2,9 @@ package roofline
 
 import (
 	"math"
+	"os"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,4 +77,14 @@ func BenchmarkTriad(b *testing.B) {
 		bw = Triad(0, 0)
 	}
 	b.ReportMetric(bw/1e9, "GB/s")
+}
+
+func TestProcessorNamesSomething(t *testing.T) {
+	p := Processor()
+	if p == "" {
+		t.Fatal("Processor() is empty")
+	}
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil && strings.Contains(string(data), "model name") && p == runtime.GOARCH {
+		t.Errorf("/proc/cpuinfo has a model name but Processor() gave %q", p)
+	}
 }
