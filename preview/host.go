@@ -195,6 +195,25 @@ func (h *Host) Screenshot(src *Source, path string, width, height int) error {
 	return WritePNG(path, img)
 }
 
+// RenderPNG draws f as the preview shows src (the window's camera and size when a
+// window shows src, the default view at 1280 x 720 otherwise; src may be nil) and writes
+// the picture to path as PNG. It returns the render time. This is sim:screenshot's
+// drawing: the run loop builds the frame on its own goroutine and calls it there.
+func (h *Host) RenderPNG(src *Source, f *Frame, path string) (time.Duration, error) {
+	if h == nil {
+		return 0, ErrNotServing
+	}
+	cam, w, ht := h.viewFor(src, f.Box)
+	img, took, err := h.Render(f, cam, w, ht, RenderOptions{})
+	if err != nil {
+		return 0, err
+	}
+	if err := WritePNG(path, img); err != nil {
+		return took, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return took, nil
+}
+
 // viewFor is the camera and picture size of the window when it shows src, else the
 // default view of box at 1280 x 720.
 func (h *Host) viewFor(src *Source, box Box) (Camera, int, int) {

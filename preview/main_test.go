@@ -11,6 +11,7 @@ import (
 
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/scripts"
+	"github.com/vpbench/vpbench/surface"
 )
 
 // testHost serves on the test binary's main thread (TestMain) for every test; it starts
@@ -80,7 +81,7 @@ func renderScenario(t *testing.T, sc *script.Scenario, cam Camera, w, h int, opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := FrameOf(sc, m)
+	f, err := frameOf(sc, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,6 +90,37 @@ func renderScenario(t *testing.T, sc *script.Scenario, cam Camera, w, h int, opt
 		t.Fatal(err)
 	}
 	return img
+}
+
+// frameOf is the frame of sc's state with surface m, built as the run loop (package
+// engine, which this package cannot import) builds it.
+func frameOf(sc *script.Scenario, m *surface.Mesh) (Frame, error) {
+	tm, version, err := sc.TerrainMesh()
+	if err != nil {
+		return Frame{}, err
+	}
+	sx, sy, h := sc.Extent()
+	rgb, _ := sc.LiquidColor()
+	f := Frame{Time: sc.Time(), Box: Box{Max: [3]float64{sx, sy, h}}, Color: rgb, Terrain: tm, TerrainVersion: uint64(version)}
+	if m != nil {
+		f.Positions, f.Normals, f.Opacity, f.Indices = m.Positions, m.Normals, m.Opacity, m.Indices
+	}
+	return f, nil
+}
+
+// feed builds sc's surface and publishes its frame to src, as the run loop does while
+// the preview wants frames.
+func feed(src *Source, sc *script.Scenario) error {
+	m, err := sc.BuildSurface()
+	if err != nil {
+		return err
+	}
+	f, err := frameOf(sc, m)
+	if err != nil {
+		return err
+	}
+	src.Publish(f, m)
+	return nil
 }
 
 // keep writes img under $VPBENCH_PREVIEW_OUT (for looking at the pictures) when set.

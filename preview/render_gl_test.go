@@ -21,7 +21,7 @@ func TestRenderLoopWarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := FrameOf(sc, m)
+	f, err := frameOf(sc, m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,10 +8,11 @@ import (
 	"github.com/vpbench/vpbench/surface"
 )
 
-// Source connects one running scenario to the preview. The runner (the goroutine that
-// steps the scenario) publishes frames into it while Wanted says someone looks; the
-// preview's window takes the newest, and hands back the camera position (for the
-// surface's convex-meniscus cap), a meniscus override and its render times.
+// Source connects one running scenario to the preview. The run loop (package engine)
+// publishes frames into it while Wanted says someone looks; the preview's window takes
+// the newest, and hands back values: the camera position (Eye, for the surface's
+// convex-meniscus cap), a meniscus override (MeniscusOverride) and its render times
+// (OnRender). The preview never reaches into the scenario.
 type Source struct {
 	name string
 	mb   *Mailbox // for the window
@@ -26,9 +27,6 @@ type Source struct {
 	onRender func(time.Duration)
 
 	shotReady chan struct{} // a frame came into shot (capacity 1)
-
-	// Runner-only (Apply): the script's meniscus setting while the window overrides it.
-	overridden, saved bool
 }
 
 // Meniscus overrides a window can set (M key).
@@ -83,8 +81,7 @@ func (s *Source) MeniscusOverride() (on, set bool) {
 
 // OnRender sets a function called (on the preview's thread) with the render time of
 // every frame the window draws: upload and draw, up to the GPU finishing, without the
-// wait for the display. The command passes it to Scenario.RecordFrame (Table 1's render
-// column).
+// wait for the display. The run loop records it as Table 1's render column.
 func (s *Source) OnRender(fn func(time.Duration)) {
 	s.mu.Lock()
 	s.onRender = fn

@@ -40,7 +40,7 @@ func TestWindowLifecycle(t *testing.T) {
 				return
 			}
 			if src.Wanted() {
-				if _, err := src.Feed(sc); err != nil {
+				if err := feed(src, sc); err != nil {
 					ran <- err
 					return
 				}

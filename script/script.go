@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/surface"
 	"github.com/vpbench/vpbench/terrain"
+	"github.com/vpbench/vpbench/timing"
 )
 
 // Version is the scripting API's version, vp.version in scripts.
@@ -50,6 +50,10 @@ type Options struct {
 	// A longer run is cancelled with a "callback ran longer than" *Error. Time spent in
 	// terrain extraction and building the solver does not count.
 	CallbackTimeout time.Duration
+	// Timings, if set, reports the run loop's Table 1 clocks for sim:stats() (the sim,
+	// surface and render rows). It runs on the runner goroutine. nil: sim:stats() reports
+	// each Advance call that stepped as one simulation frame, and no surface or render.
+	Timings func() timing.Timings
 	// Screenshot renders the preview's view of the scenario to a PNG file for
 	// sim:screenshot(path) (the path is checked first: relative, inside the working
 	// folder, ending in .png). It runs on the runner goroutine, inside the script's call,
@@ -61,7 +65,7 @@ type Options struct {
 // Scenario is a loaded script with its solver: the scene is set up; Advance runs it.
 //
 // A Scenario is driven by one goroutine (the runner): Advance, Info, Sim's mutating
-// methods and Close must not be called concurrently. Name, Time, Timings and RecordFrame
+// methods and Close must not be called concurrently. Name and Time
 // may be called from any goroutine, and so may Sim().Snapshot and Sim().Stats.
 type Scenario struct {
 	surf    surfaceState // the liquid surface (surface.go)
@@ -111,10 +115,10 @@ type Scenario struct {
 
 	timeBits    atomic.Uint64 // math.Float64bits of the simulated time
 	lastAdvance time.Duration
-	tmu         sync.Mutex
-	tSim        PhaseClock
-	tSurface    PhaseClock
-	tRender     PhaseClock
+	// advances is the solver's time per Advance call that stepped, and the steps: what
+	// sim:stats() reports as the sim row when no run loop supplies Options.Timings.
+	advances timing.PhaseClock
+	stepped  int64
 }
 
 // simConfig is what vp.sim set up.
@@ -344,8 +348,8 @@ func (s *Scenario) timeoutError(err error, fallback place, context string) *Erro
 // the first step boundary where a callback (sim:at, sim:every) or main's vp.wait is due;
 // it fires those and returns. The first call first fires what is due at time 0 (main
 // starts then). It returns done = true once main has returned (a scenario with no main
-// never finishes by itself); later calls then do nothing. The solver's wall time is
-// recorded as one Simulation frame of Timings (see LastAdvance). After an error (a
+// never finishes by itself); later calls then do nothing. LastAdvance is the wall time
+// the call spent in the solver (the run loop's Table 1 clocks add it up). After an error (a
 // callback error or timeout) the scenario is stopped: this and every later call return
 // the same *Error, and the solver keeps its last state (callbacks run only between
 // steps).
@@ -377,11 +381,10 @@ func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
 	t0 := time.Now()
 	s.sim.Step(n)
 	s.lastAdvance = time.Since(t0)
+	s.advances.Add(s.lastAdvance)
+	s.stepped += int64(n)
 	s.snapOK = false
 	s.storeTime()
-	s.tmu.Lock()
-	s.tSim.Add(s.lastAdvance)
-	s.tmu.Unlock()
 	s.fireDue()
 	if s.err != nil {
 		return false, s.err

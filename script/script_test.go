@@ -6,9 +6,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/timing"
 )
 
 // TestVPFunctions calls every vp function and sim method on good input; the script
@@ -218,23 +218,30 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
+// TestTimings: sim:stats() reports the run loop's Table 1 clocks through Options.Timings,
+// and without the hook one simulation frame per Advance call that stepped.
 func TestTimings(t *testing.T) {
+	src := small + "function main()\n  vp.wait(0.02)\n  local st = sim:stats()\n  print(st.sim.frames, st.surface.frames, st.render.max)\nend\n"
 	log := &printLog{}
-	s := mustLoad(t, "tm.lua", small+"function main()\n  vp.wait(0.02)\n  local st = sim:stats()\n  print(st.sim.frames, st.surface.frames, st.render.max)\nend\n", opts(log))
-	s.RecordFrame(time.Second, 2*time.Millisecond, 0)
-	s.RecordFrame(0, 4*time.Millisecond, 3*time.Millisecond)
+	o := opts(log)
+	o.Timings = func() timing.Timings {
+		return timing.Timings{Simulation: timing.PhaseTiming{Frames: 1, AvgMs: 2, MaxMs: 2},
+			Surface: timing.PhaseTiming{Frames: 2, AvgMs: 3, MaxMs: 4}, Render: timing.PhaseTiming{Frames: 1, AvgMs: 3, MaxMs: 3}}
+	}
+	s := mustLoad(t, "tm.lua", src, o)
 	if err := runToEnd(t, s, 100); err != nil {
 		t.Fatal(err)
 	}
-	tm := s.Timings()
-	if tm.Simulation.Frames != 1 || tm.Simulation.AvgMs <= 0 || tm.Simulation.MaxMs < tm.Simulation.AvgMs {
-		t.Errorf("simulation %+v", tm.Simulation)
-	}
-	if tm.Surface != (PhaseTiming{Frames: 2, AvgMs: 3, MaxMs: 4}) || tm.Render != (PhaseTiming{Frames: 1, AvgMs: 3, MaxMs: 3}) {
-		t.Errorf("surface %+v render %+v", tm.Surface, tm.Render)
-	}
 	if got := log.text(); got != "1\t2\t3" {
-		t.Errorf("sim:stats timings %q", got)
+		t.Errorf("sim:stats timings %q, want the hook's 1, 2, 3", got)
+	}
+	log = &printLog{}
+	s = mustLoad(t, "tm.lua", src, opts(log))
+	if err := runToEnd(t, s, 100); err != nil {
+		t.Fatal(err)
+	}
+	if got := log.text(); got != "1\t0\t0" {
+		t.Errorf("sim:stats timings without a hook %q, want one Advance frame, no surface or render", got)
 	}
 }
 
@@ -364,8 +371,6 @@ func TestTimeIsSafeFromOtherGoroutines(t *testing.T) {
 				return
 			default:
 				_ = s.Time()
-				_ = s.Timings()
-				s.RecordFrame(0, time.Microsecond, time.Microsecond)
 			}
 		}
 	}()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/terrain"
+	"github.com/vpbench/vpbench/timing"
 )
 
 // pauseWatchdog stops the watchdog for Go work that is not Lua (extraction, building
@@ -448,10 +449,13 @@ func (s *Scenario) statsTable(L *lua.LState) *lua.LTable {
 	} else {
 		set("step_ms", 0)
 	}
-	tm := s.Timings()
+	tm := timing.Timings{Simulation: s.advances.Timing(), Steps: s.stepped}
+	if s.opt.Timings != nil {
+		tm = s.opt.Timings()
+	}
 	for _, p := range []struct {
 		name string
-		t    PhaseTiming
+		t    timing.PhaseTiming
 	}{{"sim", tm.Simulation}, {"surface", tm.Surface}, {"render", tm.Render}} {
 		pt := L.CreateTable(0, 3)
 		pt.RawSetString("frames", lua.LNumber(p.t.Frames))

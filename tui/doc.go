@@ -2,7 +2,7 @@
 //
 // It is a Bubble Tea program in the style of charmbracelet's own applications: the engine
 // (Runner) owns the scenario and steps it on its own goroutine; it reaches the UI only
-// through messages (StateMsg, LogMsg, sent with Program.Send at most 25 times a second),
+// through messages (engine.State, engine.Log, sent with Program.Send at most 25 times a second),
 // and the UI (Model) reaches it only through Commands on a buffered channel, sent without
 // blocking. The model holds no engine state, only the copies the messages carry, so its
 // Update always returns at once, whatever the solver does.

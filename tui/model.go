@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/vpbench/vpbench/engine"
 )
 
 // Preview is the optional preview window (package preview, GLFW on the main thread).
@@ -75,18 +76,18 @@ type ModelOptions struct {
 }
 
 // Model is the Bubble Tea model of the terminal UI. It holds no engine state: only the
-// copies that the runner sends (StateMsg, LogMsg). Keys become Commands on the runner's
+// copies that the runner sends (engine.State, engine.Log). Keys become Commands on the runner's
 // channel, sent without blocking.
 type Model struct {
-	cmds chan<- Command
+	cmds chan<- engine.Command
 	opt  ModelOptions
 	keys keyMap
 	help help.Model
 
 	width, height int
-	st            State
+	st            engine.State
 	have          bool // a State has arrived
-	log           []LogLine
+	log           []engine.LogLine
 	logView       viewport.Model
 	follow        bool // the log shows its newest lines
 	note          string
@@ -97,7 +98,7 @@ type Model struct {
 }
 
 // NewModel makes the UI; cmds is the runner's command channel.
-func NewModel(cmds chan<- Command, opt ModelOptions) *Model {
+func NewModel(cmds chan<- engine.Command, opt ModelOptions) *Model {
 	m := &Model{cmds: cmds, opt: opt, keys: newKeyMap(), help: help.New(), follow: true,
 		logView: viewport.New(), width: 80, height: 24}
 	m.logView.SoftWrap = true // long errors wrap rather than lose their end
@@ -118,10 +119,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
 		m.layout()
-	case StateMsg:
-		m.st, m.have = msg.State, true
+	case engine.State:
+		m.st, m.have = msg, true
 		m.layout()
-	case LogMsg:
+	case engine.Log:
 		m.appendLog(msg.Lines)
 	case noteMsg:
 		m.note = string(msg)
@@ -133,7 +134,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // send queues a command for the runner without blocking: if the runner has 64 commands
 // waiting already, the key is dropped and the note says so.
-func (m *Model) send(c Command) {
+func (m *Model) send(c engine.Command) {
 	select {
 	case m.cmds <- c:
 	default:
@@ -146,22 +147,22 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		m.quitting = true
-		m.send(Command{Kind: CmdQuit})
+		m.send(engine.Command{Kind: engine.CmdQuit})
 		return tea.Quit
 	case key.Matches(k, m.keys.Pause):
-		m.send(Command{Kind: CmdTogglePause})
+		m.send(engine.Command{Kind: engine.CmdTogglePause})
 	case key.Matches(k, m.keys.Step):
-		m.send(Command{Kind: CmdStep})
+		m.send(engine.Command{Kind: engine.CmdStep})
 	case key.Matches(k, m.keys.Speed):
-		m.send(Command{Kind: CmdCycleSpeed})
+		m.send(engine.Command{Kind: engine.CmdCycleSpeed})
 	case key.Matches(k, m.keys.Reload):
-		m.send(Command{Kind: CmdReload})
+		m.send(engine.Command{Kind: engine.CmdReload})
 	case key.Matches(k, m.keys.Layer):
-		m.send(Command{Kind: CmdCycleLayer})
+		m.send(engine.Command{Kind: engine.CmdCycleLayer})
 	case key.Matches(k, m.keys.ViscUp):
-		m.send(Command{Kind: CmdViscosity, Factor: 2})
+		m.send(engine.Command{Kind: engine.CmdViscosity, Factor: 2})
 	case key.Matches(k, m.keys.ViscDown):
-		m.send(Command{Kind: CmdViscosity, Factor: 0.5})
+		m.send(engine.Command{Kind: engine.CmdViscosity, Factor: 0.5})
 	case key.Matches(k, m.keys.Preview):
 		return m.togglePreview()
 	case key.Matches(k, m.keys.Shot):
@@ -231,7 +232,7 @@ func (m *Model) screenshot() tea.Cmd {
 	}
 }
 
-func (m *Model) appendLog(lines []LogLine) {
+func (m *Model) appendLog(lines []engine.LogLine) {
 	m.log = append(m.log, lines...)
 	if n := len(m.log); n > maxLogLines {
 		m.log = append(m.log[:0], m.log[n-maxLogLines:]...)
@@ -249,7 +250,7 @@ func (m *Model) appendLog(lines []LogLine) {
 // fixedRows is the rows of everything but the depth map and the log: title, pace, the
 // timings table, volumes, columns, settings, the map's legend, the log's title, the note
 // and the help line.
-const fixedRows = 16
+const fixedRows = 17
 
 // sideBySideWidth is the least window width at which the log goes to the right of the
 // depth map rather than under it.
@@ -271,7 +272,7 @@ func (m *Model) layout() {
 	}
 	if rows != m.mapRows || cols != m.mapCols {
 		m.mapRows, m.mapCols = rows, cols
-		m.send(Command{Kind: CmdMapSize, Cols: cols, Rows: rows})
+		m.send(engine.Command{Kind: engine.CmdMapSize, Cols: cols, Rows: rows})
 	}
 	used := min(rows, (m.st.Map.H+1)/2)
 	if m.side {

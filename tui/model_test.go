@@ -12,23 +12,24 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/vpbench/vpbench/engine"
 	"github.com/vpbench/vpbench/gpusim"
-	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/timing"
 )
 
 // knownState is a state with a value in every field the view shows.
-func knownState() State {
-	st := State{
-		Status: StatusRunning, Name: "scene.lua", Backend: "cpu", Workers: 2,
-		Time: 1.25, Steps: 412, Dt: 0.00303, StepsPerSec: 331, RealTime: 0.98, Speed: RealTime,
-		Window: Window{
-			Simulation: script.PhaseTiming{Frames: 50, AvgMs: 0.512, MaxMs: 1.204},
-			Surface:    script.PhaseTiming{Frames: 50, AvgMs: 0.25, MaxMs: 0.75},
-			Render:     script.PhaseTiming{Frames: 10, AvgMs: 2.5, MaxMs: math.NaN()},
+func knownState() engine.State {
+	st := engine.State{
+		Status: engine.StatusRunning, Name: "scene.lua", Backend: "cpu", Workers: 2,
+		Time: 1.25, Steps: 412, Dt: 0.00303, StepsPerSec: 331, RealTime: 0.98, Speed: engine.RealTime,
+		Window: engine.Window{
+			Simulation: timing.PhaseTiming{Frames: 50, AvgMs: 0.512, MaxMs: 1.204},
+			Surface:    timing.PhaseTiming{Frames: 50, AvgMs: 0.25, MaxMs: 0.75},
+			Render:     timing.PhaseTiming{Frames: 10, AvgMs: 2.5, MaxMs: math.NaN()},
 		},
-		Total: script.Timings{
-			Simulation: script.PhaseTiming{Frames: 412, AvgMs: 0.498, MaxMs: 3.1},
-			Surface:    script.PhaseTiming{Frames: 412, AvgMs: 0.3, MaxMs: 0.9},
+		Total: timing.Timings{
+			Simulation: timing.PhaseTiming{Frames: 412, AvgMs: 0.498, MaxMs: 3.1},
+			Surface:    timing.PhaseTiming{Frames: 412, AvgMs: 0.3, MaxMs: 0.9},
 		},
 		Spark:  []float64{1, 2, 4, 8},
 		Volume: 9.812e-6, Added: 10e-6, Removed: 0, Rejected: 0.188e-6,
@@ -36,13 +37,13 @@ func knownState() State {
 		Nx: 200, Ny: 200, Layers: 1, Dx: 0.0005,
 		Settings: gpusim.Settings{Viscosity: 8e-6, Damping: 0.5, CrossSection: gpusim.CrossFilm, ExtendedPipes: gpusim.ExtendedAxis},
 	}
-	st.Map = DepthMap{W: 2, H: 2, MaxDepth: 0.002, Depth: []float32{0.002, 0, -1, 0.001}, Ground: []float32{0, 0, 0, 0}}
+	st.Map = engine.DepthMap{W: 2, H: 2, MaxDepth: 0.002, Depth: []float32{0.002, 0, -1, 0.001}, Ground: []float32{0, 0, 0, 0}}
 	return st
 }
 
-func newTestModel(t *testing.T, w, h int) (*Model, chan Command) {
+func newTestModel(t *testing.T, w, h int) (*Model, chan engine.Command) {
 	t.Helper()
-	cmds := make(chan Command, 64)
+	cmds := make(chan engine.Command, 64)
 	m := NewModel(cmds, ModelOptions{ScreenshotDir: t.TempDir()})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m, cmds
@@ -69,7 +70,7 @@ func wantIn(t *testing.T, view string, parts ...string) {
 func TestViewShowsTheState(t *testing.T) {
 	for _, w := range []int{90, 130} { // the log under the map, and beside it
 		m, _ := newTestModel(t, w, 40)
-		m.Update(StateMsg{State: knownState()})
+		m.Update(knownState())
 		v := m.Rendered()
 		wantIn(t, v,
 			"scene.lua", "real time", "cpu, 2 worker(s)",
@@ -88,7 +89,7 @@ func TestViewShowsTheState(t *testing.T) {
 			wantIn(t, v, "q quit • space pause • s step • f speed • +/- viscosity • l layer • r reload • w preview • c screenshot")
 		}
 		if strings.Contains(v, "cannot keep up") {
-			t.Errorf("the view says it cannot keep up while State.Lagging is false")
+			t.Errorf("the view says it cannot keep up while engine.State.Lagging is false")
 		}
 		for _, line := range strings.Split(v, "\n") {
 			if n := ansi.StringWidth(line); n > w {
@@ -104,7 +105,7 @@ func TestViewShowsTheState(t *testing.T) {
 func TestViewDrawsTheDepthMapCells(t *testing.T) {
 	m, _ := newTestModel(t, 90, 40)
 	st := knownState()
-	m.Update(StateMsg{State: st})
+	m.Update(st)
 	raw := m.render()
 	// One character row: deep over solid, then dry over half depth.
 	half := lerp(colourShallow, colourDeep, 0.5)
@@ -124,20 +125,20 @@ func TestViewLaggingPausedAndErrors(t *testing.T) {
 	m, _ := newTestModel(t, 100, 40)
 	st := knownState()
 	st.Lagging = true
-	m.Update(StateMsg{State: st})
+	m.Update(st)
 	wantIn(t, m.Rendered(), "⚠ cannot keep up with real time")
 
-	st.Lagging, st.Status = false, StatusPaused
-	m.Update(StateMsg{State: st})
+	st.Lagging, st.Status = false, engine.StatusPaused
+	m.Update(st)
 	wantIn(t, m.Rendered(), "⏸ paused", "t = 1.250 s")
 
-	m.Update(LogMsg{Lines: []LogLine{
-		{Level: LogPrint, Text: "t=0.1 volume=0.500 ml"},
-		{Level: LogWarn, Text: "warning: dt = 6 ms is above the stability limit"},
-		{Level: LogError, Text: "scene.lua:12: boom (in the sim:at(0.2) callback defined at scene.lua:11)"},
+	m.Update(engine.Log{Lines: []engine.LogLine{
+		{Level: engine.LogPrint, Text: "t=0.1 volume=0.500 ml"},
+		{Level: engine.LogWarn, Text: "warning: dt = 6 ms is above the stability limit"},
+		{Level: engine.LogError, Text: "scene.lua:12: boom (in the sim:at(0.2) callback defined at scene.lua:11)"},
 	}})
-	st.Status, st.Err = StatusFailed, "scene.lua:12: boom (in the sim:at(0.2) callback defined at scene.lua:11)"
-	m.Update(StateMsg{State: st})
+	st.Status, st.Err = engine.StatusFailed, "scene.lua:12: boom (in the sim:at(0.2) callback defined at scene.lua:11)"
+	m.Update(st)
 	v := m.Rendered()
 	wantIn(t, v, "✖ stopped on an error", "t=0.1 volume=0.500 ml", "warning: dt = 6 ms",
 		"error: scene.lua:12: boom", "t = 1.250 s", "volume 9.8120 ml")
@@ -150,8 +151,8 @@ func TestViewLaggingPausedAndErrors(t *testing.T) {
 func TestViewSmallWindows(t *testing.T) {
 	for _, size := range [][2]int{{40, 10}, {20, 5}, {1, 1}, {200, 80}} {
 		m, _ := newTestModel(t, size[0], size[1])
-		m.Update(StateMsg{State: knownState()})
-		m.Update(LogMsg{Lines: []LogLine{{Text: strings.Repeat("long line ", 30)}}})
+		m.Update(knownState())
+		m.Update(engine.Log{Lines: []engine.LogLine{{Text: strings.Repeat("long line ", 30)}}})
 		v := m.Rendered()
 		lines := strings.Split(v, "\n")
 		if len(lines) > size[1] {
@@ -168,23 +169,23 @@ func TestViewSmallWindows(t *testing.T) {
 func TestKeysSendCommands(t *testing.T) {
 	m, cmds := newTestModel(t, 100, 40)
 	// The window size told the runner the map's room.
-	if c := <-cmds; c.Kind != CmdMapSize || c.Cols != 50 || c.Rows != 25 {
-		t.Errorf("first command %+v; want the map size 50 x 25 (half the width, the rows below the header)", c)
+	if c := <-cmds; c.Kind != engine.CmdMapSize || c.Cols != 50 || c.Rows != 24 {
+		t.Errorf("first command %+v; want the map size 50 x 24 (half the width, the rows below the header)", c)
 	}
 	for _, tc := range []struct {
 		key  string
-		want Command
+		want engine.Command
 	}{
-		{" ", Command{Kind: CmdTogglePause}},
-		{"p", Command{Kind: CmdTogglePause}},
-		{"s", Command{Kind: CmdStep}},
-		{".", Command{Kind: CmdStep}},
-		{"f", Command{Kind: CmdCycleSpeed}},
-		{"r", Command{Kind: CmdReload}},
-		{"l", Command{Kind: CmdCycleLayer}},
-		{"+", Command{Kind: CmdViscosity, Factor: 2}},
-		{"=", Command{Kind: CmdViscosity, Factor: 2}},
-		{"-", Command{Kind: CmdViscosity, Factor: 0.5}},
+		{" ", engine.Command{Kind: engine.CmdTogglePause}},
+		{"p", engine.Command{Kind: engine.CmdTogglePause}},
+		{"s", engine.Command{Kind: engine.CmdStep}},
+		{".", engine.Command{Kind: engine.CmdStep}},
+		{"f", engine.Command{Kind: engine.CmdCycleSpeed}},
+		{"r", engine.Command{Kind: engine.CmdReload}},
+		{"l", engine.Command{Kind: engine.CmdCycleLayer}},
+		{"+", engine.Command{Kind: engine.CmdViscosity, Factor: 2}},
+		{"=", engine.Command{Kind: engine.CmdViscosity, Factor: 2}},
+		{"-", engine.Command{Kind: engine.CmdViscosity, Factor: 0.5}},
 	} {
 		if cmd := press(m, tc.key); cmd != nil {
 			t.Errorf("key %q returned a tea.Cmd; want none", tc.key)
@@ -199,8 +200,8 @@ func TestKeysSendCommands(t *testing.T) {
 		}
 	}
 	cmd := press(m, "q")
-	if c := <-cmds; c.Kind != CmdQuit {
-		t.Errorf("q sent %+v; want CmdQuit", c)
+	if c := <-cmds; c.Kind != engine.CmdQuit {
+		t.Errorf("q sent %+v; want engine.CmdQuit", c)
 	}
 	if cmd == nil {
 		t.Fatal("q returned no tea.Cmd; want tea.Quit")
@@ -211,7 +212,7 @@ func TestKeysSendCommands(t *testing.T) {
 }
 
 func TestKeysNeverBlock(t *testing.T) {
-	cmds := make(chan Command) // nobody reads it
+	cmds := make(chan engine.Command) // nobody reads it
 	m := NewModel(cmds, ModelOptions{})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
 	press(m, " ")
@@ -241,7 +242,7 @@ func (p *fakePreview) Toggle() (bool, error) {
 
 func TestTextScreenshot(t *testing.T) {
 	m, _ := newTestModel(t, 100, 40)
-	m.Update(StateMsg{State: knownState()})
+	m.Update(knownState())
 	cmd := press(m, "c")
 	if cmd == nil {
 		t.Fatal("c returned no tea.Cmd")
@@ -286,12 +287,12 @@ func TestTextScreenshot(t *testing.T) {
 
 func TestLogScrollsAndFollows(t *testing.T) {
 	m, _ := newTestModel(t, 90, 30)
-	m.Update(StateMsg{State: knownState()})
-	var lines []LogLine
+	m.Update(knownState())
+	var lines []engine.LogLine
 	for i := range 100 {
-		lines = append(lines, LogLine{Level: LogPrint, Text: "line " + strconv.Itoa(i)})
+		lines = append(lines, engine.LogLine{Level: engine.LogPrint, Text: "line " + strconv.Itoa(i)})
 	}
-	m.Update(LogMsg{Lines: lines})
+	m.Update(engine.Log{Lines: lines})
 	wantIn(t, m.Rendered(), "line 99")
 	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
 	v := m.Rendered()
@@ -299,7 +300,7 @@ func TestLogScrollsAndFollows(t *testing.T) {
 		t.Errorf("page up still shows the newest line")
 	}
 	wantIn(t, v, "scrolled")
-	m.Update(LogMsg{Lines: []LogLine{{Text: "line new"}}})
+	m.Update(engine.Log{Lines: []engine.LogLine{{Text: "line new"}}})
 	if strings.Contains(m.Rendered(), "line new") {
 		t.Errorf("a scrolled log jumped to a new line")
 	}

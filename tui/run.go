@@ -9,11 +9,12 @@ import (
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/vpbench/vpbench/engine"
 )
 
 // Options are what Run needs: the runner's configuration and the UI's hooks.
 type Options struct {
-	Runner RunnerConfig
+	Runner engine.Config
 	ModelOptions
 	// Input and Output replace the terminal (tests); nil means the terminal.
 	Input  io.Reader
@@ -40,9 +41,9 @@ func Run(parent context.Context, opt Options) error {
 	ctx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
 	var p *tea.Program
-	r := NewRunner(opt.Runner, func(msg tea.Msg) { p.Send(msg) })
+	r := engine.New(opt.Runner, func(msg any) { p.Send(msg) })
 	if opt.Attach != nil {
-		opt.Attach(func(msg string) { r.Log(LogInfo, msg) })
+		opt.Attach(func(msg string) { r.Log(engine.LogInfo, msg) })
 	}
 	m := NewModel(r.Commands(), opt.ModelOptions)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}

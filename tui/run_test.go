@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vpbench/vpbench/engine"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the program's writer and the test.
@@ -38,7 +40,7 @@ func TestRunQuitsCleanly(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(context.Background(), Options{
-			Runner: RunnerConfig{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}},
+			Runner: engine.Config{Source: []byte(small), SourceName: "small.lua", Speed: engine.Speed{Max: true}},
 			Input:  in, Output: out, Width: 100, Height: 40,
 		})
 	}()
@@ -73,7 +75,7 @@ func TestRunStopsWithItsContext(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Options{
-			Runner: RunnerConfig{Source: []byte(small), SourceName: "small.lua"},
+			Runner: engine.Config{Source: []byte(small), SourceName: "small.lua"},
 			Input:  in, Output: io.Discard, Width: 80, Height: 24,
 		})
 	}()
@@ -112,3 +114,9 @@ func checkGoroutines(t *testing.T, before int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// small is a scenario that steps fast: 20 x 20 cells of 5 mm, a source pouring for 1 s.
+const small = `local sim = vp.sim{ size = {0.1, 0.1}, height = 0.04, dx = 0.005, dt = "auto", layers = 1 }
+sim:terrain(vp.box{ min = {0, 0, 0}, max = {0.1, 0.1, 0.005} })
+sim:source{ at = {0.05, 0.05, 0.03}, radius = 0.01, rate = 5e-6, start = 0, stop = 1 }
+`

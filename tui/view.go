@@ -7,8 +7,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/engine"
+	"github.com/vpbench/vpbench/timing"
 )
 
 var (
@@ -22,13 +22,13 @@ var (
 	styleSpark   = lipgloss.NewStyle().Foreground(lipgloss.Color("#56B6C2"))
 )
 
-func styleLog(l LogLine) string {
+func styleLog(l engine.LogLine) string {
 	switch l.Level {
-	case LogError:
+	case engine.LogError:
 		return styleErr.Render("error: " + l.Text)
-	case LogWarn:
+	case engine.LogWarn:
 		return styleWarn.Render(l.Text)
-	case LogInfo:
+	case engine.LogInfo:
 		return styleInfo.Render("» " + l.Text)
 	default:
 		return l.Text
@@ -36,17 +36,17 @@ func styleLog(l LogLine) string {
 }
 
 // statusBadge is the run's state in a word or two, with a symbol.
-func statusBadge(s Status) string {
+func statusBadge(s engine.Status) string {
 	switch s {
-	case StatusRunning:
+	case engine.StatusRunning:
 		return styleRunning.Render("▶ running")
-	case StatusPaused:
+	case engine.StatusPaused:
 		return styleWarn.Render("⏸ paused")
-	case StatusFinished:
+	case engine.StatusFinished:
 		return styleInfo.Render("■ finished")
-	case StatusFailed:
+	case engine.StatusFailed:
 		return styleErr.Render("✖ stopped on an error")
-	case StatusNoScene:
+	case engine.StatusNoScene:
 		return styleErr.Render("✖ not loaded")
 	default:
 		return styleDim.Render("… loading")
@@ -65,7 +65,7 @@ func (m *Model) render() string {
 
 	backend := "—"
 	if st.Backend != "" {
-		backend = backendName(st.Backend, st.Workers)
+		backend = engine.BackendName(st.Backend, st.Workers)
 	}
 	name := st.Name
 	if name == "" {
@@ -75,7 +75,7 @@ func (m *Model) render() string {
 	lines = append(lines, styleTitle.Render(padRight(title, m.width)))
 
 	pace := fmt.Sprintf("%.0f steps/s │ %.2f× real time", st.StepsPerSec, st.RealTime)
-	if st.Status != StatusRunning {
+	if st.Status != engine.StatusRunning {
 		pace = styleDim.Render(pace)
 	}
 	line := fmt.Sprintf("%s  t = %.3f s │ %s", statusBadge(st.Status), st.Time, pace)
@@ -90,12 +90,14 @@ func (m *Model) render() string {
 	lines = append(lines, "")
 
 	lines = append(lines, styleHead.Render(fmt.Sprintf("%-12s %9s %9s %9s %9s %9s", "ms/frame", "avg 2 s", "max 2 s", "avg all", "max all", "frames")))
-	row := func(name string, w, t script.PhaseTiming) {
+	row := func(name string, w, t timing.PhaseTiming) {
 		add("%-12s %9s %9s %9s %9s %9d", name, ms(w.AvgMs, w.Frames), ms(w.MaxMs, w.Frames), ms(t.AvgMs, t.Frames), ms(t.MaxMs, t.Frames), t.Frames)
 	}
 	row("simulation", st.Window.Simulation, st.Total.Simulation)
 	row("surface", st.Window.Surface, st.Total.Surface)
 	row("render", st.Window.Render, st.Total.Render)
+	add("%-12s %9s %9s %9s %9s │ %s", "sim/step", ms(perStep(st.Window.Simulation, st.Window.Steps), st.Window.Simulation.Frames), "",
+		ms(st.Total.StepMs(), st.Total.Simulation.Frames), "", frameLine(st))
 	lines = append(lines, fmt.Sprintf("%-12s ", "recent")+sparkline(st.Spark, max(m.width-34, 8)))
 	lines = append(lines, "")
 
@@ -112,8 +114,8 @@ func (m *Model) render() string {
 	mapRows := min(m.mapRows, (st.Map.H+1)/2)
 	var mapLines []string
 	if mapRows > 0 {
-		lines = append(lines, styleHead.Render("depth map")+fmt.Sprintf(" (%s; l: next) ", st.Layer)+st.Map.Legend())
-		mapLines = st.Map.Render()[:mapRows]
+		lines = append(lines, styleHead.Render("depth map")+fmt.Sprintf(" (%s; l: next) ", st.Layer)+depthLegend(&st.Map))
+		mapLines = renderDepthMap(&st.Map)[:mapRows]
 	} else {
 		lines = append(lines, styleHead.Render("depth map")+styleDim.Render(" (no room: make the window taller)"))
 	}
@@ -164,6 +166,24 @@ func (m *Model) render() string {
 
 // ms formats a time in ms, or a dash when no frame ran the phase (or the value is not
 // known).
+// perStep is a window's simulation time per solver step, ms.
+func perStep(sim timing.PhaseTiming, steps int64) float64 {
+	return timing.Timings{Simulation: sim, Steps: steps}.StepMs()
+}
+
+// frameLine says how frames are paced: the frames a second or the fixed steps a frame,
+// and the steps a frame took on average recently.
+func frameLine(st *engine.State) string {
+	pace := fmt.Sprintf("%g frames/s", st.FPS)
+	if st.FrameSteps > 0 {
+		pace = fmt.Sprintf("%d steps/frame", st.FrameSteps)
+	}
+	if f := st.Window.Simulation.Frames; f > 0 {
+		pace += fmt.Sprintf(", %.1f steps/frame lately", float64(st.Window.Steps)/float64(f))
+	}
+	return pace
+}
+
 func ms(v float64, frames int) string {
 	if frames == 0 || math.IsNaN(v) {
 		return "—"

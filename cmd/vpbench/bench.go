@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,6 +21,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/vpbench/vpbench/engine"
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/internal/roofline"
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/scripts"
 )
@@ -34,6 +38,9 @@ type benchOptions struct {
 	plotDx       string
 	only         string
 	surface      bool
+	fps          float64
+	frameSteps   int
+	roofline     bool
 }
 
 // benchCommand is `vpbench bench`: every scenario of the library, headless, for a fixed
@@ -51,8 +58,11 @@ func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	flags.StringVar(&o.plotDx, "plot-dx", "0.002,0.001,0.00075,0.0005,0.0004", "the cell sizes (m) the plot runs, comma-separated")
 	flags.StringVar(&o.only, "only", "", "run only these scenarios (comma-separated names, without .lua)")
 	flags.BoolVar(&o.surface, "surface", true, "build the liquid surface every frame (Table 1's surface column)")
+	flags.Float64Var(&o.fps, "fps", engine.DefaultFPS, "frames a simulated second, one surface each")
+	flags.IntVar(&o.frameSteps, "frame-steps", 0, "fixed solver steps per frame instead, as in the paper's Table 1 (excludes --fps)")
+	flags.BoolVar(&o.roofline, "roofline", false, "measure the memory bandwidth (STREAM triad) first and give each solver's column-steps a second as a fraction of the bound it sets")
 	flags.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench bench [--until 1] [--json FILE] [--plot FILE.png [--plot-scenario NAME]] [library-folder]\n\n"+
+		fmt.Fprintf(stderr, "usage: vpbench bench [--until 1] [--fps F | --frame-steps N] [--roofline] [--json FILE] [--plot FILE.png [--plot-scenario NAME]] [library-folder]\n\n"+
 			"Runs every scenario of the library (the folder, default the built-in one) headless and prints the paper's Table 1 for each.\n\nflags:\n")
 		flags.PrintDefaults()
 	}
@@ -66,6 +76,15 @@ func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if math.IsNaN(o.until) || o.until <= 0 || math.IsInf(o.until, 0) {
 		return usagef("--until is %v: it must be > 0 simulated seconds", o.until)
 	}
+	if flagGiven(flags, "fps") && flagGiven(flags, "frame-steps") {
+		return usagef("--fps and --frame-steps exclude each other: give one")
+	}
+	if math.IsNaN(o.fps) || math.IsInf(o.fps, 0) || o.fps <= 0 || o.fps > 1000 {
+		return usagef("--fps is %v: it must be a number of frames a second in (0, 1000]", o.fps)
+	}
+	if o.frameSteps < 0 || flagGiven(flags, "frame-steps") && o.frameSteps < 1 {
+		return usagef("--frame-steps is %d: it must be >= 1", o.frameSteps)
+	}
 	lib, err := openLibrary(pos)
 	if err != nil {
 		return err
@@ -74,12 +93,17 @@ func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
+	var bound float64 // column-steps a second the memory allows; 0 without --roofline
+	if o.roofline {
+		bound = measureBound(stdout)
+	}
 	var reports []runReport
 	for _, name := range names {
 		if ctx.Err() != nil {
 			break
 		}
-		rep, err := benchOne(ctx, lib, name, o.options(func(string) {}), o.until, o.surface)
+		rep, err := benchOne(ctx, lib, name, o.options(func(string) {}), o.until, o)
+		rep.setBound(bound)
 		if err != nil {
 			rep.Error = err.Error()
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -149,33 +173,66 @@ func libraryNames(lib fs.FS, only string) ([]string, error) {
 	return picked, nil
 }
 
-// benchOne runs one library scenario for until simulated seconds.
-func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, until float64, withSurface bool) (runReport, error) {
+// benchOne runs one library scenario for until simulated seconds, headless on the run
+// loop, with o's frames (the default 60 a simulated second, one surface each).
+func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, until float64, o benchOptions) (runReport, error) {
 	src, err := fs.ReadFile(lib, name+".lua")
 	if err != nil {
 		return runReport{Scenario: name}, err
 	}
-	sc, err := script.LoadSource(name+".lua", src, opt)
-	if err != nil {
-		return runReport{Scenario: name}, err
+	cfg := engine.Config{Source: src, SourceName: name + ".lua", Script: opt, FPS: o.fps, FrameSteps: o.frameSteps,
+		Until: until, Surface: o.surface, Speed: engine.Speed{Max: true}, Headless: true, NoMap: true}
+	res := runHeadless(ctx, cfg, io.Discard, nil)
+	if !res.Loaded {
+		return runReport{Scenario: name}, res.Err
 	}
-	defer sc.Close()
-	total := &script.PhaseClock{}
-	start := time.Now()
-	err = advanceUntil(ctx, sc, until, 1, &frameWork{surface: withSurface}, total, func(float64) {})
-	return makeReport(sc, time.Since(start), total), err
+	return makeReport(res), res.Err
 }
 
-// printSummary is one line per scenario: the Table 1 total and the real-time factor.
+// measureBound measures the STREAM triad with every core and prints it with the
+// processor and the bound it sets on the solver: gpusim.BytesPerColumnStep bytes a
+// column-step. It returns the bound in column-steps a second.
+func measureBound(w io.Writer) float64 {
+	workers := runtime.GOMAXPROCS(0)
+	bw := roofline.Triad(workers, time.Second)
+	bound := bw / gpusim.BytesPerColumnStep
+	fmt.Fprintf(w, "processor: %s (%d workers)\nmemory: STREAM triad %.1f GB/s: at %d bytes a column-step, at most %.0f M column-steps/s from memory\n",
+		roofline.Processor(), workers, bw/1e9, gpusim.BytesPerColumnStep, bound/1e6)
+	return bound
+}
+
+// setBound sets the solver's column-steps a second and, with bound > 0 (column-steps a
+// second the memory allows), its fraction of that bound.
+func (r *runReport) setBound(bound float64) {
+	if r.SimulationStepMs <= 0 || r.Columns == 0 {
+		return
+	}
+	r.MColumnStepsPerS = float64(r.Columns) / r.SimulationStepMs * 1e3 / 1e6
+	if bound > 0 {
+		r.OfBound = r.MColumnStepsPerS * 1e6 / bound
+	}
+}
+
+// printSummary is one line per scenario: the Table 1 total and the real-time factor, and
+// with a measured bound the solver's rate against it.
 func printSummary(w io.Writer, reps []runReport) {
-	fmt.Fprintf(w, "\n%-16s %12s %9s %9s %9s %9s %10s\n", "scenario", "grid", "columns", "sim avg", "sim max", "total", "x realtime")
+	roof := slices.ContainsFunc(reps, func(r runReport) bool { return r.OfBound > 0 })
+	fmt.Fprintf(w, "\n%-16s %12s %9s %9s %9s %9s %9s %10s", "scenario", "grid", "columns", "sim/step", "sim avg", "sim max", "total", "x realtime")
+	if roof {
+		fmt.Fprintf(w, " %10s %8s", "Mcolstep/s", "of-bound")
+	}
+	fmt.Fprintln(w)
 	for _, r := range reps {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%-16s failed: %s\n", r.Scenario, r.Error)
 			continue
 		}
-		fmt.Fprintf(w, "%-16s %12s %9d %9.3f %9.3f %9.3f %10.2f\n", r.Scenario, fmt.Sprintf("%dx%dx%d", r.Nx, r.Ny, r.Layers),
-			r.Columns, r.Simulation.AvgMs, r.Simulation.MaxMs, r.Total.AvgMs, r.RealTimeFactor)
+		fmt.Fprintf(w, "%-16s %12s %9d %9.3f %9.3f %9.3f %9.3f %10.2f", r.Scenario, fmt.Sprintf("%dx%dx%d", r.Nx, r.Ny, r.Layers),
+			r.Columns, r.SimulationStepMs, r.Simulation.AvgMs, r.Simulation.MaxMs, r.Total.AvgMs, r.RealTimeFactor)
+		if roof {
+			fmt.Fprintf(w, " %10.1f %8.2f", r.MColumnStepsPerS, r.OfBound)
+		}
+		fmt.Fprintln(w)
 	}
 }
 
@@ -201,7 +258,9 @@ func plotGridSizes(ctx context.Context, lib fs.FS, o benchOptions, stdout io.Wri
 		}
 		params["dx"] = strconv.FormatFloat(dx, 'g', -1, 64)
 		opt.Params = params
-		rep, err := benchOne(ctx, lib, o.plotScenario, opt, min(o.until, 0.3), false)
+		po := o
+		po.surface = false
+		rep, err := benchOne(ctx, lib, o.plotScenario, opt, min(o.until, 0.3), po)
 		if err != nil {
 			return fmt.Errorf("--plot: %s at dx = %g: %w", o.plotScenario, dx, err)
 		}
@@ -210,8 +269,8 @@ func plotGridSizes(ctx context.Context, lib fs.FS, o benchOptions, stdout io.Wri
 			return fmt.Errorf("--plot: %s has the same grid at dx = %g and dx = %g: does it read vp.param(\"dx\", ...)?", o.plotScenario, prev, dx)
 		}
 		seen[cells] = dx
-		fmt.Fprintf(stdout, "  dx %-8g %5dx%-5d %9d columns %9.3f ms a step\n", dx, rep.Nx, rep.Ny, rep.Columns, rep.Simulation.AvgMs)
-		pts = append(pts, plotter.XY{X: float64(cells), Y: rep.Simulation.AvgMs})
+		fmt.Fprintf(stdout, "  dx %-8g %5dx%-5d %9d columns %9.3f ms a step\n", dx, rep.Nx, rep.Ny, rep.Columns, rep.SimulationStepMs)
+		pts = append(pts, plotter.XY{X: float64(cells), Y: rep.SimulationStepMs})
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
 	p := plot.New()

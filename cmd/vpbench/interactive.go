@@ -72,7 +72,7 @@ func isTerminal(w any) bool {
 // runTUI runs the scenario (the built-in demo when path is "") in the terminal UI. A
 // script that does not load is no failure here: the UI shows the error and reloads the
 // file when it changes. The preview (when main serves one) gets its frames through the
-// frame work, its `w` key through the link's adapter, and screenshots are its pictures.
+// run loop, its `w` key through the link's adapter, and screenshots are its pictures.
 func runTUI(ctx context.Context, path string, o runOptions) error {
 	if path != "" {
 		if _, err := filestamp.Of(path); err != nil {
@@ -80,20 +80,8 @@ func runTUI(ctx context.Context, path string, o runOptions) error {
 		}
 	}
 	link := newPreviewLink(path)
-	opt := o.options(nil)
-	link.setup(&opt)
-	o.frameWork.link = link
-	cfg := tui.RunnerConfig{
-		Path:       path,
-		Source:     demoScript,
-		SourceName: "demo.lua",
-		Script:     opt,
-		FrameSteps: o.frameSteps,
-		FrameWork:  o.frameWork.do,
-		OnLoad:     link.attach,
-		Until:      o.until,
-		Watch:      o.watch && path != "",
-	}
+	cfg := o.engineConfig(path, link.src)
+	cfg.Watch = o.watch && path != ""
 	var mo tui.ModelOptions
 	var attach func(func(string))
 	if previewHost != nil {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vpbench/vpbench/script"
 )
 
 // runCLI runs the command line and returns its exit status and output.
@@ -232,31 +230,5 @@ func TestCPUProfile(t *testing.T) {
 	code, _, errs = runCLI(t, "run", "--headless", "--cpuprofile", filepath.Join(prof, "x"), path)
 	if code != exitUsage || !strings.Contains(errs, "--cpuprofile") {
 		t.Errorf("a profile path below a file: exit %d, %q: want 2 naming --cpuprofile", code, errs)
-	}
-}
-
-// TestSurfacePrepIsLeftOut checks that the frame work reports the one-time surface
-// preparation (terrain mesh, minimum heights) on the first frame only, so that the run
-// leaves it out of Table 1's surface and total columns.
-func TestSurfacePrepIsLeftOut(t *testing.T) {
-	sc, err := script.LoadSource("pour.lua", []byte(pourScript), script.Options{Print: func(string) {}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sc.Close()
-	f := frameWork{surface: true}
-	for frame := 1; frame <= 3; frame++ {
-		if _, err := sc.Advance(1); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.do(sc, frame); err != nil {
-			t.Fatal(err)
-		}
-		if (f.prep > 0) != (frame == 1) {
-			t.Errorf("frame %d: prep %v: want it on the first frame only", frame, f.prep)
-		}
-	}
-	if tm := sc.Timings(); tm.Surface.Frames != 3 {
-		t.Errorf("%d surface frames recorded, want 3", tm.Surface.Frames)
 	}
 }

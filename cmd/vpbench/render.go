@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vpbench/vpbench/engine"
 	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/script"
 )
@@ -64,48 +65,52 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if previewHost == nil {
 		return fmt.Errorf("vpbench render: %v", preview.ErrNotServing)
 	}
-	link := newPreviewLink(path)
-	opt := f.options(printer(stdout))
-	link.setup(&opt)
-	sc, err := loadScenario(path, opt)
-	if err != nil {
-		return err
+	// The run loop takes the scenario to --at (the first step boundary at or after it;
+	// at 0 it takes no step) and draws the picture there, before the scenario closes.
+	until := *at
+	if until == 0 {
+		until = math.SmallestNonzeroFloat64 // reached at t = 0: no step
 	}
-	defer sc.Close()
-	if *liquid != "" {
-		if err := sc.SetLiquid(*liquid); err != nil {
+	draw := func(sc *script.Scenario) error {
+		if *liquid != "" {
+			if err := sc.SetLiquid(*liquid); err != nil {
+				return err
+			}
+		}
+		sx, sy, h := sc.Extent()
+		cam, _ := preview.PresetCamera(*view, preview.Box{Max: [3]float64{sx, sy, h}})
+		st := sc.SurfaceSettings()
+		eye := cam.Eye()
+		st.Camera, st.Meniscus = &eye, *meniscus
+		if err := sc.SetSurfaceSettings(st); err != nil {
 			return err
 		}
+		t0 := time.Now()
+		m, err := sc.BuildSurface()
+		if err != nil {
+			return err
+		}
+		surf := time.Since(t0)
+		fr, err := engine.FrameOf(sc, m)
+		if err != nil {
+			return err
+		}
+		img, took, err := previewHost.Render(&fr, cam, *width, *height, preview.RenderOptions{})
+		if err != nil {
+			return err
+		}
+		if err := preview.WritePNG(png, img); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: t = %.3f s, %d liquid triangles; surface %.1f ms, render %.1f ms (%dx%d, offscreen); wrote %s\n",
+			sc.Name(), sc.Time(), m.NumTriangles(), float64(surf)/1e6, float64(took)/1e6, *width, *height, png)
+		return nil
 	}
-	if err := advanceUntil(ctx, sc, *at, 1<<20, &frameWork{}, &script.PhaseClock{}, func(float64) {}); err != nil {
-		return err
+	cfg := engine.Config{Path: path, Script: f.options(nil), Until: until, Speed: engine.Speed{Max: true},
+		Headless: true, NoMap: true, Shooter: previewHost, Final: draw}
+	res := runHeadless(ctx, cfg, stdout, nil)
+	if res.Err == nil && res.State.Status == engine.StatusFinished && res.State.Time < *at {
+		fmt.Fprintf(stderr, "%s: main returned at t = %.3f s, before --at %g: the picture shows that moment\n", filepath.Base(path), res.State.Time, *at)
 	}
-	sx, sy, h := sc.Extent()
-	cam, _ := preview.PresetCamera(*view, preview.Box{Max: [3]float64{sx, sy, h}})
-	st := sc.SurfaceSettings()
-	eye := cam.Eye()
-	st.Camera, st.Meniscus = &eye, *meniscus
-	if err := sc.SetSurfaceSettings(st); err != nil {
-		return err
-	}
-	t0 := time.Now()
-	m, err := sc.BuildSurface()
-	if err != nil {
-		return err
-	}
-	surf := time.Since(t0)
-	fr, err := preview.FrameOf(sc, m)
-	if err != nil {
-		return err
-	}
-	img, took, err := previewHost.Render(&fr, cam, *width, *height, preview.RenderOptions{})
-	if err != nil {
-		return err
-	}
-	if err := preview.WritePNG(png, img); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: t = %.3f s, %d liquid triangles; surface %.1f ms, render %.1f ms (%dx%d, offscreen); wrote %s\n",
-		sc.Name(), sc.Time(), m.NumTriangles(), float64(surf)/1e6, float64(took)/1e6, *width, *height, png)
-	return nil
+	return res.Err
 }

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"time"
 
+	"github.com/vpbench/vpbench/engine"
 	"github.com/vpbench/vpbench/internal/fileout"
-	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/timing"
 )
 
 // phaseReport is one row of the paper's Table 1: ms per frame.
@@ -33,13 +35,24 @@ type runReport struct {
 	WallS          float64     `json:"wall_s"`
 	RealTimeFactor float64     `json:"real_time_factor"`
 	Simulation     phaseReport `json:"simulation"`
-	Surface        phaseReport `json:"surface"`
-	Render         phaseReport `json:"render"`
-	Total          phaseReport `json:"total"`
-	VolumeMl       float64     `json:"volume_ml"`
-	AddedMl        float64     `json:"added_ml"`
-	RemovedMl      float64     `json:"removed_ml"`
-	RejectedMl     float64     `json:"rejected_ml"`
+	// SimulationStepMs is the solver's mean time per step; StepsPerFrame the mean steps a
+	// frame took (frames are paced by FPS, or fixed at FrameSteps).
+	SimulationStepMs float64 `json:"simulation_step_ms"`
+	StepsPerFrame    float64 `json:"steps_per_frame"`
+	FPS              float64 `json:"fps,omitempty"`
+	FrameSteps       int     `json:"frame_steps,omitempty"`
+	// MColumnStepsPerS is the solver's rate, columns x steps over the simulation time, in
+	// millions; OfBound (bench --roofline) that rate over the memory bound measured in the
+	// same run (STREAM triad / gpusim.BytesPerColumnStep).
+	MColumnStepsPerS float64     `json:"mcolumn_steps_per_s,omitempty"`
+	OfBound          float64     `json:"of_bound,omitempty"`
+	Surface          phaseReport `json:"surface"`
+	Render           phaseReport `json:"render"`
+	Total            phaseReport `json:"total"`
+	VolumeMl         float64     `json:"volume_ml"`
+	AddedMl          float64     `json:"added_ml"`
+	RemovedMl        float64     `json:"removed_ml"`
+	RejectedMl       float64     `json:"rejected_ml"`
 	// ConservationError is (volume - (added - removed)) / added: float rounding only.
 	ConservationError float64  `json:"conservation_error"`
 	Wet               int      `json:"wet_columns"`
@@ -50,28 +63,31 @@ type runReport struct {
 	Interrupted       bool     `json:"interrupted,omitempty"`
 }
 
-func phase(p script.PhaseTiming) phaseReport {
+func phase(p timing.PhaseTiming) phaseReport {
 	return phaseReport{Frames: p.Frames, AvgMs: p.AvgMs, MaxMs: p.MaxMs}
 }
 
-// makeReport gathers the scenario's state after a run that took wall; total holds the
-// command's own whole-frame times (Advance, plus surface and render once they exist).
-func makeReport(sc *script.Scenario, wall time.Duration, total *script.PhaseClock) runReport {
-	info := sc.Info()
-	st := sc.Sim().Stats()
-	tm := sc.Timings()
+// makeReport gathers how a headless run ended (engine.Result) into the report.
+func makeReport(res engine.Result) runReport {
+	info, st := res.Info, res.State
+	tm := st.Total
 	r := runReport{
 		Scenario: info.Name, Nx: info.Nx, Ny: info.Ny, Layers: info.Layers, Columns: st.Columns,
 		Dx: info.Dx, DtMs: st.Dt * 1e3, Backend: st.Backend, Workers: st.Workers,
-		Steps: st.Steps, SimulatedS: st.Time, WallS: wall.Seconds(),
+		Steps: st.Steps, SimulatedS: st.Time, WallS: res.Wall.Seconds(),
 		Simulation: phase(tm.Simulation), Surface: phase(tm.Surface), Render: phase(tm.Render),
-		Total:    phase(total.Timing()),
+		SimulationStepMs: tm.StepMs(), StepsPerFrame: tm.StepsPerFrame(), FPS: st.FPS, FrameSteps: st.FrameSteps,
+		Total:    phase(res.Total.Timing()),
 		VolumeMl: st.Volume * 1e6, AddedMl: st.Added * 1e6, RemovedMl: st.Removed * 1e6, RejectedMl: st.Rejected * 1e6,
 		Wet: st.Wet, Passages: st.Passages, Extended: st.Extended,
 		Warnings: info.Warnings,
 	}
-	if wall > 0 {
-		r.RealTimeFactor = st.Time / wall.Seconds()
+	if res.Err != nil {
+		r.Error = res.Err.Error()
+		r.Interrupted = errors.Is(res.Err, context.Canceled)
+	}
+	if res.Wall > 0 {
+		r.RealTimeFactor = st.Time / res.Wall.Seconds()
 	}
 	if st.Added > 0 {
 		r.ConservationError = (st.Volume - (st.Added - st.Removed)) / st.Added
@@ -92,6 +108,13 @@ func (r runReport) print(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %10.3f %10.3f\n", name, p.AvgMs, p.MaxMs)
 	}
 	row("simulation", r.Simulation, "")
+	if r.Simulation.Frames > 0 {
+		pace := fmt.Sprintf("%g frames a simulated second", r.FPS)
+		if r.FrameSteps > 0 {
+			pace = fmt.Sprintf("--frame-steps %d", r.FrameSteps)
+		}
+		fmt.Fprintf(w, "  %-12s %10.3f %10s   (%.2f steps a frame: %s)\n", "  per step", r.SimulationStepMs, "", r.StepsPerFrame, pace)
+	}
 	row("surface", r.Surface, "(not built: --surface)")
 	row("render", r.Render, "(no preview window: --preview, or the UI's w key)")
 	row("total", r.Total, "")

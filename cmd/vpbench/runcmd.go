@@ -2,22 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/vpbench/vpbench/engine"
 	"github.com/vpbench/vpbench/preview"
-	"github.com/vpbench/vpbench/script"
-	"github.com/vpbench/vpbench/surface"
 )
 
 // runOptions are the flags of `vpbench run` (and of the default mode).
@@ -26,117 +23,83 @@ type runOptions struct {
 	headless   bool
 	until      float64 // simulated s; 0 = until main returns
 	jsonPath   string
-	frameSteps int
-	every      float64 // simulated s between plain progress lines
+	fps        float64 // frames a second (wall in real time, simulated headless)
+	frameSteps int     // fixed solver steps a frame (0: by fps)
+	every      float64 // simulated s between plain progress lines (0: every few wall seconds)
 	watch      bool    // reload when the file changes
 	preview    bool    // open the preview window when the run starts
 	cpuprofile string  // --cpuprofile: a CPU profile of the run
-	frameWork
-}
-
-// frameWork is what a frame does besides stepping: build the liquid surface (timed as
-// the Table 1 surface column) and write it out every so many frames.
-type frameWork struct {
-	surface     bool
-	exportEvery int
-	exportDir   string
-	exportFmt   string
-	link        *previewLink     // the run's preview (nil: none); it wants frames while a window shows it
-	prep        time.Duration    // the last do's one-time surface preparation, left out of the timings
-	builder     *surface.Builder // the builder prep made
-}
-
-func (f *frameWork) register(fs *flag.FlagSet, surfaceDefault bool) {
-	fs.BoolVar(&f.surface, "surface", surfaceDefault, "build the liquid surface mesh every frame (Table 1's surface column)")
-	fs.IntVar(&f.exportEvery, "export-every", 0, "write the surface mesh every N frames (0: never; implies --surface)")
-	fs.StringVar(&f.exportDir, "export-dir", "out", "folder for --export-every's numbered meshes")
-	fs.StringVar(&f.exportFmt, "export-format", "obj", `mesh format for --export-every: "obj" or "ply" (with opacity)`)
-}
-
-func (f *frameWork) validate() error {
-	if f.exportEvery < 0 {
-		return usagef("--export-every is %d: it must be >= 0", f.exportEvery)
-	}
-	if f.exportFmt != "obj" && f.exportFmt != "ply" {
-		return usagef("--export-format is %q: want \"obj\" or \"ply\"", f.exportFmt)
-	}
-	if f.exportEvery > 0 {
-		f.surface = true
-	}
-	return nil
-}
-
-// do runs the frame's surface work after frame number frame; it returns its duration.
-// While the preview wants frames, the surface is built every frame (with the window's
-// camera and meniscus switch) and handed to it.
-func (f *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
-	f.prep = 0
-	wanted := f.link != nil && f.link.src.Wanted()
-	if !f.surface && !wanted {
-		return 0, nil
-	}
-	// The terrain mesh and minimum heights are made once (and again after a terrain
-	// change), not per frame: prepared before the clock starts, so that Table 1's surface
-	// column is the per-frame work (and the frame total leaves it out too: prep).
-	t0 := time.Now()
-	b, err := sc.SurfaceBuilder()
-	if err != nil {
-		return 0, err
-	}
-	if b != f.builder { // made now
-		f.builder, f.prep = b, time.Since(t0)
-	}
-	export := f.exportEvery > 0 && frame%f.exportEvery == 0
-	if export {
-		sc.Sync() // the file is named for this frame: its steps, not the pipelined previous ones
-	}
-	t0 = time.Now()
-	var m *surface.Mesh
-	if wanted {
-		m, err = f.link.src.Feed(sc)
-	} else {
-		m, err = sc.BuildSurface()
-	}
-	d := time.Since(t0)
-	if err != nil {
-		return d, err
-	}
-	sc.RecordFrame(0, d, 0)
-	if export {
-		path := filepath.Join(f.exportDir, fmt.Sprintf("%s_%06d.%s", strings.TrimSuffix(sc.Name(), ".lua"), frame, f.exportFmt))
-		if err := m.WriteFile(path); err != nil {
-			return d, fmt.Errorf("--export-every: %w", err)
-		}
-	}
-	return d, nil
+	surface    bool    // build the liquid surface every frame
+	export     engine.Export
+	given      func(name string) bool // whether the command line set a flag
 }
 
 func (o *runOptions) register(fs *flag.FlagSet) {
 	o.scenarioFlags.register(fs)
 	fs.BoolVar(&o.headless, "headless", false, "no terminal UI: progress, then a stats table")
-	fs.Float64Var(&o.until, "until", 0, "simulated seconds to run (0: until the script's main returns)")
+	fs.Float64Var(&o.until, "until", 0, "simulated seconds to run, at least (0: until the script's main returns)")
 	fs.StringVar(&o.jsonPath, "json", "", "also write the final stats to this JSON file")
-	fs.IntVar(&o.frameSteps, "frame-steps", 1, "solver steps per frame (timings are per frame)")
-	fs.Float64Var(&o.every, "every", 0.5, "simulated seconds between progress lines when output is not a terminal")
+	fs.Float64Var(&o.fps, "fps", engine.DefaultFPS, "frames a second: one surface each (per wall second in real time, per simulated second headless)")
+	fs.IntVar(&o.frameSteps, "frame-steps", 0, "fixed solver steps per frame, as in the paper's Table 1 (excludes --fps)")
+	fs.Float64Var(&o.every, "every", 0, "simulated seconds between progress lines when output is not a terminal (default: a line every 5 wall seconds)")
 	fs.BoolVar(&o.preview, "preview", false, "open the preview window (GLFW/OpenGL; needs a display) when the run starts")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
-	o.frameWork.register(fs, false)
+	fs.BoolVar(&o.surface, "surface", false, "build the liquid surface every frame (Table 1's surface column)")
+	fs.IntVar(&o.export.Every, "export-every", 0, "write the surface mesh every N frames (0: never; implies --surface)")
+	fs.StringVar(&o.export.Dir, "export-dir", "out", "folder for --export-every's numbered meshes")
+	fs.StringVar(&o.export.Format, "export-format", "obj", `mesh format for --export-every: "obj" or "ply" (with opacity)`)
+	o.given = func(name string) bool { return flagGiven(fs, name) }
 }
 
 func (o *runOptions) validate() error {
 	if math.IsNaN(o.until) || math.IsInf(o.until, 0) || o.until < 0 {
 		return usagef("--until is %v: it must be a number of simulated seconds >= 0", o.until)
 	}
-	if o.frameSteps < 1 {
+	if o.given != nil && o.given("fps") && o.given("frame-steps") {
+		return usagef("--fps and --frame-steps exclude each other: --fps %g paces frames by time, --frame-steps %d fixes the steps a frame; give one", o.fps, o.frameSteps)
+	}
+	if math.IsNaN(o.fps) || math.IsInf(o.fps, 0) || o.fps <= 0 || o.fps > 1000 {
+		return usagef("--fps is %v: it must be a number of frames a second in (0, 1000]", o.fps)
+	}
+	if o.frameSteps < 0 || o.given != nil && o.given("frame-steps") && o.frameSteps < 1 {
 		return usagef("--frame-steps is %d: it must be >= 1", o.frameSteps)
 	}
-	if math.IsNaN(o.every) || o.every <= 0 {
-		return usagef("--every is %v: it must be > 0", o.every)
+	if math.IsNaN(o.every) || math.IsInf(o.every, 0) || o.every < 0 {
+		return usagef("--every is %v: it must be a number of simulated seconds > 0", o.every)
 	}
 	if o.preview && o.headless {
 		return usagef("--preview opens a window: drop --headless (sim:screenshot works headless, offscreen)")
 	}
-	return o.frameWork.validate()
+	if err := o.export.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	if o.export.Every > 0 {
+		o.surface = true
+	}
+	return nil
+}
+
+// engineConfig is the run loop's configuration for these options: the scenario at path
+// ("" is the built-in demo), with the preview source src (nil: none).
+func (o *runOptions) engineConfig(path string, src *preview.Source) engine.Config {
+	cfg := engine.Config{
+		Path:       path,
+		SourceName: "demo.lua",
+		Script:     o.options(nil),
+		FPS:        o.fps,
+		FrameSteps: o.frameSteps,
+		Until:      o.until,
+		Surface:    o.surface,
+		Export:     o.export,
+		Preview:    src,
+	}
+	if path == "" {
+		cfg.Source = demoScript
+	}
+	if previewHost != nil {
+		cfg.Shooter = previewHost
+	}
+	return cfg
 }
 
 // runCommand is `vpbench run [flags] [scenario.lua]`.
@@ -146,7 +109,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var o runOptions
 	o.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench run [--headless] [--until T] [--json FILE] [--param name=value]... [scenario.lua]\n\n"+
+		fmt.Fprintf(stderr, "usage: vpbench run [--headless] [--until T] [--fps F | --frame-steps N] [--surface] [--json FILE] [--param name=value]... [scenario.lua]\n\n"+
 			"Runs a scenario (the built-in demo when none is given) and prints the paper's Table 1 timings and the volume accounting.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -180,27 +143,18 @@ func (o *runOptions) begin(pos []string) (path string, stop func(), err error) {
 	return path, stop, nil
 }
 
-// runScenario loads and runs one scenario to the end, printing its report.
+// runScenario loads and runs one scenario to the end, headless and as fast as it can,
+// printing its report.
 func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr io.Writer) error {
 	until := o.until
 	if until == 0 {
 		until = math.Inf(1)
 	}
 	prog := newProgress(stderr, stdout, until, o.every)
-	print := printer(stdout)
 	link := newPreviewLink(path)
-	opt := o.options(func(msg string) {
-		prog.clear() // the script's lines go above the bar, not through it
-		print(msg)
-	})
-	link.setup(&opt)
-	sc, err := loadScenario(path, opt)
-	if err != nil {
-		return err
-	}
-	defer sc.Close() // warnings reached the print hook during Load, and the report repeats them
-	link.attach(sc)
-	o.frameWork.link = link
+	cfg := o.engineConfig(path, link.src)
+	cfg.Speed, cfg.Headless, cfg.NoMap = engine.Speed{Max: true}, true, true
+	cfg.SendInterval = 100 * time.Millisecond
 	if o.preview {
 		if err := link.open(); err != nil {
 			fmt.Fprintf(stderr, "%v (the run goes on without it)\n", err)
@@ -209,17 +163,18 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 		}
 	}
 	if math.IsInf(until, 1) {
-		fmt.Fprintf(stderr, "running %s until its main function returns (Ctrl-C stops it)\n", sc.Name())
+		name := "demo.lua"
+		if path != "" {
+			name = filepath.Base(path)
+		}
+		fmt.Fprintf(stderr, "running %s until its main function returns (Ctrl-C stops it)\n", name)
 	}
-	total := &script.PhaseClock{}
-	start := time.Now()
-	runErr := advanceUntil(ctx, sc, until, o.frameSteps, &o.frameWork, total, prog.update)
+	res := runHeadless(ctx, cfg, stdout, prog)
 	prog.finish()
-	rep := makeReport(sc, time.Since(start), total)
-	if runErr != nil {
-		rep.Error = runErr.Error()
+	if !res.Loaded {
+		return res.Err // the load error: file:line and message
 	}
-	rep.Interrupted = errors.Is(runErr, context.Canceled)
+	rep := makeReport(res)
 	rep.print(stdout)
 	if o.jsonPath != "" {
 		if err := writeJSON(o.jsonPath, rep); err != nil {
@@ -229,57 +184,54 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 	if rep.Interrupted {
 		return nil // stopped by the user: what was computed is reported above
 	}
-	return runErr
+	return res.Err
 }
 
-// advanceUntil steps sc frame by frame until simulated time until, the script's main
-// returns, a script error, or ctx is cancelled, doing work's surface work every frame.
-// progress is called after every frame.
-func advanceUntil(ctx context.Context, sc *script.Scenario, until float64, frameSteps int, work *frameWork, total *script.PhaseClock, progress func(t float64)) error {
-	dt := sc.Sim().Dt()
-	// On a device backend the next frame's steps run while this one's surface is built
-	// (script.Scenario.SetPipelined); turning it off at the end publishes the last frame.
-	sc.SetPipelined(true)
-	defer sc.SetPipelined(false)
-	for frame := 1; sc.Time() < until-dt/2; frame++ {
-		if err := ctx.Err(); err != nil {
-			return err
+// runHeadless runs cfg's scenario on the run loop (package engine) until it stops,
+// printing the script's lines to stdout and its progress to prog (nil: none), and
+// returns how it ended.
+func runHeadless(ctx context.Context, cfg engine.Config, stdout io.Writer, prog *progress) engine.Result {
+	print := printer(stdout)
+	r := engine.New(cfg, func(msg any) {
+		switch m := msg.(type) {
+		case engine.Log:
+			for _, l := range m.Lines {
+				// The script's prints and warnings; the runner's own notes are for the UI,
+				// and errors come back in the result.
+				if l.Level == engine.LogPrint || l.Level == engine.LogWarn {
+					if prog != nil {
+						prog.clear() // the script's lines go above the bar, not through it
+					}
+					print(l.Text)
+				}
+			}
+		case engine.Progress:
+			if prog != nil {
+				prog.update(m.Time)
+			}
 		}
-		steps := frameSteps
-		if !math.IsInf(until, 1) {
-			steps = max(1, min(steps, int(math.Ceil((until-sc.Time())/dt-0.5))))
-		}
-		t0 := time.Now()
-		done, err := sc.Advance(steps)
-		if err == nil {
-			_, err = work.do(sc, frame)
-		}
-		total.Add(time.Since(t0) - work.prep)
-		if err != nil {
-			return err
-		}
-		progress(sc.Time())
-		if done {
-			return nil
-		}
-	}
-	return nil
+	})
+	r.Run(ctx)
+	return r.Result()
 }
+
+// progressWall is the least wall time between two plain progress lines when --every is
+// not given.
+const progressWall = 5 * time.Second
 
 // progress shows how far a run is: a bar on a terminal, plain lines otherwise.
 type progress struct {
-	bar      *progressbar.ProgressBar
-	lines    io.Writer
-	every    float64
-	next     float64
-	finite   bool
-	lastTime float64
-	wall     time.Time
+	bar   *progressbar.ProgressBar
+	lines io.Writer
+	every float64 // simulated s between lines; 0: by wall time (progressWall)
+	next  float64
+	wall  time.Time
+	last  time.Time
 }
 
 func newProgress(stderr, stdout io.Writer, until, every float64) *progress {
-	p := &progress{every: every, next: every, finite: !math.IsInf(until, 1), wall: time.Now()}
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && p.finite {
+	p := &progress{every: every, next: every, wall: time.Now(), last: time.Now()}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !math.IsInf(until, 1) {
 		p.bar = progressbar.NewOptions64(int64(math.Ceil(until*1000)),
 			progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("simulated ms"),
@@ -293,17 +245,25 @@ func newProgress(stderr, stdout io.Writer, until, every float64) *progress {
 }
 
 func (p *progress) update(t float64) {
-	p.lastTime = t
 	if p.bar != nil {
 		_ = p.bar.Set64(int64(t * 1000))
 		return
 	}
-	if t >= p.next-1e-9 {
-		fmt.Fprintf(p.lines, "t = %.3f s (%.1fx real time)\n", t, t/time.Since(p.wall).Seconds())
+	now := time.Now()
+	if p.every == 0 {
+		if now.Sub(p.last) < progressWall {
+			return
+		}
+	} else {
+		if t < p.next-1e-9 {
+			return
+		}
 		for p.next <= t+1e-9 {
 			p.next += p.every
 		}
 	}
+	p.last = now
+	fmt.Fprintf(p.lines, "t = %.3f s (%.1fx real time)\n", t, t/now.Sub(p.wall).Seconds())
 }
 
 // clear takes the bar off the screen until its next update.
@@ -320,8 +280,8 @@ func (p *progress) finish() {
 }
 
 // previewLink ties one scenario run to the preview host (previewHost, served by main on
-// the main thread): the sim:screenshot hook, the frames the window takes, its render
-// times in Table 1, and the window's Toggle and Screenshot for the terminal UI.
+// the main thread): the source the run loop publishes frames into, and the window's
+// Toggle and Screenshot for the terminal UI.
 type previewLink struct {
 	src *preview.Source
 }
@@ -333,17 +293,6 @@ func newPreviewLink(path string) *previewLink {
 		name = filepath.Base(path)
 	}
 	return &previewLink{src: preview.NewSource(name)}
-}
-
-// setup gives the scenario's options the sim:screenshot hook (an error that says why
-// when this process has no preview host).
-func (l *previewLink) setup(opt *script.Options) {
-	opt.Screenshot = preview.ScreenshotHook(previewHost, l.src)
-}
-
-// attach sends the window's render times to the scenario's Table 1 timings.
-func (l *previewLink) attach(sc *script.Scenario) {
-	l.src.OnRender(func(d time.Duration) { sc.RecordFrame(0, 0, d) })
 }
 
 // adapter is what the terminal UI takes: Toggle() for its preview key and Screenshot.

@@ -1,6 +1,6 @@
 //go:build cgo
 
-package tui
+package engine
 
 import (
 	"testing"

@@ -1,10 +1,10 @@
-package tui
+package engine
 
 import (
 	"fmt"
 
 	"github.com/vpbench/vpbench/gpusim"
-	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/timing"
 )
 
 // Speed is how the runner paces the solver: as fast as it can (Max), or so that
@@ -17,8 +17,8 @@ type Speed struct {
 // RealTime is the pace at which one simulated second takes one wall second.
 var RealTime = Speed{Factor: 1}
 
-// speeds are the paces the speed key cycles through, in order.
-var speeds = []Speed{RealTime, {Max: true}, {Factor: 0.1}, {Factor: 0.5}, {Factor: 2}}
+// Speeds are the paces the UI's speed key cycles through, in order.
+var Speeds = []Speed{RealTime, {Max: true}, {Factor: 0.1}, {Factor: 0.5}, {Factor: 2}}
 
 func (s Speed) String() string {
 	switch {
@@ -70,11 +70,13 @@ func (s Status) String() string {
 
 // Window is the per-frame timing of the recent past (the last WindowSeconds of wall time).
 type Window struct {
-	Simulation, Surface, Render script.PhaseTiming
+	Simulation, Surface, Render timing.PhaseTiming
+	// Steps is the solver steps of the window's simulation frames.
+	Steps int64
 }
 
-// State is a copy of the engine's state, sent by the runner to the UI (StateMsg). It
-// shares nothing with the runner: the UI may keep it as long as it likes.
+// State is a copy of the engine's state, published by the runner (Config.Send). It
+// shares nothing with the runner: a receiver may keep it as long as it likes.
 type State struct {
 	Status Status
 	Err    string // the error that stopped the scenario, or that the script's load gave
@@ -90,10 +92,13 @@ type State struct {
 	StepsPerSec float64 // over the window
 	RealTime    float64 // simulated s per wall s over the window
 	Speed       Speed
-	Lagging     bool // real-time pacing cannot keep up: the solver is slower than the pace asked
+	Lagging     bool    // real-time pacing cannot keep up: the solver is slower than the pace asked
+	FPS         float64 // the frames a second asked for (0 with FrameSteps)
+	FrameSteps  int     // fixed solver steps a frame (0: as many as the pace asks)
+	Frames      int     // frames run since the load
 
 	Window Window         // recent frames
-	Total  script.Timings // since the start
+	Total  timing.Timings // since the start
 	Spark  []float64      // recent frame times (solver + surface), ms, oldest first
 
 	Volume, Added, Removed, Rejected float64 // m^3
@@ -106,9 +111,6 @@ type State struct {
 	Layer Layer
 	Map   DepthMap
 }
-
-// StateMsg carries a State from the runner to the UI.
-type StateMsg struct{ State State }
 
 // LogLevel says what a log line is.
 type LogLevel int
@@ -126,16 +128,25 @@ type LogLine struct {
 	Text  string
 }
 
-// LogMsg carries log lines from the runner to the UI, in order.
-type LogMsg struct{ Lines []LogLine }
+// Log carries log lines from the runner, in order.
+type Log struct{ Lines []LogLine }
 
-// CommandKind is what the UI asks the runner to do.
+// Progress is sent after every frame of a headless run (Config.Headless), where State
+// messages come at most every SendInterval of wall time: a fast run's progress lines are
+// keyed to simulated time, so they need each frame's end. Time is the simulated time
+// (s), Steps the solver steps since the load.
+type Progress struct {
+	Time  float64
+	Steps int64
+}
+
+// CommandKind is what a front end (the UI) asks the runner to do.
 type CommandKind int
 
 const (
 	CmdTogglePause CommandKind = iota
 	CmdStep                    // pause, then advance one frame
-	CmdCycleSpeed              // the next of speeds
+	CmdCycleSpeed              // the next of Speeds
 	CmdViscosity               // multiply the viscosity by Command.Factor
 	CmdReload                  // load the script again (from its file)
 	CmdCycleLayer              // the depth map's next layer
@@ -143,7 +154,7 @@ const (
 	CmdQuit
 )
 
-// Command is a request from the UI to the runner (Runner.Commands).
+// Command is a request to the runner (Runner.Commands).
 type Command struct {
 	Kind       CommandKind
 	Factor     float64

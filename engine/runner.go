@@ -1,4 +1,4 @@
-package tui
+package engine
 
 import (
 	"context"
@@ -7,79 +7,110 @@ import (
 	"sync"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/internal/filestamp"
+	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/timing"
 )
 
 const (
-	// sendInterval is the least time between two state messages while the solver runs:
-	// the UI is redrawn at most 25 times a second whatever the solver does.
-	sendInterval = 40 * time.Millisecond
+	// DefaultSendInterval is the least time between two State messages while the solver
+	// runs: the UI is redrawn at most 25 times a second whatever the solver does.
+	DefaultSendInterval = 40 * time.Millisecond
 	// WindowSeconds is the wall time the "recent" timings and rates cover.
 	WindowSeconds = 2.0
 	// sparkLen is how many state intervals the sparkline remembers.
 	sparkLen = 120
-	// maxLag is how far (wall time) real-time pacing may fall behind before the runner
-	// says it cannot keep up and stops trying to catch up the difference.
-	maxLag = 250 * time.Millisecond
-	// lagMemory is how long State.Lagging stays on after pacing last fell behind.
-	lagMemory = 3 * time.Second
 	// watchInterval is how often the scenario file is checked for changes.
 	watchInterval = 300 * time.Millisecond
 )
 
-// RunnerConfig says what the runner runs and how.
-type RunnerConfig struct {
+// Config says what the runner runs and how.
+type Config struct {
 	// Path is the scenario file; "" runs Source (the built-in demo) named SourceName.
 	Path       string
 	Source     []byte
 	SourceName string
-	// Script are the load options (Print is the runner's: it goes to the log).
+	// Script are the load options. The runner sets Print (to its log), Timings (its
+	// Table 1 clocks) and Screenshot (the preview, through Shooter).
 	Script script.Options
-	// FrameSteps is the solver steps a frame (one Advance call); 0 means 1.
+	// FPS is the frames a second (0: DefaultFPS): per wall second in real time, per
+	// simulated second as fast as possible. Each frame builds at most one surface.
+	FPS float64
+	// FrameSteps > 0 fixes the solver steps a frame instead (the paper's Table 1 frames).
 	FrameSteps int
-	// FrameWork, if set, runs after every frame that stepped (frame counts from 1): the
-	// liquid surface, for instance. It returns the time it took, which the runner counts
-	// as Table 1's surface column of the recent window; it records the frame itself with
-	// Scenario.RecordFrame for the totals. An error is logged and pauses the run.
-	FrameWork func(sc *script.Scenario, frame int) (time.Duration, error)
-	// OnLoad, if set, runs after every successful load, before the first frame (the
-	// preview ties its render times to the new scenario there).
-	OnLoad func(sc *script.Scenario)
-	// Notes are logged first, as warnings (what the command could not set up).
-	Notes []string
-	// Until pauses the run at this simulated time (0: never).
+	// Until stops the run at this simulated time (0: never): the first step boundary at
+	// or after it. The UI pauses there; a headless run ends.
 	Until float64
 	// Watch reloads the scenario when its file changes.
 	Watch bool
 	// Speed is the pace at the start (the zero value is real time).
 	Speed Speed
+	// Surface builds the liquid surface every frame (Table 1's surface column); it is
+	// built anyway while the preview wants frames.
+	Surface bool
+	// Export writes the surface every Export.Every frames (implies Surface).
+	Export Export
+	// Preview, if set, receives a frame (surface and terrain) every frame while a window
+	// or a screenshot wants one, and gives back the window's camera and meniscus switch
+	// and its render times.
+	Preview *preview.Source
+	// Shooter draws sim:screenshot's pictures (nil: sim:screenshot says the preview is
+	// needed).
+	Shooter Shooter
+	// Notes are logged first, as warnings (what the command could not set up).
+	Notes []string
+	// Headless ends Run as soon as the run stops by itself: Until reached, main returned,
+	// a script error, or a script that does not load (Result says which).
+	Headless bool
+	// Final, if set, runs on the runner's goroutine once a headless run has stopped
+	// without error, before the scenario closes (render draws its picture there).
+	Final func(sc *script.Scenario) error
+	// SendInterval is the least wall time between two State messages while running (0:
+	// DefaultSendInterval). Log lines go out with the next State, at once when idle, and
+	// after every frame in a headless run.
+	SendInterval time.Duration
+	// NoMap leaves the depth map out of the States (a headless run shows none).
+	NoMap bool
+}
+
+// Result is how a headless run ended: the last state, the scenario's description, the
+// Table 1 clocks, the frames' whole wall time, and the error that stopped it.
+type Result struct {
+	State State
+	Info  script.Info
+	// Total is the frames' whole wall time (steps, callbacks, surface) per frame.
+	Total timing.PhaseClock
+	// Wall is the wall time from the end of the load to the end of the run.
+	Wall time.Duration
+	// Err is the load error, the script error that stopped the run, or Final's.
+	Err error
+	// Loaded tells whether the scenario loaded (Info and the state's figures are valid).
+	Loaded bool
 }
 
 // Runner owns the scenario: it loads, steps and reloads it on its own goroutine (Run),
-// takes Commands from the UI through a channel and reports to the UI only through
-// messages (send). Nothing it owns is shared: a State is a copy.
+// takes Commands through a channel and reports only through Config.Send, which receives
+// State and Log values. Nothing it owns is shared: a State is a copy.
 type Runner struct {
-	cfg  RunnerConfig
+	cfg  Config
 	cmds chan Command
 	wake chan struct{} // Log's nudge to an idle runner
-	send func(tea.Msg)
+	send func(any)
 	done chan struct{}
 
 	sc      *script.Scenario
 	status  Status
 	errText string
+	err     error
 	stamp   filestamp.Stamp
 	frame   int
 	quit    bool
+	result  Result
 
-	speed             Speed
-	baseWall          time.Time // real-time pacing: simulated time baseSim at wall time baseWall
-	baseSim           float64
-	lagAt             time.Time // when pacing last fell behind by maxLag (zero: never)
+	pace              pacer
+	work              frameWork
 	layer             Layer
 	mapCols, mapRows  int
 	lastSend          time.Time
@@ -91,23 +122,53 @@ type Runner struct {
 	logMu             sync.Mutex
 	pending           []LogLine
 	statsTime, statsN int64 // runner overhead: time spent building state messages, count
+
+	// Table 1's clocks (since the load): the solver per frame and its steps, the surface
+	// per frame that built one, the render per drawn frame (the preview's goroutine
+	// records those, hence the lock), and each frame's whole wall time.
+	clockMu    sync.Mutex
+	simClock   timing.PhaseClock
+	steps      int64
+	surfClock  timing.PhaseClock
+	render     timing.PhaseClock
+	totalClock timing.PhaseClock
+	runStart   time.Time
 }
 
-// NewRunner makes a runner; it does nothing until Run. send delivers messages to the UI
-// (Program.Send); it may block while the UI is busy, never the other way round.
-func NewRunner(cfg RunnerConfig, send func(tea.Msg)) *Runner {
-	if cfg.FrameSteps <= 0 {
-		cfg.FrameSteps = 1
-	}
+// New makes a runner; it does nothing until Run. send receives State, Log and (headless) Progress values
+// (Program.Send for the UI); it may block while the receiver is busy, never the other way
+// round.
+func New(cfg Config, send func(any)) *Runner {
 	if cfg.SourceName == "" {
 		cfg.SourceName = "demo.lua"
 	}
 	if !cfg.Speed.Max && cfg.Speed.Factor <= 0 {
 		cfg.Speed = RealTime
 	}
-	return &Runner{cfg: cfg, cmds: make(chan Command, 64), wake: make(chan struct{}, 1), send: send, done: make(chan struct{}),
-		speed: cfg.Speed, mapCols: 80, mapRows: 12}
+	if cfg.FPS <= 0 {
+		cfg.FPS = DefaultFPS
+	}
+	if cfg.SendInterval <= 0 {
+		cfg.SendInterval = DefaultSendInterval
+	}
+	if cfg.Export.Every > 0 {
+		cfg.Surface = true
+	}
+	r := &Runner{cfg: cfg, cmds: make(chan Command, 64), wake: make(chan struct{}, 1), send: send, done: make(chan struct{}),
+		mapCols: 80, mapRows: 12}
+	r.pace = pacer{speed: cfg.Speed, fps: cfg.FPS, frameSteps: cfg.FrameSteps, until: cfg.Until}
+	r.work = frameWork{surface: cfg.Surface, export: cfg.Export, src: cfg.Preview}
+	if cfg.NoMap {
+		r.mapCols, r.mapRows = 0, 0
+	}
+	if cfg.Preview != nil {
+		cfg.Preview.OnRender(r.recordRender)
+	}
+	return r
 }
+
+// Result is how a headless run ended; valid once Done is closed.
+func (r *Runner) Result() Result { return r.result }
 
 // Commands is where the UI sends its requests. The channel is buffered; a sender that
 // must not block (the UI's Update) should drop a command when it is full.
@@ -125,15 +186,18 @@ func (r *Runner) Overhead() (time.Duration, int64) {
 	return time.Duration(r.statsTime / r.statsN), r.statsN
 }
 
-// Run loads the scenario and runs it until ctx ends or CmdQuit arrives; then it closes
-// the scenario and returns. Call it once, on its own goroutine.
+// Run loads the scenario and runs it until ctx ends or CmdQuit arrives (or, headless,
+// until the run stops by itself); then it closes the scenario and returns. Call it once,
+// on its own goroutine.
 func (r *Runner) Run(ctx context.Context) {
 	defer close(r.done)
 	defer func() {
 		if r.sc != nil {
+			r.finish(ctx)
 			r.sc.Close()
 			r.sc = nil
 		}
+		r.flush()
 	}()
 	for _, n := range r.cfg.Notes {
 		r.logf(LogWarn, "%s", n)
@@ -147,20 +211,50 @@ func (r *Runner) Run(ctx context.Context) {
 		if r.quit {
 			break
 		}
+		if r.cfg.Headless && r.status != StatusRunning {
+			break
+		}
 		r.pollWatch()
 		if r.status != StatusRunning {
 			r.flush()
 			r.idle(ctx, timer, r.watchWait())
 			continue
 		}
-		if wait := r.pace(); wait > 0 {
+		steps, wait := r.plan()
+		if steps == 0 {
 			r.flushIfDue()
-			r.idle(ctx, timer, min(wait, sendInterval))
+			if wait > 0 {
+				r.idle(ctx, timer, min(wait, r.cfg.SendInterval))
+			}
 			continue
 		}
-		r.step()
+		r.step(steps)
 		r.flushIfDue()
 	}
+	if ctx.Err() != nil && r.err == nil && r.status == StatusRunning {
+		r.err = ctx.Err()
+	}
+}
+
+// finish ends a run: the last frame's state is published, the result recorded and, for
+// a headless run that stopped by itself without error, Final runs.
+func (r *Runner) finish(ctx context.Context) {
+	r.sc.Sync()
+	if r.cfg.Headless && r.err == nil && ctx.Err() == nil && r.cfg.Final != nil {
+		if err := r.cfg.Final(r.sc); err != nil {
+			r.err = err
+			r.logf(LogError, "%v", err)
+		}
+	}
+	r.dirty = true
+	r.result.Wall = time.Since(r.runStart)
+	r.result.State = r.state()
+	r.result.Info = r.sc.Info()
+	r.clockMu.Lock()
+	r.result.Total = r.totalClock
+	r.clockMu.Unlock()
+	r.result.Err = r.err
+	r.result.Loaded = true
 }
 
 // idle waits for a command, ctx, or d (forever when d <= 0), handling the command.
@@ -215,75 +309,80 @@ func (r *Runner) drain() {
 	}
 }
 
-// pace returns how long to wait before the next frame is due (0: step now). In real-time
-// modes simulated time follows baseSim + Factor * (wall - baseWall); when the solver falls
-// further behind than maxLag, the runner lets the debt go (so that it does not race to
-// catch up later) and says that it cannot keep up (State.Lagging) for lagMemory.
-func (r *Runner) pace() time.Duration {
-	if r.speed.Max {
-		return 0
-	}
-	now := time.Now()
+// plan is the pacer's decision for now: the steps of a frame due now, or how long to
+// wait. At Until the run pauses (the UI) or ends (headless).
+func (r *Runner) plan() (steps int, wait time.Duration) {
 	t, dt := r.sc.Time(), r.sc.Sim().Dt()
-	target := r.baseSim + r.speed.Factor*now.Sub(r.baseWall).Seconds()
-	ahead := t + dt/2 - target // the next frame is due when target reaches t + dt/2
-	if ahead > 0 {
-		return max(time.Duration(ahead/r.speed.Factor*float64(time.Second)), 100*time.Microsecond)
+	if r.pace.atUntil(t, dt) {
+		r.setStatus(StatusPaused)
+		r.logf(LogInfo, "paused at t = %.6g s (--until %g)", t, r.cfg.Until)
+		return 0, 0
 	}
-	if behind := time.Duration(-ahead / r.speed.Factor * float64(time.Second)); behind > maxLag {
-		if !r.lagging(now) {
-			r.dirty = true
-		}
-		r.lagAt = now
-		r.baseWall, r.baseSim = now, t+dt/2 // the next frame is due now
+	lagging := r.pace.lagging(time.Now())
+	steps, wait = r.pace.plan(time.Now(), t, dt)
+	if r.pace.lagging(time.Now()) != lagging {
+		r.dirty = true
 	}
-	return 0
-}
-
-// lagging reports whether real-time pacing had to let a debt go in the last lagMemory.
-func (r *Runner) lagging(now time.Time) bool {
-	return !r.lagAt.IsZero() && now.Sub(r.lagAt) < lagMemory
+	return steps, wait
 }
 
 // rebase restarts real-time pacing from the current simulated time.
 func (r *Runner) rebase() {
-	r.baseWall = time.Now()
+	t := 0.0
 	if r.sc != nil {
-		r.baseSim = r.sc.Time()
+		t = r.sc.Time()
 	}
+	r.pace.rebase(time.Now(), t)
 }
 
-// step runs one frame: Advance, then the frame work, then the bookkeeping.
-func (r *Runner) step() {
+// step runs one frame of n solver steps (fewer when main returns or a script error
+// stops the run): Advance until the steps are done (it stops early where a callback is
+// due), then the frame's surface work, then the bookkeeping.
+func (r *Runner) step(n int) {
 	sc := r.sc
-	steps := r.cfg.FrameSteps
-	if r.cfg.Until > 0 {
-		dt := sc.Sim().Dt()
-		left := int((r.cfg.Until-sc.Time())/dt + 0.5)
-		if left <= 0 {
-			r.setStatus(StatusPaused)
-			r.logf(LogInfo, "paused at t = %.3f s (--until %g)", sc.Time(), r.cfg.Until)
-			return
-		}
-		steps = min(steps, left)
-	}
 	t0, n0 := sc.Time(), sc.Sim().Steps()
-	done, err := sc.Advance(steps)
-	simDur := sc.LastAdvance()
+	start := time.Now()
+	var simDur time.Duration
+	var done bool
+	var err error
+	for taken := 0; taken < n; {
+		done, err = sc.Advance(n - taken)
+		simDur += sc.LastAdvance()
+		taken = int(sc.Sim().Steps() - n0)
+		if done || err != nil || sc.LastAdvance() == 0 {
+			break
+		}
+	}
+	stepped := sc.Sim().Steps() - n0
+	r.pace.observe(simDur, stepped)
 	var surfDur time.Duration
-	if err == nil && simDur > 0 && r.cfg.FrameWork != nil {
+	if err == nil && stepped > 0 {
 		r.frame++
 		var ferr error
-		surfDur, ferr = r.cfg.FrameWork(sc, r.frame)
+		surfDur, ferr = r.work.do(sc, r.frame)
 		if ferr != nil {
+			r.err = ferr
 			r.logf(LogError, "%v", ferr)
 			r.setStatus(StatusPaused)
+			if r.cfg.Headless {
+				r.setStatus(StatusFailed)
+			}
 		}
+	}
+	if stepped > 0 {
+		r.clockMu.Lock()
+		r.simClock.Add(simDur)
+		r.steps += stepped
+		if surfDur > 0 {
+			r.surfClock.Add(surfDur)
+		}
+		r.totalClock.Add(time.Since(start) - r.work.prep)
+		r.clockMu.Unlock()
 	}
 	if r.status != StatusRunning || done || err != nil {
 		sc.Sync() // a single step, or the end: show its own state
 	}
-	r.win.addFrame(sc.Time()-t0, sc.Sim().Steps()-n0, simDur, surfDur)
+	r.win.addFrame(sc.Time()-t0, stepped, simDur, surfDur)
 	r.dirty = true
 	switch {
 	case err != nil:
@@ -292,10 +391,39 @@ func (r *Runner) step() {
 		r.setStatus(StatusFinished)
 		r.logf(LogInfo, "main returned at t = %.3f s: the scenario is finished (r reloads it)", sc.Time())
 	}
+	if r.cfg.Headless {
+		r.flushLog()
+		if stepped > 0 {
+			r.send(Progress{Time: sc.Time(), Steps: sc.Sim().Steps()})
+		}
+	}
+}
+
+// recordRender adds one drawn frame's render time to Table 1 (from any goroutine).
+func (r *Runner) recordRender(d time.Duration) {
+	r.clockMu.Lock()
+	r.render.Add(d)
+	r.clockMu.Unlock()
+}
+
+// Timings are Table 1's clocks since the load (sim:stats() reads them too). Safe from
+// any goroutine.
+func (r *Runner) Timings() timing.Timings {
+	r.clockMu.Lock()
+	defer r.clockMu.Unlock()
+	return timing.Timings{Simulation: r.simClock.Timing(), Surface: r.surfClock.Timing(), Render: r.render.Timing(), Steps: r.steps}
+}
+
+// resetClocks starts Table 1 over (a new load).
+func (r *Runner) resetClocks() {
+	r.clockMu.Lock()
+	r.simClock, r.surfClock, r.render, r.totalClock, r.steps = timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, 0
+	r.clockMu.Unlock()
 }
 
 // fail stops the scenario on a script error; the last state stays on screen.
 func (r *Runner) fail(err error) {
+	r.err = err
 	r.errText = err.Error()
 	r.setStatus(StatusFailed)
 	r.logf(LogError, "%s", r.errText)
@@ -312,7 +440,6 @@ func (r *Runner) setStatus(s Status) {
 	if s == StatusRunning {
 		r.rebase()
 		r.win.reset()
-		r.lagAt = time.Time{}
 	}
 	r.status = s
 	r.dirty = true
@@ -335,8 +462,8 @@ func (r *Runner) handle(c Command) {
 		case StatusRunning:
 			r.setStatus(StatusPaused)
 		case StatusPaused:
-			if r.cfg.Until > 0 && r.sc.Time() >= r.cfg.Until-r.sc.Sim().Dt()/2 {
-				r.cfg.Until = 0
+			if r.pace.atUntil(r.sc.Time(), r.sc.Sim().Dt()) {
+				r.pace.until = 0
 				r.logf(LogInfo, "running on past --until")
 			}
 			r.setStatus(StatusRunning)
@@ -349,22 +476,18 @@ func (r *Runner) handle(c Command) {
 			return
 		}
 		r.setStatus(StatusPaused)
-		until := r.cfg.Until
-		r.cfg.Until = 0 // a single step may go past --until
-		r.step()
-		r.cfg.Until = until
+		r.step(max(r.cfg.FrameSteps, 1)) // a single step may go past --until
 	case CmdCycleSpeed:
 		i := 0
-		for k, s := range speeds {
-			if s == r.speed {
+		for k, s := range Speeds {
+			if s == r.pace.speed {
 				i = k + 1
 			}
 		}
-		r.speed = speeds[i%len(speeds)]
+		r.pace.speed = Speeds[i%len(Speeds)]
 		r.rebase()
 		r.win.reset()
-		r.lagAt = time.Time{}
-		r.logf(LogInfo, "speed: %s", r.speed)
+		r.logf(LogInfo, "speed: %s", r.pace.speed)
 	case CmdViscosity:
 		r.scaleViscosity(c.Factor)
 	}
@@ -452,6 +575,8 @@ func (r *Runner) load(reload bool) {
 	r.logf(LogInfo, "%s %s", verb, name)
 	opt := r.cfg.Script
 	opt.Print = r.print
+	opt.Timings = r.Timings
+	opt.Screenshot = r.work.screenshot(r.cfg.Shooter, r.recordRender)
 	var sc *script.Scenario
 	var err error
 	t0 := time.Now()
@@ -467,26 +592,27 @@ func (r *Runner) load(reload bool) {
 			return
 		}
 		r.errText = err.Error()
+		r.result.Err = err
 		r.setStatus(StatusNoScene)
 		return
 	}
 	if r.sc != nil {
 		r.sc.Close()
 	}
-	r.sc, r.errText, r.frame = sc, "", 0
+	r.sc, r.errText, r.err, r.frame = sc, "", nil, 0
+	r.work.builder, r.work.view = nil, view{}
+	r.resetClocks()
+	r.runStart = time.Now()
 	// On a device backend a frame's steps run while the previous frame is drawn; setStatus
 	// and step wait for them when the run stops (Sync).
 	sc.SetPipelined(true)
-	if r.cfg.OnLoad != nil {
-		r.cfg.OnLoad(sc)
-	}
 	r.win = window{spark: r.win.spark}
 	in := sc.Info()
 	if int(r.layer) > in.Layers {
 		r.layer = LayerTop
 	}
 	r.logf(LogInfo, "%s loaded in %.0f ms: %dx%d cells, %d layer(s), dx %g m, dt %.3g ms, %s",
-		sc.Name(), time.Since(t0).Seconds()*1e3, in.Nx, in.Ny, in.Layers, in.Dx, in.Dt*1e3, backendName(in.Backend, in.Workers))
+		sc.Name(), time.Since(t0).Seconds()*1e3, in.Nx, in.Ny, in.Layers, in.Dx, in.Dt*1e3, BackendName(in.Backend, in.Workers))
 	r.status = StatusLoading
 	r.setStatus(StatusRunning)
 }
@@ -531,22 +657,27 @@ func (r *Runner) logf(lvl LogLevel, format string, a ...any) {
 	r.dirty = true
 }
 
-// flushIfDue sends the state when the last one is older than sendInterval.
+// flushIfDue sends the state when the last one is older than SendInterval.
 func (r *Runner) flushIfDue() {
-	if time.Since(r.lastSend) >= sendInterval {
+	if time.Since(r.lastSend) >= r.cfg.SendInterval {
 		r.flush()
 	}
 }
 
-// flush sends the pending log lines and, when something changed, the state.
-func (r *Runner) flush() {
+// flushLog sends the pending log lines.
+func (r *Runner) flushLog() {
 	r.logMu.Lock()
 	lines := r.pending
 	r.pending = nil
 	r.logMu.Unlock()
 	if len(lines) > 0 {
-		r.send(LogMsg{Lines: lines})
+		r.send(Log{Lines: lines})
 	}
+}
+
+// flush sends the pending log lines and, when something changed, the state.
+func (r *Runner) flush() {
+	r.flushLog()
 	if !r.dirty && r.status != StatusRunning {
 		return
 	}
@@ -556,13 +687,17 @@ func (r *Runner) flush() {
 	st := r.state()
 	r.statsTime += int64(time.Since(t0))
 	r.statsN++
-	r.send(StateMsg{State: st})
+	r.send(st)
 }
 
 // state makes the State message: a copy of everything the UI shows.
 func (r *Runner) state() State {
-	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.speed,
-		Lagging: r.status == StatusRunning && !r.speed.Max && r.lagging(time.Now()), Until: r.cfg.Until, Layer: r.layer}
+	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed,
+		Lagging: r.status == StatusRunning && r.pace.lagging(time.Now()), Until: r.pace.until, Layer: r.layer,
+		FrameSteps: r.cfg.FrameSteps, Frames: r.frame}
+	if r.cfg.FrameSteps == 0 {
+		st.FPS = r.cfg.FPS
+	}
 	if r.cfg.Path != "" {
 		st.Name = filepath.Base(r.cfg.Path)
 	}
@@ -581,7 +716,7 @@ func (r *Runner) state() State {
 	st.Extended, st.Passages = r.snap.Extended, r.snap.Passages
 	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
 	st.Settings = sim.Settings()
-	st.Total = sc.Timings()
+	st.Total = r.Timings()
 	r.win.close(time.Now(), st.Total.Render)
 	st.Window, st.StepsPerSec, st.RealTime = r.win.summary()
 	st.Spark = r.win.sparkline()
@@ -590,7 +725,8 @@ func (r *Runner) state() State {
 	return st
 }
 
-func backendName(backend string, workers int) string {
+// BackendName is a backend as people read it: "cpu, 2 worker(s)", or the device's name.
+func BackendName(backend string, workers int) string {
 	if backend == "cpu" {
 		return fmt.Sprintf("cpu, %d worker(s)", workers)
 	}

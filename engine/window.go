@@ -1,10 +1,10 @@
-package tui
+package engine
 
 import (
 	"math"
 	"time"
 
-	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/timing"
 )
 
 // bucket is what happened between two state messages.
@@ -12,7 +12,7 @@ type bucket struct {
 	wall        time.Duration
 	sim         float64 // simulated seconds advanced
 	steps       int64
-	simT, surfT script.PhaseClock
+	simT, surfT timing.PhaseClock
 	// renderFrames and renderMs are the render phase's frames and total ms in the bucket,
 	// from the differences of the scenario's running totals (the preview records them
 	// from its own goroutine; their per-frame maximum is not known here).
@@ -47,7 +47,7 @@ func (w *window) addFrame(sim float64, steps int64, simDur, surfDur time.Duratio
 }
 
 // close ends the current bucket at now; render is the scenario's render total so far.
-func (w *window) close(now time.Time, render script.PhaseTiming) {
+func (w *window) close(now time.Time, render timing.PhaseTiming) {
 	if w.start.IsZero() {
 		w.start = now
 	}
@@ -91,7 +91,7 @@ func (w *window) summary() (win Window, stepsPerSec, realTime float64) {
 	var wall time.Duration
 	var sim float64
 	var steps int64
-	var simT, surfT script.PhaseClock
+	var simT, surfT timing.PhaseClock
 	var rFrames int
 	var rMs float64
 	for _, b := range w.buckets {
@@ -103,9 +103,9 @@ func (w *window) summary() (win Window, stepsPerSec, realTime float64) {
 		rFrames += b.renderFrames
 		rMs += b.renderMs
 	}
-	win.Simulation, win.Surface = simT.Timing(), surfT.Timing()
+	win.Simulation, win.Surface, win.Steps = simT.Timing(), surfT.Timing(), steps
 	if rFrames > 0 {
-		win.Render = script.PhaseTiming{Frames: rFrames, AvgMs: rMs / float64(rFrames), MaxMs: math.NaN()}
+		win.Render = timing.PhaseTiming{Frames: rFrames, AvgMs: rMs / float64(rFrames), MaxMs: math.NaN()}
 	}
 	if s := wall.Seconds(); s > 0 {
 		stepsPerSec, realTime = float64(steps)/s, sim/s

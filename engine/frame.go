@@ -1,0 +1,190 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vpbench/vpbench/preview"
+	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/surface"
+)
+
+// Export writes the liquid surface every so many frames (`--export-every`).
+type Export struct {
+	Every  int    // frames between two meshes (0: never)
+	Dir    string // folder of the numbered meshes
+	Format string // "obj" or "ply"
+}
+
+// Validate checks the export settings, naming the flag at fault.
+func (e Export) Validate() error {
+	if e.Every < 0 {
+		return fmt.Errorf("--export-every is %d: it must be >= 0", e.Every)
+	}
+	if e.Format != "obj" && e.Format != "ply" {
+		return fmt.Errorf("--export-format is %q: want \"obj\" or \"ply\"", e.Format)
+	}
+	return nil
+}
+
+// Shooter renders a frame of the preview to a PNG file (sim:screenshot): the window's
+// camera and size when a window shows src, the default view otherwise. preview.Host is
+// one; it returns the render time for Table 1.
+type Shooter interface {
+	RenderPNG(src *preview.Source, f *preview.Frame, path string) (time.Duration, error)
+}
+
+// FrameOf is the preview's frame of sc's current state with the surface surf (nil: no
+// liquid). Its arrays are surf's, not copies: publish it before the next build. Runner
+// goroutine only.
+func FrameOf(sc *script.Scenario, surf *surface.Mesh) (preview.Frame, error) {
+	tm, version, err := sc.TerrainMesh()
+	if err != nil {
+		return preview.Frame{}, err
+	}
+	sx, sy, h := sc.Extent()
+	rgb, _ := sc.LiquidColor()
+	f := preview.Frame{
+		Time:           sc.Time(),
+		Box:            preview.Box{Max: [3]float64{sx, sy, h}},
+		Color:          rgb,
+		Terrain:        tm,
+		TerrainVersion: uint64(version),
+	}
+	if surf != nil {
+		f.Positions, f.Normals, f.Opacity, f.Indices = surf.Positions, surf.Normals, surf.Opacity, surf.Indices
+	}
+	return f, nil
+}
+
+// view carries what a preview window asks of the surface into the scenario: the camera
+// position (the convex-meniscus cap) and the meniscus switch (the window's M key). While
+// the window overrides the switch, the script's own setting is kept to be restored.
+type view struct {
+	overridden, saved bool
+}
+
+// apply gives sc's surface settings the window's camera and meniscus switch.
+func (v *view) apply(src *preview.Source, sc *script.Scenario) error {
+	st := sc.SurfaceSettings()
+	changed := false
+	eye := src.Eye()
+	switch {
+	case eye == nil && st.Camera != nil:
+		st.Camera, changed = nil, true
+	case eye != nil && (st.Camera == nil || *st.Camera != *eye):
+		e := *eye
+		st.Camera, changed = &e, true
+	}
+	on, set := src.MeniscusOverride()
+	switch {
+	case set && !v.overridden:
+		v.saved, v.overridden = st.Meniscus, true
+		fallthrough
+	case set:
+		if st.Meniscus != on {
+			st.Meniscus, changed = on, true
+		}
+	case v.overridden:
+		v.overridden = false
+		if st.Meniscus != v.saved {
+			st.Meniscus, changed = v.saved, true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return sc.SetSurfaceSettings(st)
+}
+
+// frameWork is what a frame does after its steps: build the liquid surface (Table 1's
+// surface column), hand it to the preview while a window or a screenshot wants it, and
+// write it out every Export.Every frames.
+type frameWork struct {
+	surface bool
+	export  Export
+	src     *preview.Source // nil: no preview
+	view    view
+	builder *surface.Builder // the builder of the last frame (a new one is prepared untimed)
+	prep    time.Duration    // the last do's one-time preparation, left out of the frame's total
+}
+
+// do runs the work of frame number frame. It returns the surface's duration (0: none
+// built). The terrain mesh and minimum heights are prepared once (again after a terrain
+// change) before the clock starts: Table 1's surface column is the per-frame work.
+func (w *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
+	w.prep = 0
+	wanted := w.src != nil && w.src.Wanted()
+	if !w.surface && !wanted {
+		return 0, nil
+	}
+	t0 := time.Now()
+	b, err := sc.SurfaceBuilder()
+	if err != nil {
+		return 0, err
+	}
+	if b != w.builder { // prepared now
+		w.builder, w.prep = b, time.Since(t0)
+	}
+	export := w.export.Every > 0 && frame%w.export.Every == 0
+	if export {
+		sc.Sync() // the file is named for this frame: its steps, not the pipelined previous ones
+	}
+	if wanted {
+		if err := w.view.apply(w.src, sc); err != nil {
+			return 0, err
+		}
+	}
+	t0 = time.Now()
+	m, err := sc.BuildSurface()
+	d := time.Since(t0)
+	if err != nil {
+		return d, err
+	}
+	if wanted {
+		f, err := FrameOf(sc, m)
+		if err != nil {
+			return d, err
+		}
+		w.src.Publish(f, m)
+	}
+	if export {
+		path := filepath.Join(w.export.Dir, fmt.Sprintf("%s_%06d.%s", strings.TrimSuffix(sc.Name(), ".lua"), frame, w.export.Format))
+		if err := m.WriteFile(path); err != nil {
+			return d, fmt.Errorf("--export-every: %w", err)
+		}
+	}
+	return d, nil
+}
+
+// screenshot is sim:screenshot's hook: the preview's view of the current state, drawn
+// by shooter. Its render time goes to Table 1 (record).
+func (w *frameWork) screenshot(shooter Shooter, record func(time.Duration)) func(sc *script.Scenario, path string) error {
+	return func(sc *script.Scenario, path string) error {
+		if shooter == nil {
+			return errors.New("screenshots need the preview host: run the scenario with vpbench run, vpbench render or the UI")
+		}
+		if w.src != nil {
+			if err := w.view.apply(w.src, sc); err != nil {
+				return err
+			}
+		}
+		m, err := sc.BuildSurface()
+		if err != nil {
+			return err
+		}
+		f, err := FrameOf(sc, m)
+		if err != nil {
+			return err
+		}
+		took, err := shooter.RenderPNG(w.src, &f, path)
+		if err != nil {
+			return err
+		}
+		record(took)
+		return nil
+	}
+}
