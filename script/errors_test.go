@@ -18,7 +18,7 @@ func TestBadInput(t *testing.T) {
 		parts []string
 	}{
 		{"unknown field", "local sim = vp.sim{ dX = 0.001 }", 1,
-			[]string{`vp.sim: unknown field "dX" (did you mean dx?)`, "allowed fields are size, height, dx, dt, layers, viscosity, damping, gravity, cross_section, extended_pipes, backend, workers"}},
+			[]string{`vp.sim: unknown field "dX" (did you mean dx?)`, "allowed fields are size, height, dx, layers, backend, viscosity, damping, gravity, cross_section, extended_pipes, dt, workers, depth_max, meniscus_length, contact_angle, meniscus, liquid"}},
 		{"positional value", "vp.sim{ 0.1 }", 1, []string{"vp.sim: unexpected value [1] = 0.1: fields are named"}},
 		{"not a table", "\nvp.sim(5)", 2, []string{"vp.sim: want a table", "got a number"}},
 		{"size element type", "vp.sim{ size = {0.1, 'a'} }", 1, []string{"vp.sim: size[2] is a string, want a number"}},

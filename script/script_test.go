@@ -384,3 +384,40 @@ func TestTimeIsSafeFromOtherGoroutines(t *testing.T) {
 		t.Errorf("time %g", s.Time())
 	}
 }
+
+// TestSimAndSetShareSettings: vp.sim takes every field sim:set changes, with the same
+// meaning and the same checks (one parser, Scenario.settings).
+func TestSimAndSetShareSettings(t *testing.T) {
+	const grid = "size = {0.01, 0.01}, dx = 0.001, layers = 1"
+	fields := "viscosity = 2e-5, damping = 0.5, gravity = 9, cross_section = 'film', extended_pipes = 'off', dt = 0.002, workers = 1, depth_max = 0.003, meniscus_length = 0.0015, contact_angle = 1, meniscus = false, liquid = 'blood'"
+	direct := mustLoad(t, "direct.lua", "local sim = vp.sim{ "+grid+", "+fields+" }\nsim:terrain(vp.box{ min = {0, 0, 0}, max = {0.01, 0.01, 0.001} })\n", opts(nil))
+	set := mustLoad(t, "set.lua", "local sim = vp.sim{ "+grid+" }\nsim:set{ "+fields+" }\nsim:terrain(vp.box{ min = {0, 0, 0}, max = {0.01, 0.01, 0.001} })\n", opts(nil))
+	for _, s := range []*Scenario{direct, set} {
+		if _, err := s.Advance(1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := direct.Sim().Settings(), set.Sim().Settings(); a != b {
+		t.Errorf("solver settings differ:\nvp.sim:  %+v\nsim:set: %+v", a, b)
+	}
+	if a, b := direct.SurfaceSettings(), set.SurfaceSettings(); a != b || a.Meniscus || a.DepthMax != 0.003 {
+		t.Errorf("surface settings: vp.sim %+v, sim:set %+v (want meniscus off, depth_max 0.003)", a, b)
+	}
+	if _, a := direct.LiquidColor(); a != "blood" {
+		t.Errorf("vp.sim{liquid = 'blood'}: liquid %q", a)
+	}
+	for _, bad := range []string{"viscosity = -1", "cross_section = 'wide'", "meniscus = 3", "liquid = 'lava'"} {
+		_, errA := LoadSource("a.lua", []byte("vp.sim{ "+grid+", "+bad+" }"), opts(nil))
+		_, errB := LoadSource("b.lua", []byte("local sim = vp.sim{ "+grid+" }\nsim:set{ "+bad+" }"), opts(nil))
+		if errA == nil || errB == nil {
+			t.Fatalf("%s: vp.sim error %v, sim:set error %v: want both to fail", bad, errA, errB)
+		}
+		msg := func(err error) string { // the message after "file:line: vp.sim: " or "sim:set: "
+			s := err.Error()
+			return s[strings.Index(s, ": ")+2:][strings.Index(s[strings.Index(s, ": ")+2:], ": ")+2:]
+		}
+		if msg(errA) != msg(errB) {
+			t.Errorf("%s: vp.sim says %q, sim:set says %q", bad, errA, errB)
+		}
+	}
+}

@@ -373,12 +373,46 @@ func (s *Scenario) timerMethods() map[string]lua.LGFunction {
 	}
 }
 
-// changeable are the fields sim:set accepts; fixed are vp.sim's others.
+// changeable are the settings vp.sim and sim:set share (sim:set accepts only these;
+// settings reads them for both); fixed are vp.sim's others.
 var (
 	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "dt", "workers",
 		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid"}
 	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
+
+// settings reads the changeable fields of t over st (the fields absent keep st's
+// values) and checks the result: one parser for vp.sim and sim:set, so a name means
+// the same and is checked the same in both. The surface's and the preview's fields
+// (depth_max, meniscus..., liquid) are read and checked too and come back in apply,
+// which sets them: a bad field fails the call before anything has changed.
+func (s *Scenario) settings(c call, t *lua.LTable, st gpusim.Settings) (_ gpusim.Settings, apply func()) {
+	if t.RawGetString("dt") != lua.LNil {
+		st.Dt = c.dt(t)
+	}
+	st.Viscosity = c.num(t, "viscosity", st.Viscosity, false, "")
+	st.Damping = c.num(t, "damping", st.Damping, false, "")
+	st.Gravity = c.num(t, "gravity", st.Gravity, false, "")
+	cross, _ := gpusim.ParseCrossSection(c.choice(t, "cross_section", st.CrossSection.String(), "paper", "film"))
+	st.CrossSection = cross
+	ext, _ := gpusim.ParseExtendedPipes(c.choice(t, "extended_pipes", st.ExtendedPipes.String(), "unified", "axis", "off"))
+	st.ExtendedPipes = ext
+	st.Workers = c.integer(t, "workers", st.Workers, 0, maxWorkers)
+	if s.opt.Workers >= 0 { // set from outside the script (--workers): it wins
+		st.Workers = s.opt.Workers
+	}
+	if err := st.Validate(); err != nil {
+		c.fail("%v", err)
+	}
+	liquid := s.parseLiquid(c, t)
+	surf := s.surfaceSettings(c, t)
+	return st, func() {
+		s.applySurface(c, surf)
+		if liquid != nil {
+			s.surf.preview = *liquid
+		}
+	}
+}
 
 // simSet is sim:set{...}: changes settings; nothing changes if one is bad.
 func (s *Scenario) simSet(c call, t *lua.LTable) {
@@ -392,37 +426,17 @@ func (s *Scenario) simSet(c call, t *lua.LTable) {
 	if s.sim != nil {
 		st = s.sim.Settings()
 	}
-	if t.RawGetString("dt") != lua.LNil {
-		st.Dt = c.dt(t)
+	st, apply := s.settings(c, t, st)
+	if s.sim != nil {
+		if err := s.sim.Set(st); err != nil {
+			c.fail("%v", err)
+		}
 	}
-	st.Viscosity = c.num(t, "viscosity", st.Viscosity, false, "")
-	st.Damping = c.num(t, "damping", st.Damping, false, "")
-	st.Gravity = c.num(t, "gravity", st.Gravity, false, "")
-	cross, _ := gpusim.ParseCrossSection(c.choice(t, "cross_section", st.CrossSection.String(), "paper", "film"))
-	st.CrossSection = cross
-	ext, _ := gpusim.ParseExtendedPipes(c.choice(t, "extended_pipes", st.ExtendedPipes.String(), "unified", "axis", "off"))
-	st.ExtendedPipes = ext
-	w := c.integer(t, "workers", st.Workers, 0, maxWorkers)
-	if s.opt.Workers < 0 {
-		st.Workers = w
-	}
-	if err := st.Validate(); err != nil {
-		c.fail("%v", err)
-	}
-	liquid := s.parseLiquid(c, t)
-	s.setSurface(c, t)
-	if liquid != nil {
-		s.surf.preview = *liquid
-	}
-	if s.sim == nil {
-		s.cfg.settings = st
-		return
-	}
-	if err := s.sim.Set(st); err != nil {
-		c.fail("%v", err)
-	}
+	apply()
 	s.cfg.settings = st
-	s.flushWarnings()
+	if s.sim != nil {
+		s.flushWarnings()
+	}
 }
 
 // statsTable is sim:stats().

@@ -82,6 +82,12 @@ func (s *Scenario) ExportMesh(path string) error {
 
 // setSurface applies the surface keys of a sim:set table; nothing changes if one is bad.
 func (s *Scenario) setSurface(c call, t *lua.LTable) {
+	s.applySurface(c, s.surfaceSettings(c, t))
+}
+
+// surfaceSettings reads the surface fields of t over the current settings and checks
+// them; applySurface sets them.
+func (s *Scenario) surfaceSettings(c call, t *lua.LTable) surface.Settings {
 	st := s.surf.settings
 	st.DepthMax = c.num(t, "depth_max", st.DepthMax, false, "")
 	st.MeniscusLength = c.num(t, "meniscus_length", st.MeniscusLength, false, "")
@@ -96,6 +102,11 @@ func (s *Scenario) setSurface(c call, t *lua.LTable) {
 	if err := st.Validate(); err != nil {
 		c.fail("%v", err)
 	}
+	return st
+}
+
+// applySurface makes st the surface settings (of the builder too, when there is one).
+func (s *Scenario) applySurface(c call, st surface.Settings) {
 	s.surf.settings = st
 	if s.surf.builder != nil {
 		if err := s.surf.builder.SetSettings(st); err != nil {

@@ -26,9 +26,9 @@ const (
 // a fuzzed dx cannot make a grid that fits in memory but takes minutes to build).
 var testMaxCells int
 
-// simFields are vp.sim's fields, in the contract's order (docs/scripting.md).
-var simFields = []string{"size", "height", "dx", "dt", "layers", "viscosity", "damping", "gravity",
-	"cross_section", "extended_pipes", "backend", "workers"}
+// simFields are vp.sim's fields: the fixed ones (grid and backend) and every setting
+// sim:set changes (changeable), read by the same parser (Scenario.settings).
+var simFields = append(append([]string{}, fixed...), changeable...)
 
 // newVPModule builds the vp table.
 func (s *Scenario) newVPModule() *lua.LTable {
@@ -80,18 +80,9 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 		c.fail("height is %s m: at most %d m", fmtNum(height), maxExtent)
 	}
 	dx := c.numAtLeast(t, "dx", 0.0005, false, 0, true, "m")
-	st := gpusim.DefaultSettings()
-	st.Dt = c.dt(t)
 	layers := c.integer(t, "layers", 5, 1, maxLayers)
-	st.Viscosity = c.num(t, "viscosity", st.Viscosity, false, "")
-	st.Damping = c.num(t, "damping", st.Damping, false, "")
-	st.Gravity = c.num(t, "gravity", st.Gravity, false, "")
-	cross, _ := gpusim.ParseCrossSection(c.choice(t, "cross_section", "paper", "paper", "film"))
-	st.CrossSection = cross
-	ext, _ := gpusim.ParseExtendedPipes(c.choice(t, "extended_pipes", "unified", "unified", "axis", "off"))
-	st.ExtendedPipes = ext
+	st, apply := s.settings(c, t, gpusim.DefaultSettings())
 	backend := c.choice(t, "backend", "auto", "auto", "cpu", "cuda")
-	st.Workers = c.integer(t, "workers", 0, 0, maxWorkers)
 
 	if s.opt.Backend != "" {
 		backend = s.opt.Backend
@@ -109,12 +100,6 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 		} else if err != nil {
 			c.fail("backend = \"cuda\": %v", err)
 		}
-	}
-	if s.opt.Workers >= 0 {
-		st.Workers = s.opt.Workers
-	}
-	if err := st.Validate(); err != nil {
-		c.fail("%v", err)
 	}
 	dom := terrain.Domain{SizeX: size[0], SizeY: size[1], Height: height, Dx: dx}
 	if err := dom.Validate(); err != nil {
@@ -141,6 +126,7 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 		st.Backend = backend // "cuda", or a test's host-kernel backend (Options.Backend)
 	}
 	s.cfg = &simConfig{domain: dom, layers: layers, settings: st, backend: backend, at: c.where()}
+	apply()
 	ud := L.NewUserData()
 	ud.Value = s
 	ud.Metatable = s.mt.sim
