@@ -66,14 +66,20 @@ func countPipes(c *terrain.Columns) int {
 	return n
 }
 
-// topologyBytes estimates what a topology and a CPU backend hold for n columns and np pipes.
+// What a topology and a CPU backend hold. Per column: h, r, K, S, two snapshot
+// buffers, two host copies, adjStart, the construction's fill list, the workers' flag
+// lists (13 x 4 bytes); the extended pipes' per-column arrays (30 bytes) and list of
+// capped columns (up to 8 with its growth). Per pipe: a, b, flux, two adjacency entries
+// of three 4-byte values, and a direction flag.
+const (
+	topologyColumnBytes = 13*4 + 30 + 8
+	topologyPipeBytes   = 4*9 + 1
+)
+
+// topologyBytes estimates what a topology and a CPU backend hold for n columns and np
+// pipes.
 func topologyBytes(n, np int) uint64 {
-	// Per column: h, r, K, S, two snapshot buffers, two host copies, adjStart, the
-	// construction's fill list, the workers' flag lists (13 x 4 bytes); the extended
-	// pipes' per-column arrays (30 bytes) and list of capped columns (up to 8 with its
-	// growth). Per pipe: a, b, flux, two adjacency entries of three 4-byte values, and a
-	// direction flag.
-	return uint64(n)*(13*4+30+8) + uint64(np)*(4*9+1)
+	return uint64(n)*topologyColumnBytes + uint64(np)*topologyPipeBytes
 }
 
 func newTopology(c *terrain.Columns, npipes int) *topology {

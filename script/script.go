@@ -450,7 +450,7 @@ type Info struct {
 	SizeX, SizeY     float64 // m: vp.sim's size (the grid covers Nx*Dx by Ny*Dx)
 	Columns, Pipes   int
 	DroppedIntervals int    // free intervals below the topmost Layers, treated as solid
-	MemoryBytes      uint64 // terrain.MemoryEstimate(Nx, Ny, Layers)
+	MemoryBytes      uint64 // gpusim.MemoryEstimate(Nx, Ny, Layers)
 	Dt, StableDt     float64
 	Backend          string
 	Workers          int
@@ -470,7 +470,7 @@ func (s *Scenario) Info() Info {
 		Name: s.name, Nx: c.Nx, Ny: c.Ny, Layers: c.Layers, Dx: c.Dx, Height: c.Height,
 		SizeX: s.cfg.domain.SizeX, SizeY: s.cfg.domain.SizeY,
 		Columns: c.NumColumns(), Pipes: s.sim.NumPipes(), DroppedIntervals: c.Dropped,
-		MemoryBytes: terrain.MemoryEstimate(c.Nx, c.Ny, c.Layers),
+		MemoryBytes: gpusim.MemoryEstimate(c.Nx, c.Ny, c.Layers),
 		Dt:          s.sim.Dt(), StableDt: gpusim.StableDt(c.Dx, s.sim.Settings().Gravity),
 		Backend: st.Backend, Workers: st.Workers, Settings: s.sim.Settings(),
 		Warnings: append([]string(nil), s.warnings...),

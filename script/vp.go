@@ -106,7 +106,7 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 		c.fail("%v", err)
 	}
 	nx, ny := dom.Grid()
-	if err := terrain.CheckMemory(nx, ny, layers); err != nil {
+	if err := gpusim.CheckMemory(nx, ny, layers); err != nil {
 		c.fail("size = {%s, %s}, dx = %s and layers = %d make a grid too large for this machine: %s",
 			fmtNum(size[0]), fmtNum(size[1]), fmtNum(dx), layers, strings.TrimPrefix(err.Error(), "terrain: "))
 	}

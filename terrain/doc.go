@@ -34,7 +34,8 @@
 // topmost ones and counts the rest in Columns.Dropped. Columns invariants: within a
 // column Min <= Base < Max; a cell's columns are sorted bottom to top and disjoint;
 // 0 <= Min and Max <= Height; at most Layers per cell (Columns.Validate). MemoryEstimate
-// and CheckMemory bound the memory of a grid before anything is allocated.
+// and CheckMemory bound the columns' memory before anything is allocated (the solver's
+// share is gpusim.MemoryEstimate's to add).
 //
 // # Surface mesh
 //

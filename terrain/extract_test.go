@@ -340,7 +340,7 @@ func TestExtractErrors(t *testing.T) {
 }
 
 func TestMemoryEstimate(t *testing.T) {
-	if got, want := MemoryEstimate(100, 200, 5), uint64(100*200*5*(ColumnBytes+SolverColumnBytes)+(100*200+1)*4); got != want {
+	if got, want := MemoryEstimate(100, 200, 5), uint64(100*200*5*ColumnBytes+(100*200+1)*4); got != want {
 		t.Errorf("MemoryEstimate(100, 200, 5) = %d, want %d", got, want)
 	}
 	if got := MemoryEstimate(1<<40, 1<<40, 1<<20); got != math.MaxUint64 {

@@ -13,24 +13,22 @@ import (
 const (
 	// ColumnBytes is what Columns stores per column: Min, Base and Max as float32.
 	ColumnBytes = 3 * 4
-	// SolverColumnBytes is an estimate of what a solver keeps per column beside Columns
-	// (liquid height, pipe fluxes and indices, scaling factors, surface data).
-	SolverColumnBytes = 64
 	// FallbackMemory is the memory assumed available when /proc/meminfo cannot be read.
 	FallbackMemory = 8 << 30
 )
 
-// MemoryEstimate returns the bytes a simulation of an nx x ny grid with up to layers
-// columns per cell may need: nx*ny*layers*(ColumnBytes+SolverColumnBytes), plus the
-// per-cell index. It saturates at the largest uint64 instead of overflowing, and returns
-// 0 when an argument is below 1.
+// MemoryEstimate returns the bytes the Columns of an nx x ny grid with up to layers
+// columns per cell may take: nx*ny*layers*ColumnBytes, plus the per-cell index. What a
+// solver keeps beside them is the solver's to count (gpusim.MemoryEstimate adds it). It
+// saturates at the largest uint64 instead of overflowing, and returns 0 when an argument
+// is below 1.
 func MemoryEstimate(nx, ny, layers int) uint64 {
 	if nx < 1 || ny < 1 || layers < 1 {
 		return 0
 	}
 	cells := mulSat(uint64(nx), uint64(ny))
 	cols := mulSat(cells, uint64(layers))
-	return addSat(mulSat(cols, ColumnBytes+SolverColumnBytes), mulSat(addSat(cells, 1), 4))
+	return addSat(mulSat(cols, ColumnBytes), mulSat(addSat(cells, 1), 4))
 }
 
 // CheckMemory returns an error, naming the grid and both byte counts, when
@@ -47,6 +45,10 @@ func CheckMemory(nx, ny, layers int) error {
 	}
 	return nil
 }
+
+// CheckBytes is CheckMemory for a workspace of need bytes (what names it in the
+// message).
+func CheckBytes(what string, need uint64) error { return checkBytes(what, need) }
 
 // checkBytes is CheckMemory for a workspace of need bytes that is not a column grid.
 func checkBytes(what string, need uint64) error {
