@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -349,4 +350,45 @@ func TestRunnerLogReachesAnIdleUI(t *testing.T) {
 	p.waitState(t, "paused at --until", func(s State) bool { return s.Status == StatusPaused })
 	r.Log(LogInfo, "a message from the preview")
 	p.waitLog(t, "a message from the preview")
+}
+
+// TestHeadlessUntilReachesWaitAndStats: a headless run to --until 1.5 with dt 3.03 ms
+// (1.5 s is no step boundary) reaches 1.5 s, so vp.wait(1.5) returns; its frames fall at
+// 60 a simulated second, one surface each; sim:stats() reads the runner's Table 1 clocks.
+func TestHeadlessUntilReachesWaitAndStats(t *testing.T) {
+	const src = `local sim = vp.sim{ size = {0.02, 0.02}, height = 0.01, dx = 0.001, dt = 0.00303, layers = 1 }
+sim:source{ at = {0.01, 0.01, 0.005}, radius = 0.003, rate = 1e-6 }
+function main()
+  vp.wait(1.5)
+  local st = sim:stats()
+  print(string.format("waited %.5f frames %d", sim:time(), st.sim.frames))
+end
+`
+	p := &probe{}
+	r := New(Config{Source: []byte(src), SourceName: "wait.lua", Speed: Speed{Max: true}, Headless: true, Until: 1.5, Surface: true}, p.send)
+	r.Run(context.Background())
+	res := r.Result()
+	if res.Err != nil {
+		t.Fatalf("run: %v\n%s", res.Err, p.logText())
+	}
+	line := p.waitLog(t, "waited")
+	var at float64
+	var frames int
+	if _, err := fmt.Sscanf(line.Text, "waited %g frames %d", &at, &frames); err != nil {
+		t.Fatalf("%q: %v", line.Text, err)
+	}
+	if at < 1.5-1e-9 || at >= 1.5+0.00303 {
+		t.Errorf("vp.wait(1.5) returned at %g s", at)
+	}
+	if res.State.Time < 1.5-1e-9 {
+		t.Errorf("the run stopped at %g s, before --until 1.5", res.State.Time)
+	}
+	tm := r.Timings()
+	if want := 90; tm.Surface.Frames < want-1 || tm.Surface.Frames > want+1 || tm.Simulation.Frames != tm.Surface.Frames {
+		t.Errorf("%d simulation and %d surface frames in 1.5 s at 60 fps, want %d of each", tm.Simulation.Frames, tm.Surface.Frames, want)
+	}
+	// main runs inside the frame that reaches 1.5 s, before the runner counts it.
+	if frames < 89 || frames > tm.Simulation.Frames {
+		t.Errorf("sim:stats() at 1.5 s counted %d frames; the runner %d", frames, tm.Simulation.Frames)
+	}
 }
