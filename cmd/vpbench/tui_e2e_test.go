@@ -216,3 +216,44 @@ func TestTUIEndToEndSignals(t *testing.T) {
 		})
 	}
 }
+
+// simTimeRe reads the simulated time off the status line.
+var simTimeRe = regexp.MustCompile(`t = ([0-9]+\.[0-9]+) s`)
+
+// simTimeOn reads the simulated time off the screen (-1: not there).
+func simTimeOn(screen string) float64 {
+	m := simTimeRe.FindStringSubmatch(screen)
+	if m == nil {
+		return -1
+	}
+	v, _ := strconv.ParseFloat(m[1], 64)
+	return v
+}
+
+// TestTUIEndToEndPacing: in real-time mode (the UI's default) the simulated clock
+// follows the wall clock within 5% over 10 s on a small scene, and the UI does not say
+// it cannot keep up.
+func TestTUIEndToEndPacing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10 s of real time")
+	}
+	s := startTUI(t)
+	read := func() (sim float64, wall time.Time) {
+		sc := s.waitScreen("the simulated time", func(sc string) bool { return simTimeOn(sc) >= 0 })
+		return simTimeOn(sc), time.Now()
+	}
+	time.Sleep(time.Second) // the first second may measure the machine
+	sim0, wall0 := read()
+	time.Sleep(10 * time.Second)
+	sim1, wall1 := read()
+	wall := wall1.Sub(wall0).Seconds()
+	if got := sim1 - sim0; got < 0.95*wall || got > 1.05*wall {
+		t.Errorf("the simulated clock went %.3f s (%.3f to %.3f) in %.3f s of wall time: want within 5%%; the screen:\n%s",
+			got, sim0, sim1, wall, s.screen())
+	}
+	if sc := s.screen(); strings.Contains(sc, "cannot keep up") {
+		t.Errorf("a small scene: the UI says it cannot keep up:\n%s", sc)
+	}
+	s.keys("q")
+	s.checkExit()
+}
