@@ -237,9 +237,15 @@ func (m *Model) appendLog(lines []engine.LogLine) {
 	if n := len(m.log); n > maxLogLines {
 		m.log = append(m.log[:0], m.log[n-maxLogLines:]...)
 	}
+	m.refreshLog()
+}
+
+// refreshLog sets the log view's lines, wrapped at word boundaries to its width (the
+// viewport's own soft wrap cuts words: "7508 we" / "t columns").
+func (m *Model) refreshLog() {
 	out := make([]string, len(m.log))
 	for i, l := range m.log {
-		out[i] = styleLog(l)
+		out[i] = styleLog(l, m.logView.Width())
 	}
 	m.logView.SetContentLines(out)
 	if m.follow {
@@ -275,12 +281,16 @@ func (m *Model) layout() {
 		m.send(engine.Command{Kind: engine.CmdMapSize, Cols: cols, Rows: rows})
 	}
 	used := min(rows, (m.st.Map.H+1)/2)
+	oldWidth := m.logView.Width()
 	if m.side {
 		m.logView.SetWidth(max(m.width-m.st.Map.W-3, 10))
 		m.logView.SetHeight(avail)
 	} else {
 		m.logView.SetWidth(m.width)
 		m.logView.SetHeight(max(avail-used, 1))
+	}
+	if m.logView.Width() != oldWidth {
+		m.refreshLog()
 	}
 	if m.follow {
 		m.logView.GotoBottom()

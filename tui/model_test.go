@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -306,4 +307,19 @@ func TestLogScrollsAndFollows(t *testing.T) {
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
 	wantIn(t, m.Rendered(), "line new")
+}
+
+// TestLogWrapsAtWords: a log line longer than the log's width wraps between words, each
+// word whole on one line (the viewport's own wrap cut "wet" into "we" and "t").
+func TestLogWrapsAtWords(t *testing.T) {
+	m, _ := newTestModel(t, 90, 30)
+	m.Update(knownState())
+	text := "t = 10.0 s: blood 0.50 ml (bled 2.40, sucked 1.90), 7508 wet columns in the wound cavity and around it"
+	m.Update(engine.Log{Lines: []engine.LogLine{{Level: engine.LogPrint, Text: text}}})
+	v := ansi.Strip(m.Rendered())
+	for _, word := range strings.Fields(text) {
+		if !regexp.MustCompile(`(^|[\s│(])` + regexp.QuoteMeta(word) + `([\s│,)]|$)`).MatchString(v) {
+			t.Errorf("the word %q is not whole on the screen:\n%s", word, v)
+		}
+	}
 }

@@ -22,16 +22,24 @@ var (
 	styleSpark   = lipgloss.NewStyle().Foreground(lipgloss.Color("#56B6C2"))
 )
 
-func styleLog(l engine.LogLine) string {
+// The text is wrapped at word boundaries to width (0: not wrapped) before it is styled,
+// so that every wrapped line carries the style.
+func styleLog(l engine.LogLine, width int) string {
+	wrap := func(s string) string {
+		if width > 0 {
+			return ansi.Wrap(s, width, "")
+		}
+		return s
+	}
 	switch l.Level {
 	case engine.LogError:
-		return styleErr.Render("error: " + l.Text)
+		return styleErr.Render(wrap("error: " + l.Text))
 	case engine.LogWarn:
-		return styleWarn.Render(l.Text)
+		return styleWarn.Render(wrap(l.Text))
 	case engine.LogInfo:
-		return styleInfo.Render("» " + l.Text)
+		return styleInfo.Render(wrap("» " + l.Text))
 	default:
-		return l.Text
+		return wrap(l.Text)
 	}
 }
 
