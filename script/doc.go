@@ -16,9 +16,11 @@
 //	for {
 //		done, err := s.Advance(50)  // up to 50 steps, stopping where a callback is due
 //		if err != nil { ... }       // the scenario is stopped; the Sim keeps its last state
-//		s.RecordFrame(0, surfaceTime, renderTime)
 //		if done || s.Time() >= until { break }
 //	}
+//
+// vpbench's own loop (package engine) does this with pacing, surfaces and Table 1's
+// clocks; other callers can use the loop above.
 //
 // Advance steps the solver and, between steps, fires what is due: sim:at and sim:every
 // callbacks and main's vp.wait. It stops early at the first step boundary where something
@@ -35,17 +37,16 @@
 //
 // # Timings
 //
-// Advance measures the wall time it spends in the solver and records it itself as one
-// Simulation frame per call that took a step; LastAdvance returns it. RecordFrame adds the
-// phases the caller runs, surface and render (0 = not run this frame, not counted); its
-// sim argument is not added again (pass 0 or LastAdvance()). Timings returns each
-// phase's frames, mean and maximum in milliseconds since the start, and sim:stats()
-// reports the same numbers to the script (sim, surface, render = {frames, avg, max}).
+// Advance measures the wall time it spends in the solver; LastAdvance returns it. Table
+// 1's clocks (simulation, surface, render per frame) belong to whoever runs the frames:
+// Options.Timings hands them to sim:stats() (sim, surface, render = {frames, avg, max}),
+// as package engine does. Without it, sim:stats() counts each Advance that stepped as a
+// simulation frame and reports no surface or render frames.
 //
 // # Goroutines
 //
 // One goroutine (the runner) drives a Scenario: Advance, Info, Close and the Sim's
-// mutating methods. Name, Time, Timings and RecordFrame are safe from any goroutine, as
+// mutating methods. Name and Time are safe from any goroutine, as
 // are Sim().Snapshot and Sim().Stats (the UI reads those while the runner steps).
 //
 // # Errors
