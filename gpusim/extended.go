@@ -491,7 +491,7 @@ func (e *extended) unifiedRaw(h []float32, p *stepParams) {
 		for k := lo; k < hi; k++ {
 			b := e.uCol[k]
 			dh := h[b] - mean
-			f := p.viscous(p.zeta*e.uF[k]+p.acceleration(dh, h[b]-base[b], gap)*dh, gap, gap)
+			f := flushFlux(p.viscous(p.zeta*e.uF[k]+p.acceleration(dh, h[b]-base[b], gap)*dh, gap, gap))
 			e.uF[k] = f
 			fsum += f
 		}
@@ -541,7 +541,7 @@ func (e *extended) axisRaw(h []float32, p *stepParams) {
 		a, b := ap.a, ap.b
 		dh := h[a] - h[b]
 		acc := p.acceleration(dh, h[a]-c.Base[a], h[b]-c.Base[b]) / ap.cells
-		ap.f = p.viscous(p.zeta*ap.f+acc*dh, ap.gap, ap.gap)
+		ap.f = flushFlux(p.viscous(p.zeta*ap.f+acc*dh, ap.gap, ap.gap))
 		e.addRaw(a, ap.f)
 		e.addRaw(b, -ap.f)
 	}

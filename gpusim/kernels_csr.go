@@ -39,7 +39,7 @@ func (c *cpuBackend) csrFlux(lo, hi int) {
 		b := pb[j]
 		ha, hb := h[a], h[b]
 		dh, da, db := ha-hb, ha-base[a], hb-base[b]
-		f[j] = p.viscous(p.zeta*f[j]+p.acceleration(dh, da, db)*dh, da, db)
+		f[j] = flushFlux(p.viscous(p.zeta*f[j]+p.acceleration(dh, da, db)*dh, da, db))
 	}
 }
 

@@ -22,7 +22,7 @@ func rawFluxRowGo(p *stepParams, dst, prev, ha, hb, ba, bb []float32) {
 	for j := range dst {
 		a, b := ha[j], hb[j]
 		dh, da, db := a-b, a-ba[j], b-bb[j]
-		dst[j] = p.viscous(float32(p.zeta*prev[j])+float32(p.acceleration(dh, da, db)*dh), da, db)
+		dst[j] = flushFlux(p.viscous(float32(p.zeta*prev[j])+float32(p.acceleration(dh, da, db)*dh), da, db))
 	}
 }
 

@@ -23,7 +23,7 @@ DATA tailmask<>+60(SB)/4, $0x00000000
 GLOBL tailmask<>(SB), RODATA|NOPTR, $64
 
 // func rawFluxPaperAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·rawFluxPaperAVX2(SB), NOSPLIT, $0-160
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         prev_base+24(FP), CX
@@ -34,213 +34,32 @@ TEXT ·rawFluxPaperAVX2(SB), NOSPLIT, $0-160
 	MOVQ         dst_len+8(FP), R8
 	VBROADCASTSS zeta+144(FP), Y0
 	VBROADCASTSS accel+148(FP), Y1
+	MOVL         $0x7fffffff, R9
+	VMOVD        R9, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00800000, R9
+	VMOVD        R9, X3
+	VPBROADCASTD X3, Y3
 	XORQ         R9, R9
 
 loop:
-	LEAQ    8(R9), R10
-	CMPQ    R10, R8
-	JA      tail
-	VMOVUPS (DX)(R9*4), Y2
-	VMOVUPS (BX)(R9*4), Y3
-	VSUBPS  Y3, Y2, Y4
-	VSUBPS  (SI)(R9*4), Y2, Y2
-	VSUBPS  (DI)(R9*4), Y3, Y2
-	VMULPS  (CX)(R9*4), Y0, Y2
-	VMULPS  Y4, Y1, Y3
-	VADDPS  Y3, Y2, Y2
-	VMOVUPS Y2, (AX)(R9*4)
-	ADDQ    $0x08, R9
-	JMP     loop
-
-tail:
-	CMPQ       R9, R8
-	JAE        done
-	SUBQ       R9, R8
-	NEGQ       R8
-	LEAQ       tailmask<>+0(SB), R10
-	VMOVDQU    32(R10)(R8*4), Y2
-	VMASKMOVPS (DX)(R9*4), Y2, Y3
-	VMASKMOVPS (BX)(R9*4), Y2, Y4
-	VSUBPS     Y4, Y3, Y5
-	VMASKMOVPS (SI)(R9*4), Y2, Y6
-	VSUBPS     Y6, Y3, Y3
-	VMASKMOVPS (DI)(R9*4), Y2, Y3
-	VSUBPS     Y3, Y4, Y3
-	VMASKMOVPS (CX)(R9*4), Y2, Y3
-	VMULPS     Y3, Y0, Y0
-	VMULPS     Y5, Y1, Y1
-	VADDPS     Y1, Y0, Y0
-	VMASKMOVPS Y0, Y2, (AX)(R9*4)
-
-done:
-	VZEROUPPER
-	RET
-
-// func rawFluxPaperViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
-// Requires: AVX
-TEXT ·rawFluxPaperViscAVX2(SB), NOSPLIT, $0-160
-	MOVQ         dst_base+0(FP), AX
-	MOVQ         prev_base+24(FP), CX
-	MOVQ         ha_base+48(FP), DX
-	MOVQ         hb_base+72(FP), BX
-	MOVQ         ba_base+96(FP), SI
-	MOVQ         bb_base+120(FP), DI
-	MOVQ         dst_len+8(FP), R8
-	VBROADCASTSS zeta+144(FP), Y0
-	VBROADCASTSS accel+148(FP), Y1
-	VBROADCASTSS visc3+156(FP), Y2
-	XORQ         R9, R9
-
-loop:
-	LEAQ      8(R9), R10
-	CMPQ      R10, R8
-	JA        tail
-	VMOVUPS   (DX)(R9*4), Y3
-	VMOVUPS   (BX)(R9*4), Y4
-	VSUBPS    Y4, Y3, Y5
-	VSUBPS    (SI)(R9*4), Y3, Y3
-	VSUBPS    (DI)(R9*4), Y4, Y4
-	VMULPS    (CX)(R9*4), Y0, Y6
-	VMULPS    Y5, Y1, Y5
-	VADDPS    Y5, Y6, Y5
-	VBLENDVPS Y5, Y4, Y3, Y3
-	VMULPS    Y3, Y3, Y3
-	VADDPS    Y2, Y3, Y4
-	VDIVPS    Y4, Y3, Y3
-	VMULPS    Y3, Y5, Y5
-	VMOVUPS   Y5, (AX)(R9*4)
-	ADDQ      $0x08, R9
-	JMP       loop
-
-tail:
-	CMPQ       R9, R8
-	JAE        done
-	SUBQ       R9, R8
-	NEGQ       R8
-	LEAQ       tailmask<>+0(SB), R10
-	VMOVDQU    32(R10)(R8*4), Y3
-	VMASKMOVPS (DX)(R9*4), Y3, Y4
-	VMASKMOVPS (BX)(R9*4), Y3, Y5
-	VSUBPS     Y5, Y4, Y6
-	VMASKMOVPS (SI)(R9*4), Y3, Y7
-	VSUBPS     Y7, Y4, Y4
-	VMASKMOVPS (DI)(R9*4), Y3, Y7
-	VSUBPS     Y7, Y5, Y5
-	VMASKMOVPS (CX)(R9*4), Y3, Y7
-	VMULPS     Y7, Y0, Y0
-	VMULPS     Y6, Y1, Y1
-	VADDPS     Y1, Y0, Y0
-	VBLENDVPS  Y0, Y5, Y4, Y1
-	VMULPS     Y1, Y1, Y1
-	VADDPS     Y2, Y1, Y2
-	VDIVPS     Y2, Y1, Y1
-	VMULPS     Y1, Y0, Y0
-	VMASKMOVPS Y0, Y3, (AX)(R9*4)
-
-done:
-	VZEROUPPER
-	RET
-
-// func rawFluxFilmAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
-// Requires: AVX
-TEXT ·rawFluxFilmAVX2(SB), NOSPLIT, $0-160
-	MOVQ         dst_base+0(FP), AX
-	MOVQ         prev_base+24(FP), CX
-	MOVQ         ha_base+48(FP), DX
-	MOVQ         hb_base+72(FP), BX
-	MOVQ         ba_base+96(FP), SI
-	MOVQ         bb_base+120(FP), DI
-	MOVQ         dst_len+8(FP), R8
-	VBROADCASTSS zeta+144(FP), Y0
-	VBROADCASTSS accel+148(FP), Y1
-	VBROADCASTSS dxf+152(FP), Y2
-	XORQ         R9, R9
-
-loop:
-	LEAQ      8(R9), R10
-	CMPQ      R10, R8
-	JA        tail
-	VMOVUPS   (DX)(R9*4), Y3
-	VMOVUPS   (BX)(R9*4), Y4
-	VSUBPS    Y4, Y3, Y5
-	VSUBPS    (SI)(R9*4), Y3, Y3
-	VSUBPS    (DI)(R9*4), Y4, Y4
-	VBLENDVPS Y5, Y4, Y3, Y3
-	VMINPS    Y3, Y2, Y3
-	VMULPS    Y3, Y1, Y3
-	VMULPS    (CX)(R9*4), Y0, Y4
-	VMULPS    Y5, Y3, Y3
-	VADDPS    Y3, Y4, Y3
-	VMOVUPS   Y3, (AX)(R9*4)
-	ADDQ      $0x08, R9
-	JMP       loop
-
-tail:
-	CMPQ       R9, R8
-	JAE        done
-	SUBQ       R9, R8
-	NEGQ       R8
-	LEAQ       tailmask<>+0(SB), R10
-	VMOVDQU    32(R10)(R8*4), Y3
-	VMASKMOVPS (DX)(R9*4), Y3, Y4
-	VMASKMOVPS (BX)(R9*4), Y3, Y5
-	VSUBPS     Y5, Y4, Y6
-	VMASKMOVPS (SI)(R9*4), Y3, Y7
-	VSUBPS     Y7, Y4, Y4
-	VMASKMOVPS (DI)(R9*4), Y3, Y7
-	VSUBPS     Y7, Y5, Y5
-	VBLENDVPS  Y6, Y5, Y4, Y4
-	VMINPS     Y4, Y2, Y2
-	VMULPS     Y2, Y1, Y1
-	VMASKMOVPS (CX)(R9*4), Y3, Y2
-	VMULPS     Y2, Y0, Y0
-	VMULPS     Y6, Y1, Y1
-	VADDPS     Y1, Y0, Y0
-	VMASKMOVPS Y0, Y3, (AX)(R9*4)
-
-done:
-	VZEROUPPER
-	RET
-
-// func rawFluxFilmViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
-// Requires: AVX
-TEXT ·rawFluxFilmViscAVX2(SB), NOSPLIT, $0-160
-	MOVQ         dst_base+0(FP), AX
-	MOVQ         prev_base+24(FP), CX
-	MOVQ         ha_base+48(FP), DX
-	MOVQ         hb_base+72(FP), BX
-	MOVQ         ba_base+96(FP), SI
-	MOVQ         bb_base+120(FP), DI
-	MOVQ         dst_len+8(FP), R8
-	VBROADCASTSS zeta+144(FP), Y0
-	VBROADCASTSS accel+148(FP), Y1
-	VBROADCASTSS dxf+152(FP), Y2
-	VBROADCASTSS visc3+156(FP), Y3
-	XORQ         R9, R9
-
-loop:
-	LEAQ      8(R9), R10
-	CMPQ      R10, R8
-	JA        tail
-	VMOVUPS   (DX)(R9*4), Y4
-	VMOVUPS   (BX)(R9*4), Y5
-	VSUBPS    Y5, Y4, Y6
-	VSUBPS    (SI)(R9*4), Y4, Y4
-	VSUBPS    (DI)(R9*4), Y5, Y5
-	VBLENDVPS Y6, Y5, Y4, Y7
-	VMINPS    Y7, Y2, Y7
-	VMULPS    Y7, Y1, Y7
-	VMULPS    (CX)(R9*4), Y0, Y8
-	VMULPS    Y6, Y7, Y6
-	VADDPS    Y6, Y8, Y6
-	VBLENDVPS Y6, Y5, Y4, Y4
-	VMULPS    Y4, Y4, Y4
-	VADDPS    Y3, Y4, Y5
-	VDIVPS    Y5, Y4, Y4
-	VMULPS    Y4, Y6, Y6
-	VMOVUPS   Y6, (AX)(R9*4)
-	ADDQ      $0x08, R9
-	JMP       loop
+	LEAQ     8(R9), R10
+	CMPQ     R10, R8
+	JA       tail
+	VMOVUPS  (DX)(R9*4), Y4
+	VMOVUPS  (BX)(R9*4), Y5
+	VSUBPS   Y5, Y4, Y6
+	VSUBPS   (SI)(R9*4), Y4, Y4
+	VSUBPS   (DI)(R9*4), Y5, Y4
+	VMULPS   (CX)(R9*4), Y0, Y4
+	VMULPS   Y6, Y1, Y5
+	VADDPS   Y5, Y4, Y4
+	VPAND    Y2, Y4, Y5
+	VPCMPGTD Y5, Y3, Y5
+	VPANDN   Y4, Y5, Y4
+	VMOVUPS  Y4, (AX)(R9*4)
+	ADDQ     $0x08, R9
+	JMP      loop
 
 tail:
 	CMPQ       R9, R8
@@ -254,21 +73,250 @@ tail:
 	VSUBPS     Y6, Y5, Y7
 	VMASKMOVPS (SI)(R9*4), Y4, Y8
 	VSUBPS     Y8, Y5, Y5
-	VMASKMOVPS (DI)(R9*4), Y4, Y8
-	VSUBPS     Y8, Y6, Y6
-	VBLENDVPS  Y7, Y6, Y5, Y8
-	VMINPS     Y8, Y2, Y2
-	VMULPS     Y2, Y1, Y1
-	VMASKMOVPS (CX)(R9*4), Y4, Y2
-	VMULPS     Y2, Y0, Y0
+	VMASKMOVPS (DI)(R9*4), Y4, Y5
+	VSUBPS     Y5, Y6, Y5
+	VMASKMOVPS (CX)(R9*4), Y4, Y5
+	VMULPS     Y5, Y0, Y0
 	VMULPS     Y7, Y1, Y1
 	VADDPS     Y1, Y0, Y0
-	VBLENDVPS  Y0, Y6, Y5, Y1
+	VPAND      Y2, Y0, Y1
+	VPCMPGTD   Y1, Y3, Y1
+	VPANDN     Y0, Y1, Y0
+	VMASKMOVPS Y0, Y4, (AX)(R9*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func rawFluxPaperViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
+// Requires: AVX, AVX2
+TEXT ·rawFluxPaperViscAVX2(SB), NOSPLIT, $0-160
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         prev_base+24(FP), CX
+	MOVQ         ha_base+48(FP), DX
+	MOVQ         hb_base+72(FP), BX
+	MOVQ         ba_base+96(FP), SI
+	MOVQ         bb_base+120(FP), DI
+	MOVQ         dst_len+8(FP), R8
+	VBROADCASTSS zeta+144(FP), Y0
+	VBROADCASTSS accel+148(FP), Y1
+	VBROADCASTSS visc3+156(FP), Y2
+	MOVL         $0x7fffffff, R9
+	VMOVD        R9, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00800000, R9
+	VMOVD        R9, X4
+	VPBROADCASTD X4, Y4
+	XORQ         R9, R9
+
+loop:
+	LEAQ      8(R9), R10
+	CMPQ      R10, R8
+	JA        tail
+	VMOVUPS   (DX)(R9*4), Y5
+	VMOVUPS   (BX)(R9*4), Y6
+	VSUBPS    Y6, Y5, Y7
+	VSUBPS    (SI)(R9*4), Y5, Y5
+	VSUBPS    (DI)(R9*4), Y6, Y6
+	VMULPS    (CX)(R9*4), Y0, Y8
+	VMULPS    Y7, Y1, Y7
+	VADDPS    Y7, Y8, Y7
+	VBLENDVPS Y7, Y6, Y5, Y5
+	VMULPS    Y5, Y5, Y5
+	VADDPS    Y2, Y5, Y6
+	VDIVPS    Y6, Y5, Y5
+	VMULPS    Y5, Y7, Y7
+	VPAND     Y3, Y7, Y5
+	VPCMPGTD  Y5, Y4, Y5
+	VPANDN    Y7, Y5, Y7
+	VMOVUPS   Y7, (AX)(R9*4)
+	ADDQ      $0x08, R9
+	JMP       loop
+
+tail:
+	CMPQ       R9, R8
+	JAE        done
+	SUBQ       R9, R8
+	NEGQ       R8
+	LEAQ       tailmask<>+0(SB), R10
+	VMOVDQU    32(R10)(R8*4), Y5
+	VMASKMOVPS (DX)(R9*4), Y5, Y6
+	VMASKMOVPS (BX)(R9*4), Y5, Y7
+	VSUBPS     Y7, Y6, Y8
+	VMASKMOVPS (SI)(R9*4), Y5, Y9
+	VSUBPS     Y9, Y6, Y6
+	VMASKMOVPS (DI)(R9*4), Y5, Y9
+	VSUBPS     Y9, Y7, Y7
+	VMASKMOVPS (CX)(R9*4), Y5, Y9
+	VMULPS     Y9, Y0, Y0
+	VMULPS     Y8, Y1, Y1
+	VADDPS     Y1, Y0, Y0
+	VBLENDVPS  Y0, Y7, Y6, Y1
+	VMULPS     Y1, Y1, Y1
+	VADDPS     Y2, Y1, Y2
+	VDIVPS     Y2, Y1, Y1
+	VMULPS     Y1, Y0, Y0
+	VPAND      Y3, Y0, Y1
+	VPCMPGTD   Y1, Y4, Y1
+	VPANDN     Y0, Y1, Y0
+	VMASKMOVPS Y0, Y5, (AX)(R9*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func rawFluxFilmAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
+// Requires: AVX, AVX2
+TEXT ·rawFluxFilmAVX2(SB), NOSPLIT, $0-160
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         prev_base+24(FP), CX
+	MOVQ         ha_base+48(FP), DX
+	MOVQ         hb_base+72(FP), BX
+	MOVQ         ba_base+96(FP), SI
+	MOVQ         bb_base+120(FP), DI
+	MOVQ         dst_len+8(FP), R8
+	VBROADCASTSS zeta+144(FP), Y0
+	VBROADCASTSS accel+148(FP), Y1
+	VBROADCASTSS dxf+152(FP), Y2
+	MOVL         $0x7fffffff, R9
+	VMOVD        R9, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00800000, R9
+	VMOVD        R9, X4
+	VPBROADCASTD X4, Y4
+	XORQ         R9, R9
+
+loop:
+	LEAQ      8(R9), R10
+	CMPQ      R10, R8
+	JA        tail
+	VMOVUPS   (DX)(R9*4), Y5
+	VMOVUPS   (BX)(R9*4), Y6
+	VSUBPS    Y6, Y5, Y7
+	VSUBPS    (SI)(R9*4), Y5, Y5
+	VSUBPS    (DI)(R9*4), Y6, Y6
+	VBLENDVPS Y7, Y6, Y5, Y5
+	VMINPS    Y5, Y2, Y5
+	VMULPS    Y5, Y1, Y5
+	VMULPS    (CX)(R9*4), Y0, Y6
+	VMULPS    Y7, Y5, Y5
+	VADDPS    Y5, Y6, Y5
+	VPAND     Y3, Y5, Y6
+	VPCMPGTD  Y6, Y4, Y6
+	VPANDN    Y5, Y6, Y5
+	VMOVUPS   Y5, (AX)(R9*4)
+	ADDQ      $0x08, R9
+	JMP       loop
+
+tail:
+	CMPQ       R9, R8
+	JAE        done
+	SUBQ       R9, R8
+	NEGQ       R8
+	LEAQ       tailmask<>+0(SB), R10
+	VMOVDQU    32(R10)(R8*4), Y5
+	VMASKMOVPS (DX)(R9*4), Y5, Y6
+	VMASKMOVPS (BX)(R9*4), Y5, Y7
+	VSUBPS     Y7, Y6, Y8
+	VMASKMOVPS (SI)(R9*4), Y5, Y9
+	VSUBPS     Y9, Y6, Y6
+	VMASKMOVPS (DI)(R9*4), Y5, Y9
+	VSUBPS     Y9, Y7, Y7
+	VBLENDVPS  Y8, Y7, Y6, Y6
+	VMINPS     Y6, Y2, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS (CX)(R9*4), Y5, Y2
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y8, Y1, Y1
+	VADDPS     Y1, Y0, Y0
+	VPAND      Y3, Y0, Y1
+	VPCMPGTD   Y1, Y4, Y1
+	VPANDN     Y0, Y1, Y0
+	VMASKMOVPS Y0, Y5, (AX)(R9*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func rawFluxFilmViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
+// Requires: AVX, AVX2
+TEXT ·rawFluxFilmViscAVX2(SB), NOSPLIT, $0-160
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         prev_base+24(FP), CX
+	MOVQ         ha_base+48(FP), DX
+	MOVQ         hb_base+72(FP), BX
+	MOVQ         ba_base+96(FP), SI
+	MOVQ         bb_base+120(FP), DI
+	MOVQ         dst_len+8(FP), R8
+	VBROADCASTSS zeta+144(FP), Y0
+	VBROADCASTSS accel+148(FP), Y1
+	VBROADCASTSS dxf+152(FP), Y2
+	VBROADCASTSS visc3+156(FP), Y3
+	MOVL         $0x7fffffff, R9
+	VMOVD        R9, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x00800000, R9
+	VMOVD        R9, X5
+	VPBROADCASTD X5, Y5
+	XORQ         R9, R9
+
+loop:
+	LEAQ      8(R9), R10
+	CMPQ      R10, R8
+	JA        tail
+	VMOVUPS   (DX)(R9*4), Y6
+	VMOVUPS   (BX)(R9*4), Y7
+	VSUBPS    Y7, Y6, Y8
+	VSUBPS    (SI)(R9*4), Y6, Y6
+	VSUBPS    (DI)(R9*4), Y7, Y7
+	VBLENDVPS Y8, Y7, Y6, Y9
+	VMINPS    Y9, Y2, Y9
+	VMULPS    Y9, Y1, Y9
+	VMULPS    (CX)(R9*4), Y0, Y10
+	VMULPS    Y8, Y9, Y8
+	VADDPS    Y8, Y10, Y8
+	VBLENDVPS Y8, Y7, Y6, Y6
+	VMULPS    Y6, Y6, Y6
+	VADDPS    Y3, Y6, Y7
+	VDIVPS    Y7, Y6, Y6
+	VMULPS    Y6, Y8, Y8
+	VPAND     Y4, Y8, Y6
+	VPCMPGTD  Y6, Y5, Y6
+	VPANDN    Y8, Y6, Y8
+	VMOVUPS   Y8, (AX)(R9*4)
+	ADDQ      $0x08, R9
+	JMP       loop
+
+tail:
+	CMPQ       R9, R8
+	JAE        done
+	SUBQ       R9, R8
+	NEGQ       R8
+	LEAQ       tailmask<>+0(SB), R10
+	VMOVDQU    32(R10)(R8*4), Y6
+	VMASKMOVPS (DX)(R9*4), Y6, Y7
+	VMASKMOVPS (BX)(R9*4), Y6, Y8
+	VSUBPS     Y8, Y7, Y9
+	VMASKMOVPS (SI)(R9*4), Y6, Y10
+	VSUBPS     Y10, Y7, Y7
+	VMASKMOVPS (DI)(R9*4), Y6, Y10
+	VSUBPS     Y10, Y8, Y8
+	VBLENDVPS  Y9, Y8, Y7, Y10
+	VMINPS     Y10, Y2, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS (CX)(R9*4), Y6, Y2
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y9, Y1, Y1
+	VADDPS     Y1, Y0, Y0
+	VBLENDVPS  Y0, Y8, Y7, Y1
 	VMULPS     Y1, Y1, Y1
 	VADDPS     Y3, Y1, Y2
 	VDIVPS     Y2, Y1, Y1
 	VMULPS     Y1, Y0, Y0
-	VMASKMOVPS Y0, Y4, (AX)(R9*4)
+	VPAND      Y4, Y0, Y1
+	VPCMPGTD   Y1, Y5, Y1
+	VPANDN     Y0, Y1, Y0
+	VMASKMOVPS Y0, Y6, (AX)(R9*4)
 
 done:
 	VZEROUPPER

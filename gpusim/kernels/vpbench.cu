@@ -34,7 +34,12 @@ __device__ __forceinline__ float vp_acceleration(float accel, float dxf, int fil
 	return accel;
 }
 
-// vp_viscous: gamma = H^2/(H^2 + 3 dt nu), H upwind along f (stepParams.viscous).
+// vp_flush: f, or +0 where |f| < 2^-126, the smallest normal float: a subnormal (or -0)
+// flux flushed as flushFlux in element.go does (-ftz=false keeps subnormals otherwise).
+__device__ __forceinline__ float vp_flush(float f) { return fabsf(f) < 1.17549435e-38f ? 0.0f : f; }
+
+// vp_viscous: gamma = H^2/(H^2 + 3 dt nu), H upwind along f, then vp_flush
+// (stepParams.viscous).
 __device__ __forceinline__ float vp_viscous(float visc3, float f, float da, float db)
 {
 	if (visc3 > 0) {
@@ -42,7 +47,7 @@ __device__ __forceinline__ float vp_viscous(float visc3, float f, float da, floa
 		float u2 = u * u;
 		f = f * (u2 / (u2 + visc3));
 	}
-	return f;
+	return vp_flush(f);
 }
 
 // vp_raw: a pipe's raw flux from a to b: viscous(zeta*prev + acceleration*dh).

@@ -243,6 +243,7 @@ func rawFlux(film, visc bool) {
 	if visc {
 		visc3 = bcast("visc3")
 	}
+	abs, minNormal := bcastBits(0x7fffffff), bcastBits(0x00800000)
 	loop(n, func(i Register, l lanes) {
 		a, bv := l.ldr(elem(ha, i, 0)), l.ldr(elem(hb, i, 0))
 		dh, da, db := YMM(), YMM(), YMM()
@@ -270,6 +271,12 @@ func rawFlux(film, visc bool) {
 			VDIVPS(den, u2, q)     // u2 / (u2 + visc3)
 			VMULPS(q, f, f)
 		}
+		// flushFlux, in integer operations (no floating-point operation on a subnormal):
+		// f &^= (|f| bits < 2^-126 bits).
+		fa, tiny := YMM(), YMM()
+		VPAND(abs, f, fa)
+		VPCMPGTD(fa, minNormal, tiny) // tiny = minNormal > |f| (signed: |f| bits are >= 0)
+		VPANDN(f, tiny, f)            // f = ^tiny & f
 		l.st(f, elem(dst, i, 0))
 	})
 	VZEROUPPER()
