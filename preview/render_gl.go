@@ -32,6 +32,11 @@ type renderer struct {
 	topology                uint64
 	haveLiquid, haveTerrain bool
 	vp                      [16]float32 // the frame's matrix (here, so that passing it to GL allocates nothing)
+	// terrainBudget is the most terrain triangles drawn (displayMesh): SoftwareTriangleBudget
+	// on a software renderer, 0 (all) on a GPU.
+	terrainBudget int
+	// terrainDrawn is the mesh drawn for terrainMesh (itself, or its simplified copy).
+	terrainDrawn *terrain.Mesh
 }
 
 // buffer is a GL buffer object and its capacity in bytes.
@@ -224,6 +229,9 @@ func newRenderer() (*renderer, error) {
 	}
 	r.tu.find(r.terrainProg)
 	r.lu.find(r.liquidProg)
+	if isSoftwareRenderer(gl.GoStr(gl.GetString(gl.RENDERER))) {
+		r.terrainBudget = SoftwareTriangleBudget
+	}
 
 	newBuf := func(target uint32) buffer {
 		var id uint32
@@ -285,7 +293,8 @@ func u32ptr(s []uint32) unsafe.Pointer {
 func (r *renderer) upload(f *Frame) {
 	if f.Terrain != nil && (!r.haveTerrain || f.Terrain != r.terrainMesh || f.TerrainVersion != r.terrainVersion) {
 		gl.BindVertexArray(r.terrainVAO)
-		m := f.Terrain
+		m := displayMesh(f.Terrain, r.terrainBudget)
+		r.terrainDrawn = m
 		r.tPos.upload(f32ptr(m.Positions), 4*len(m.Positions))
 		r.tNrm.upload(f32ptr(m.Normals), 4*len(m.Normals))
 		r.tIdx.upload(u32ptr(m.Indices), 4*len(m.Indices))
@@ -293,7 +302,7 @@ func (r *renderer) upload(f *Frame) {
 		r.terrainVersion, r.terrainMesh, r.haveTerrain = f.TerrainVersion, f.Terrain, true
 	}
 	if f.Terrain == nil {
-		r.haveTerrain, r.terrainMesh = false, nil
+		r.haveTerrain, r.terrainMesh, r.terrainDrawn = false, nil, nil
 	}
 	gl.BindVertexArray(r.liquidVAO)
 	r.lPos.upload(f32ptr(f.Positions), 4*len(f.Positions))
