@@ -65,7 +65,7 @@ func (o *runOptions) validate() error {
 		return usagef("--frame-steps is %d: it must be >= 1", o.frameSteps)
 	}
 	if math.IsNaN(o.every) || math.IsInf(o.every, 0) || o.every < 0 {
-		return usagef("--every is %v: it must be a number of simulated seconds > 0", o.every)
+		return usagef("--every is %v: it must be a number of simulated seconds > 0 (or 0: a line every 5 wall seconds)", o.every)
 	}
 	if o.preview && o.headless {
 		return usagef("--preview opens a window: drop --headless (sim:screenshot works headless, offscreen)")
