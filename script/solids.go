@@ -313,7 +313,8 @@ func (s *Scenario) vpDifference(L *lua.LState) int {
 	return s.pushSolid(L, d, "difference")
 }
 
-// solidMethods are solid:translate and solid:rotate; both return a new solid.
+// solidMethods are solid:translate, solid:rotate and solid:scale; each returns a new
+// solid.
 func (s *Scenario) solidMethods() map[string]lua.LGFunction {
 	return map[string]lua.LGFunction{
 		"translate": func(L *lua.LState) int {
@@ -344,6 +345,22 @@ func (s *Scenario) solidMethods() map[string]lua.LGFunction {
 			}
 			angle := c.num(t, "angle", 0, true, "a number of radians")
 			r, err := terrain.Rotate(sv.solid, vec3(axis), angle)
+			if err != nil {
+				c.raise(err)
+			}
+			return s.pushSolid(L, r, sv.kind)
+		},
+		"scale": func(L *lua.LState) int {
+			c := call{s, L, "solid:scale"}
+			sv := c.solidArg(1, "self (call it as solid:scale(s))")
+			if L.GetTop() != 2 {
+				c.fail("takes one scale factor s (call it as solid:scale(s)), got %d arguments", L.GetTop()-1)
+			}
+			k := c.number("s", L.Get(2))
+			if k <= 0 {
+				c.fail("s is %s: it must be > 0 (a uniform scale factor)", fmtNum(k))
+			}
+			r, err := terrain.Scale(sv.solid, k)
 			if err != nil {
 				c.raise(err)
 			}

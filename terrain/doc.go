@@ -14,7 +14,7 @@
 // (where liquid may be), 0 on the surface, which counts as solid. Box, Sphere, Cylinder
 // and Plane give exact distances; Heightfield gives the vertical distance z - fn(x, y);
 // LoadOBJ / ParseOBJ read a closed triangle mesh; Union, Intersection, Difference,
-// Translate and Rotate combine and move them. Every constructor validates its arguments
+// Translate, Rotate and Scale combine, move and resize them. Every constructor validates its arguments
 // and names the bad one in its error. Bound (BoundOf, IsLipschitz) says how much Dist
 // tells beyond its sign: Lipschitz (|Dist| never exceeds the distance to the surface),
 // VerticalBound (the same along vertical lines only: heightfields) or SignOnly (a Solid

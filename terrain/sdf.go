@@ -28,7 +28,8 @@ const (
 	VerticalBound
 	// Lipschitz: |Dist(p) - Dist(q)| <= |p - q| everywhere, so |Dist| never exceeds the
 	// distance to the surface. Exact distances (box, sphere, cylinder, plane, mesh) and
-	// their unions, intersections, differences, translations and rotations have it.
+	// their unions, intersections, differences, translations, rotations and scalings have
+	// it.
 	Lipschitz
 )
 
@@ -354,6 +355,30 @@ func (r rotated) Dist(p Vec3) float64 {
 }
 
 func (r rotated) Bound() Bound { return r.bound }
+
+type scaled struct {
+	s Solid
+	k float64
+}
+
+// Scale returns s scaled uniformly by k about the origin: Dist(p) = s.Dist(p/k) * k,
+// exact for an exact distance, and it keeps s's Bound. k must be a finite number > 0.
+// Translate afterwards to scale about another point.
+func Scale(s Solid, k float64) (Solid, error) {
+	if s == nil {
+		return nil, fmt.Errorf("terrain: scale: solid is nil")
+	}
+	if err := checkPositive("scale factor", k); err != nil {
+		return nil, err
+	}
+	return scaled{s, k}, nil
+}
+
+func (t scaled) Dist(p Vec3) float64 {
+	return t.s.Dist(Vec3{p.X / t.k, p.Y / t.k, p.Z / t.k}) * t.k
+}
+
+func (t scaled) Bound() Bound { return BoundOf(t.s) }
 
 type serialized struct {
 	mu *sync.Mutex
