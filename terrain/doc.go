@@ -13,7 +13,7 @@
 // A Solid is a signed distance field: Dist(p) < 0 inside the solid, > 0 in free space
 // (where liquid may be), 0 on the surface, which counts as solid. Box, Sphere, Cylinder
 // and Plane give exact distances; Heightfield gives the vertical distance z - fn(x, y);
-// LoadOBJ / ParseOBJ read a closed triangle mesh; Union, Intersection, Difference,
+// LoadOBJ / ParseOBJ and LoadSTL read a closed triangle mesh (see Meshes below); Union, Intersection, Difference,
 // Translate, Rotate and Scale combine, move and resize them. Every constructor validates its arguments
 // and names the bad one in its error. Bound (BoundOf, IsLipschitz) says how much Dist
 // tells beyond its sign: Lipschitz (|Dist| never exceeds the distance to the surface),
@@ -23,6 +23,25 @@
 // heightfield calling into Lua). A NaN distance or a panic in Dist is reported by Extract
 // and SurfaceMesh as an error naming the point, never a crash. Both evaluate Dist only
 // inside the domain box.
+//
+// # Meshes
+//
+// Triangle meshes come from Wavefront OBJ (ReadOBJ, ParseOBJ, LoadOBJ) and STL files,
+// binary or ASCII (ReadSTL, LoadSTL); LoadModel picks the format by the extension (.stl
+// in any case: STL, anything else: OBJ). A file is first read into a Model, whose
+// vertices can be transformed (units, up axis, placement) and measured (Bounds) before
+// Model.Solid builds the solid: transforming the vertices is exact and costs nothing at
+// evaluation time. An STL file is binary when its size is exactly 84 + 50 n bytes for
+// the triangle count n in its header, even if the header begins with "solid" (many
+// exporters write that); otherwise it must be ASCII ("solid", "facet", "outer loop",
+// "vertex" lines, "endloop", "endfacet", "endsolid"). STL has no unit: coordinates are
+// taken as metres unless the caller scales them. Errors name the file and the line (OBJ,
+// ASCII STL) or the triangle counting from 1 (binary STL): a truncated file, a count that
+// disagrees with the size, a coordinate that is NaN or infinite, no triangles, a model
+// too large for the available memory (checked before allocating), every face of zero
+// area, and an open mesh (an edge not shared by exactly two triangles; vertices at the
+// same position are merged first, so STL's split vertices close). Facet normals and
+// face winding are ignored: inside is decided by ray parity (see ParseOBJ).
 //
 // # Columns
 //

@@ -11,14 +11,78 @@ import (
 	"strings"
 )
 
+// Model is a triangle mesh as read from a file (ReadOBJ, ReadSTL, LoadModel), before it
+// becomes a solid: its vertices may still be moved (Transform) and measured (Bounds).
+// Each triangle remembers where the file defines it, for the errors of Solid.
+type Model struct {
+	Name  string     // labels errors: the file's name
+	Verts []Vec3     // metres, once the model's units are applied
+	Tris  [][3]int32 // indices into Verts
+	// src is each triangle's line in the file (OBJ, ASCII STL), or its index counting
+	// from 1 (binary STL, byIndex).
+	src     []int32
+	byIndex bool
+	objRefs bool // vertex numbers mean something to the user (OBJ)
+}
+
+// where is the place of triangle t in the file: name:line or name: triangle i.
+func (m *Model) where(t int) string {
+	if m.byIndex {
+		return fmt.Sprintf("%s: triangle %d", m.Name, m.src[t])
+	}
+	return fmt.Sprintf("%s:%d", m.Name, m.src[t])
+}
+
+// Bounds returns the smallest box holding every vertex that a triangle uses.
+func (m *Model) Bounds() (lo, hi Vec3) {
+	first := true
+	for _, t := range m.Tris {
+		for _, i := range t {
+			v := m.Verts[i]
+			if first {
+				lo, hi, first = v, v, false
+			}
+			lo, hi = vmin(lo, v), vmax(hi, v)
+		}
+	}
+	return lo, hi
+}
+
+// Transform replaces every vertex v by f(v). f should be a similarity (a scale, a
+// rotation, a translation): Solid's distances are then exact. Vertices at one position
+// stay at one position, so a closed model stays closed.
+func (m *Model) Transform(f func(Vec3) Vec3) {
+	for i, v := range m.Verts {
+		m.Verts[i] = f(v)
+	}
+}
+
+// Solid returns the model as a solid; see ParseOBJ for what it checks and how Dist
+// works.
+func (m *Model) Solid() (Solid, error) {
+	s, err := newMeshSolid(m)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // LoadOBJ reads a closed triangle mesh from a Wavefront OBJ file as a solid; see ParseOBJ.
 func LoadOBJ(path string) (Solid, error) {
+	m, err := loadOBJ(path)
+	if err != nil {
+		return nil, err
+	}
+	return m.Solid()
+}
+
+func loadOBJ(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("terrain: %w", err)
 	}
 	defer f.Close()
-	return ParseOBJ(f, path)
+	return ReadOBJ(f, path)
 }
 
 // ParseOBJ reads a closed triangle mesh in Wavefront OBJ format as a solid; name labels
@@ -40,6 +104,16 @@ func LoadOBJ(path string) (Solid, error) {
 // oblique directions, by majority, so one ray grazing an edge cannot flip the sign; face
 // orientation does not matter and nested shells (a hollow) work.
 func ParseOBJ(r io.Reader, name string) (Solid, error) {
+	m, err := ReadOBJ(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return m.Solid()
+}
+
+// ReadOBJ reads a Wavefront OBJ file as a Model, with the checks of ParseOBJ that need
+// no geometry (syntax, numbers, indices, at least one face); Model.Solid does the rest.
+func ReadOBJ(r io.Reader, name string) (*Model, error) {
 	var (
 		verts   []Vec3
 		tris    [][3]int32
@@ -119,11 +193,7 @@ func ParseOBJ(r io.Reader, name string) (Solid, error) {
 	if len(tris) == 0 {
 		return nil, fmt.Errorf("%s: no faces: a solid needs a closed triangle mesh", name)
 	}
-	m, err := newMeshSolid(name, verts, tris, lines)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return &Model{Name: name, Verts: verts, Tris: tris, src: lines, objRefs: true}, nil
 }
 
 // meshSolid is a closed triangle mesh; tris are stored in BVH leaf order.
@@ -135,9 +205,13 @@ type meshSolid struct {
 
 type triangle struct{ a, b, c Vec3 }
 
-func newMeshSolid(name string, verts []Vec3, tris [][3]int32, lines []int32) (*meshSolid, error) {
+func newMeshSolid(md *Model) (*meshSolid, error) {
+	name, verts, tris := md.Name, md.Verts, md.Tris
+	if len(tris) == 0 {
+		return nil, fmt.Errorf("%s: no faces: a solid needs a closed triangle mesh", name)
+	}
 	// Merge vertices at the same position, so meshes written with split vertices (as STL
-	// converters do) still close.
+	// files are) still close.
 	id := make([]int32, len(verts))
 	first := make([]int32, 0, len(verts)) // original index of each merged vertex
 	seen := make(map[Vec3]int32, len(verts))
@@ -161,9 +235,15 @@ func newMeshSolid(name string, verts []Vec3, tris [][3]int32, lines []int32) (*m
 	}
 	type use struct{ n, tri int32 }
 	edges := make(map[uint64]use, 3*len(tris)/2)
-	kept := tris[:0]
-	keptLines := lines[:0]
+	kept := make([][3]int32, 0, len(tris))
+	keptTri := make([]int32, 0, len(tris)) // index in md.Tris of each kept triangle
+	area := 0.0
 	for t, tri := range tris {
+		for _, i := range tri {
+			if !verts[i].IsFinite() {
+				return nil, fmt.Errorf("%s: vertex %v is not finite (a scale too large for the model?)", md.where(t), verts[i])
+			}
+		}
 		a, b, c := id[tri[0]], id[tri[1]], id[tri[2]]
 		if a == b || b == c || a == c {
 			continue
@@ -178,10 +258,15 @@ func newMeshSolid(name string, verts []Vec3, tris [][3]int32, lines []int32) (*m
 			edges[k] = u
 		}
 		kept = append(kept, [3]int32{a, b, c})
-		keptLines = append(keptLines, lines[t])
+		keptTri = append(keptTri, int32(t))
+		va := verts[tri[0]]
+		area += verts[tri[1]].Sub(va).Cross(verts[tri[2]].Sub(va)).Len()
 	}
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("%s: no faces with three distinct vertices: a solid needs a closed triangle mesh", name)
+	}
+	if area == 0 {
+		return nil, fmt.Errorf("%s: every face has zero area (its vertices lie on one line): a solid needs a closed triangle mesh", name)
 	}
 	// Report the open edge of the earliest face, so the message is reproducible.
 	bad, badKey := use{tri: math.MaxInt32}, uint64(0)
@@ -193,8 +278,12 @@ func newMeshSolid(name string, verts []Vec3, tris [][3]int32, lines []int32) (*m
 	if bad.n != 0 {
 		a, b := int32(badKey>>32), int32(badKey&0xffffffff)
 		va, vb := verts[first[a]], verts[first[b]]
-		return nil, fmt.Errorf("%s:%d: the mesh is not closed: the edge from vertex %d %v to vertex %d %v is used by %d triangles; in a closed mesh every edge is shared by exactly 2",
-			name, keptLines[bad.tri], first[a]+1, va, first[b]+1, vb, bad.n)
+		edge := fmt.Sprintf("the edge from %v to %v", va, vb)
+		if md.objRefs {
+			edge = fmt.Sprintf("the edge from vertex %d %v to vertex %d %v", first[a]+1, va, first[b]+1, vb)
+		}
+		return nil, fmt.Errorf("%s: the mesh is not closed: %s is used by %d triangles; in a closed mesh every edge is shared by exactly 2",
+			md.where(int(keptTri[bad.tri])), edge, bad.n)
 	}
 	m := &meshSolid{tris: make([]triangle, len(kept))}
 	for i, t := range kept {
