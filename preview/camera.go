@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // Box is the axis-aligned extent of a scene in metres (the simulation domain): the
@@ -43,15 +45,15 @@ const (
 	fovY     = 35 * math.Pi / 180
 )
 
-// presets are the named views: yaw and pitch in degrees, and the distance as a multiple
-// of the box's radius.
-var presets = map[string]struct{ yaw, pitch, dist float64 }{
-	"default": {-120, 42, 3.3},
-	"top":     {-90, 89, 2.8},
-	"front":   {-90, 20, 2.9},
-	"side":    {0, 20, 2.9},
-	"low":     {-120, 12, 2.9},
-	"back":    {60, 42, 3.3},
+// presets are the named views: yaw and pitch in degrees. The distance and the target
+// are fitted to the box (Camera.Fit).
+var presets = map[string]struct{ yaw, pitch float64 }{
+	"default": {-100, 42},
+	"top":     {-90, 89},
+	"front":   {-90, 20},
+	"side":    {0, 20},
+	"low":     {-120, 12},
+	"back":    {80, 42},
 }
 
 // Presets lists the names of the preset views, sorted ("default" first).
@@ -66,24 +68,119 @@ func Presets() []string {
 	return append([]string{"default"}, names...)
 }
 
-// PresetCamera returns the named view of box (see Presets); an unknown name is an error
-// that lists the known ones.
+// DefaultAspect is the picture's width/height the presets are fitted for when the
+// caller does not say (1280 x 720, 800 x 450).
+const DefaultAspect = 16.0 / 9.0
+
+// fillMargin is how much of the picture's half-width or half-height (whichever binds)
+// the fitted box fills.
+const fillMargin = 0.94
+
+// PresetCamera returns the named view of box (see Presets), fitted for DefaultAspect; an
+// unknown name is an error that lists the known ones.
 func PresetCamera(name string, box Box) (Camera, error) {
+	return FitCamera(name, box, DefaultAspect)
+}
+
+// FitCamera returns the named view of box for a picture of the given aspect
+// (width/height): looking from the preset's direction, the box fills the picture
+// (Camera.Fit).
+func FitCamera(name string, box Box, aspect float64) (Camera, error) {
 	p, ok := presets[name]
 	if !ok {
 		return Camera{}, fmt.Errorf("unknown view %q: want one of %s", name, strings.Join(Presets(), ", "))
 	}
-	r := box.Radius()
-	if !(r > 0) {
-		r = 0.05
+	c := Camera{Yaw: p.yaw * math.Pi / 180, Pitch: p.pitch * math.Pi / 180, FovY: fovY}
+	c.Fit(box, aspect)
+	return c, nil
+}
+
+// Fit keeps the camera's direction and field of view and sets its target and distance
+// so that the eight corners of box fill fillMargin of the picture (aspect = width /
+// height) in the dimension that binds, centred (FitPoints). An empty box is taken as a
+// 5 cm cube at its centre.
+func (c *Camera) Fit(box Box, aspect float64) {
+	if !(box.Radius() > 0) {
+		ctr := box.Center()
+		box = Box{Min: [3]float64{ctr[0] - 0.025, ctr[1] - 0.025, ctr[2] - 0.025}, Max: [3]float64{ctr[0] + 0.025, ctr[1] + 0.025, ctr[2] + 0.025}}
 	}
-	return Camera{
-		Target:   box.Center(),
-		Distance: p.dist * r,
-		Yaw:      p.yaw * math.Pi / 180,
-		Pitch:    p.pitch * math.Pi / 180,
-		FovY:     fovY,
-	}, nil
+	var corners [][3]float64
+	for i := range 8 {
+		var p [3]float64
+		for k := range 3 {
+			p[k] = box.Min[k]
+			if i>>k&1 == 1 {
+				p[k] = box.Max[k]
+			}
+		}
+		corners = append(corners, p)
+	}
+	c.FitPoints(corners, aspect)
+}
+
+// FitPoints keeps the camera's direction and field of view and sets its target and
+// distance so that the points fill fillMargin of the picture (aspect = width / height)
+// in the dimension that binds, centred on the screen. Fitted to a scene's own vertices
+// (Frame.ScenePoints), the scene fills the picture; fitted to a box's corners, the
+// corners do, and the scene within may be smaller. No points: nothing changes.
+func (c *Camera) FitPoints(pts [][3]float64, aspect float64) {
+	if len(pts) == 0 {
+		return
+	}
+	if !(aspect > 0) || math.IsInf(aspect, 0) {
+		aspect = DefaultAspect
+	}
+	if !(c.FovY > 0 && c.FovY < math.Pi) {
+		c.FovY = fovY
+	}
+	var bound Box
+	bound.Min, bound.Max = pts[0], pts[0]
+	for _, p := range pts {
+		for k := range 3 {
+			bound.Min[k], bound.Max[k] = min(bound.Min[k], p[k]), max(bound.Max[k], p[k])
+		}
+	}
+	minDist := max(bound.Radius(), 1e-3) * 0.5
+	tanY := math.Tan(c.FovY/2) * fillMargin
+	tanX := tanY * aspect
+	c.Target = bound.Center()
+	// The camera's basis as View builds it: forward f (eye to target), right s, up u.
+	cp := math.Cos(c.Pitch)
+	f := [3]float64{-cp * math.Cos(c.Yaw), -cp * math.Sin(c.Yaw), -math.Sin(c.Pitch)}
+	s := cross(f, [3]float64{0, 0, 1})
+	if length(s) < 1e-9 {
+		s = [3]float64{-math.Sin(c.Yaw), math.Cos(c.Yaw), 0}
+	}
+	s = normalize(s)
+	u := cross(s, f)
+	// With the eye at target - d f, a point q (relative to the target) lies at depth
+	// d + q.f, and is in the picture when |q.s| <= (d + q.f) tanX and likewise for u:
+	// the least such d over the points. Then the target moves to the middle of what the
+	// points span on the screen, and d is found again.
+	for i := range 4 {
+		d := 0.0
+		for _, p := range pts {
+			q := sub(p, c.Target)
+			z := dot(q, f)
+			d = max(d, math.Abs(dot(q, s))/tanX-z, math.Abs(dot(q, u))/tanY-z)
+		}
+		d = max(d, minDist)
+		c.Distance = d
+		xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		for _, p := range pts {
+			q := sub(p, c.Target)
+			z := d + dot(q, f)
+			x, y := dot(q, s)/z, dot(q, u)/z // tangents of the angles off the axis
+			xlo, xhi, ylo, yhi = min(xlo, x), max(xhi, x), min(ylo, y), max(yhi, y)
+		}
+		mx, my := (xlo+xhi)/2, (ylo+yhi)/2
+		if i == 3 || math.Abs(mx) < 1e-4*tanX && math.Abs(my) < 1e-4*tanY {
+			break
+		}
+		for k := range 3 {
+			c.Target[k] += (s[k]*mx + u[k]*my) * d
+		}
+	}
 }
 
 // DefaultCamera is PresetCamera("default", box).
@@ -216,4 +313,90 @@ func normalize(a [3]float64) [3]float64 {
 		return a
 	}
 	return [3]float64{a[0] / l, a[1] / l, a[2] / l}
+}
+
+// SceneBox is what the camera frames: the bounding box of the terrain mesh and the liquid
+// surface (positions as xyz triples), within the domain box; the domain box when there
+// is neither. The domain's height is often far above the terrain: framing the domain
+// left most of the picture empty.
+func SceneBox(domain Box, terrainMesh *terrain.Mesh, liquid []float32) Box {
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	add := func(p []float32) {
+		for i := 0; i+2 < len(p); i += 3 {
+			for k := range 3 {
+				v := float64(p[i+k])
+				lo[k], hi[k] = min(lo[k], v), max(hi[k], v)
+			}
+		}
+	}
+	if terrainMesh != nil {
+		add(terrainMesh.Positions)
+	}
+	add(liquid)
+	if !(lo[0] <= hi[0]) {
+		return domain
+	}
+	var b Box
+	for k := range 3 {
+		b.Min[k], b.Max[k] = lo[k], hi[k]
+		if domain.Max[k] > domain.Min[k] {
+			b.Min[k] = min(max(lo[k], domain.Min[k]), domain.Max[k])
+			b.Max[k] = min(max(hi[k], domain.Min[k]), domain.Max[k])
+		}
+	}
+	return b
+}
+
+// SceneBox is the frame's SceneBox.
+func (f *Frame) SceneBox() Box { return SceneBox(f.Box, f.Terrain, f.Positions) }
+
+// maxScenePoints bounds the vertices a camera is fitted to.
+const maxScenePoints = 100000
+
+// ScenePoints are the vertices the camera frames: the terrain's and the liquid's
+// (every k-th of them beyond maxScenePoints), within the domain box.
+func (f *Frame) ScenePoints() [][3]float64 {
+	var n int
+	if f.Terrain != nil {
+		n += len(f.Terrain.Positions) / 3
+	}
+	n += len(f.Positions) / 3
+	stride := max(1, (n+maxScenePoints-1)/maxScenePoints)
+	pts := make([][3]float64, 0, n/stride+1)
+	inDomain := func(p [3]float64) bool {
+		for k := range 3 {
+			if f.Box.Max[k] > f.Box.Min[k] && (p[k] < f.Box.Min[k]-1e-9 || p[k] > f.Box.Max[k]+1e-9) {
+				return false
+			}
+		}
+		return true
+	}
+	add := func(pos []float32) {
+		for i := 0; i+2 < len(pos); i += 3 * stride {
+			p := [3]float64{float64(pos[i]), float64(pos[i+1]), float64(pos[i+2])}
+			if inDomain(p) {
+				pts = append(pts, p)
+			}
+		}
+	}
+	if f.Terrain != nil {
+		add(f.Terrain.Positions)
+	}
+	add(f.Positions)
+	return pts
+}
+
+// FrameCamera is the named view of f (see Presets) fitted to its terrain and liquid
+// (ScenePoints) for a picture of the given aspect; the domain box's corners when the
+// frame has neither.
+func FrameCamera(name string, f *Frame, aspect float64) (Camera, error) {
+	c, err := FitCamera(name, f.Box, aspect)
+	if err != nil {
+		return c, err
+	}
+	if pts := f.ScenePoints(); len(pts) > 0 {
+		c.FitPoints(pts, aspect)
+	}
+	return c, nil
 }

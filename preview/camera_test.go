@@ -15,17 +15,29 @@ func TestCameraProjects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The target lands in the middle of the picture; every corner of the box is in it.
-		x, y, ok := cam.Project(box.Center(), 640, 480)
+		// The target lands in the middle of the picture; every corner of the box is in
+		// it, and the box fills it: the corners span at least 85% of the picture's width
+		// or height, and the middle of what they span is the picture's middle.
+		x, y, ok := cam.Project(cam.Target, 640, 480)
 		if !ok || math.Abs(x-320) > 1e-6 || math.Abs(y-240) > 1e-6 {
 			t.Errorf("%s: the target projects to (%g, %g) %v", name, x, y, ok)
 		}
-		for _, c := range [][3]float64{{0, 0, 0}, {0.1, 0, 0}, {0, 0.1, 0}, {0.1, 0.1, 0}, {0, 0, 0.04}, {0.1, 0.1, 0.04}} {
-			if _, _, ok := cam.Project(c, 640, 480); !ok {
+		cam, _ = FitCamera(name, box, 640.0/480)
+		xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		for _, c := range [][3]float64{{0, 0, 0}, {0.1, 0, 0}, {0, 0.1, 0}, {0.1, 0.1, 0}, {0, 0, 0.04}, {0.1, 0, 0.04}, {0, 0.1, 0.04}, {0.1, 0.1, 0.04}} {
+			x, y, ok := cam.Project(c, 640, 480)
+			if !ok {
 				t.Errorf("%s: corner %v is outside the picture", name, c)
 			}
+			xlo, xhi, ylo, yhi = min(xlo, x), max(xhi, x), min(ylo, y), max(yhi, y)
 		}
-		if d := dist(cam.Eye(), box.Center()); math.Abs(d-cam.Distance) > 1e-9 {
+		if (xhi-xlo)/640 < 0.85 && (yhi-ylo)/480 < 0.85 {
+			t.Errorf("%s: the box spans %.0f x %.0f pixels of 640 x 480", name, xhi-xlo, yhi-ylo)
+		}
+		if math.Abs((xlo+xhi)/2-320) > 3 || math.Abs((ylo+yhi)/2-240) > 3 {
+			t.Errorf("%s: the box spans x %.1f-%.1f, y %.1f-%.1f: not centred", name, xlo, xhi, ylo, yhi)
+		}
+		if d := dist(cam.Eye(), cam.Target); math.Abs(d-cam.Distance) > 1e-9 {
 			t.Errorf("%s: eye %g from the target, want %g", name, d, cam.Distance)
 		}
 	}

@@ -184,7 +184,7 @@ func (h *Host) Screenshot(src *Source, path string, width, height int) error {
 	if !ok {
 		return errors.New("preview: no frame from the run in 2 s (is it paused or finished?)")
 	}
-	cam, w, hgt := h.viewFor(src, f.Box)
+	cam, w, hgt := h.viewFor(src, f)
 	if width > 0 && height > 0 {
 		w, hgt = width, height
 	}
@@ -203,7 +203,7 @@ func (h *Host) RenderPNG(src *Source, f *Frame, path string) (time.Duration, err
 	if h == nil {
 		return 0, ErrNotServing
 	}
-	cam, w, ht := h.viewFor(src, f.Box)
+	cam, w, ht := h.viewFor(src, f)
 	img, took, err := h.Render(f, cam, w, ht, RenderOptions{})
 	if err != nil {
 		return 0, err
@@ -215,12 +215,14 @@ func (h *Host) RenderPNG(src *Source, f *Frame, path string) (time.Duration, err
 }
 
 // viewFor is the camera and picture size of the window when it shows src, else the
-// default view of box at 1280 x 720.
-func (h *Host) viewFor(src *Source, box Box) (Camera, int, int) {
+// default view fitted to f (FrameCamera) at 1280 x 720.
+func (h *Host) viewFor(src *Source, f *Frame) (Camera, int, int) {
 	h.viewMu.Lock()
-	defer h.viewMu.Unlock()
 	if h.viewSrc == src && h.open.Load() {
+		defer h.viewMu.Unlock()
 		return h.viewCam, h.viewW, h.viewH
 	}
-	return DefaultCamera(box), 1280, 720
+	h.viewMu.Unlock()
+	cam, _ := FrameCamera("default", f, 1280.0/720)
+	return cam, 1280, 720
 }

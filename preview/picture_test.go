@@ -215,3 +215,55 @@ func TestThreeLayersPicture(t *testing.T) {
 		t.Errorf("terrain seen through shallow liquid at %d of %d shallow vertices: want at least 20 vertices and 3 in 4", through, shallow)
 	}
 }
+
+// TestDefaultViewFillsThePicture: the default camera frames the scene (SceneBox: the
+// terrain and the liquid, not the domain's empty height), so that the scene covers at
+// least 35% of an 800 x 450 picture (it covered 13-18% when the camera framed the
+// domain's box).
+func TestDefaultViewFillsThePicture(t *testing.T) {
+	needGL(t)
+	const w, h = 800, 450
+	for _, name := range []string{"bowl.lua", "surgery.lua", "coffee.lua", "three_layers.lua"} {
+		sc := loadLibrary(t, name, 0.5, nil)
+		m, err := sc.BuildSurface()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := frameOf(sc, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cam, err := FrameCamera("default", &f, float64(w)/h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, _, err := testHost.Render(&f, cam, w, h, RenderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bg := img.RGBAAt(0, 0)
+		covered := 0
+		for y := range h {
+			for x := range w {
+				c := img.RGBAAt(x, y)
+				d := max(absDiff(c.R, bg.R), absDiff(c.G, bg.G), absDiff(c.B, bg.B))
+				if d > 6 {
+					covered++
+				}
+			}
+		}
+		if frac := float64(covered) / (w * h); frac < 0.35 {
+			keep(t, "coverage-"+name, img)
+			t.Errorf("%s: the scene covers %.1f%% of the default %dx%d picture, want >= 35%%", name, 100*frac, w, h)
+		} else {
+			t.Logf("%s: the scene covers %.1f%% of the picture", name, 100*frac)
+		}
+	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}

@@ -105,8 +105,8 @@ func (w *window) frame() error {
 		return nil
 	}
 	if !w.haveBox && f.Box != (Box{}) {
-		w.box, w.haveBox = f.Box, true
-		w.cam = DefaultCamera(f.Box)
+		w.box, w.haveBox = f.SceneBox(), true
+		w.cam = w.preset("default")
 		w.publishCamera()
 	}
 	w.glfw.MakeContextCurrent()
@@ -209,7 +209,7 @@ func (w *window) onKey(_ *glfw.Window, k glfw.Key, _ int, a glfw.Action, _ glfw.
 	const step = 5 * math.Pi / 180
 	switch k {
 	case glfw.KeyR, glfw.KeyHome:
-		w.cam = DefaultCamera(w.box)
+		w.cam = w.preset("default")
 	case glfw.KeyLeft:
 		w.cam.Orbit(-step, 0)
 	case glfw.KeyRight:
@@ -234,7 +234,23 @@ func (w *window) onKey(_ *glfw.Window, k glfw.Key, _ int, a glfw.Action, _ glfw.
 		if !ok {
 			return
 		}
-		w.cam, _ = PresetCamera(name, w.box)
+		w.cam = w.preset(name)
 	}
 	w.publishCamera()
+}
+
+// preset is the named view fitted to the frame on screen (its terrain and liquid) for
+// the window's aspect; to the scene box when there is no frame yet.
+func (w *window) preset(name string) Camera {
+	aspect := DefaultAspect
+	if fw, fh := w.glfw.GetFramebufferSize(); fw > 0 && fh > 0 {
+		aspect = float64(fw) / float64(fh)
+	}
+	if w.front != nil {
+		if c, err := FrameCamera(name, w.front, aspect); err == nil {
+			return c
+		}
+	}
+	c, _ := FitCamera(name, w.box, aspect)
+	return c
 }

@@ -77,8 +77,14 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 				return err
 			}
 		}
+		// The camera frames the terrain (the liquid lies on it) for the picture's aspect.
 		sx, sy, h := sc.Extent()
-		cam, _ := preview.PresetCamera(*view, preview.Box{Max: [3]float64{sx, sy, h}})
+		tm, _, err := sc.TerrainMesh()
+		if err != nil {
+			return err
+		}
+		cam, _ := preview.FrameCamera(*view, &preview.Frame{Box: preview.Box{Max: [3]float64{sx, sy, h}}, Terrain: tm},
+			float64(*width)/float64(*height))
 		st := sc.SurfaceSettings()
 		eye := cam.Eye()
 		st.Camera, st.Meniscus = &eye, *meniscus
