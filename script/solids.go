@@ -225,26 +225,89 @@ func (s *Scenario) vpHeightfield(L *lua.LState) int {
 	return s.pushSolid(L, b, "heightfield")
 }
 
-// vpMesh is vp.mesh(path): a closed triangle mesh from an OBJ file, the path relative to
-// the script's folder.
+// vpMesh is vp.mesh(path, opts): a closed triangle mesh from an OBJ or STL file, the path
+// relative to the script's folder. The options (units, up axis, placement) move the
+// vertices before the solid is built.
 func (s *Scenario) vpMesh(L *lua.LState) int {
 	c := call{s, L, "vp.mesh"}
 	v := L.Get(1)
 	p, ok := v.(lua.LString)
 	if !ok || p == "" {
-		c.fail("the path is %s, want the path of an OBJ file (relative to the script's folder)", describeValue(v))
+		c.fail("the path is %s, want the path of an OBJ file or an STL file (relative to the script's folder)", describeValue(v))
 	}
+	if L.GetTop() > 2 {
+		c.fail("takes a path and an options table, got %d arguments", L.GetTop())
+	}
+	t := c.optTable(2, `{scale = s, up = "z" or "y", place = "none" or "floor", at = {x, y}}`)
+	c.keys(t, "scale", "up", "place", "at")
+	scale := c.num(t, "scale", 1, false, "a number > 0 (metres per unit of the file)")
+	if scale <= 0 {
+		c.fail("scale is %s: it must be > 0 (metres per unit of the file)", fmtNum(scale))
+	}
+	up := c.choice(t, "up", "z", "z", "y")
+	floor := c.choice(t, "place", "none", "none", "floor") == "floor"
+	at, hasAt := c.vec(t, "at", 2, false)
+
 	path := string(p)
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(s.dir, path)
 	}
-	resume := s.pauseWatchdog()
-	m, err := terrain.LoadOBJ(path)
-	resume()
+	resume := sync.OnceFunc(s.pauseWatchdog()) // before any c.fail, and at the end
+	defer resume()
+	m, err := terrain.LoadModel(path)
 	if err != nil {
+		resume()
 		c.fail("%s", trimTerrain(err))
 	}
-	return s.pushSolid(L, m, "mesh "+filepath.Base(path))
+	// Units and up axis: (x, y, z) -> s (x, -z, y) for up = "y", a rotation by +90 degrees
+	// about x that takes the file's +y to +z (and its +z, the front, to -y).
+	if up == "y" {
+		m.Transform(func(v terrain.Vec3) terrain.Vec3 {
+			return terrain.Vec3{X: v.X * scale, Y: -v.Z * scale, Z: v.Y * scale}
+		})
+	} else if scale != 1 {
+		m.Transform(func(v terrain.Vec3) terrain.Vec3 { return v.Scale(scale) })
+	}
+	lo, hi := m.Bounds()
+	if !lo.IsFinite() || !hi.IsFinite() {
+		resume()
+		c.fail("scale = %s makes the coordinates of %s overflow: it must be a factor the model's numbers can take", fmtNum(scale), filepath.Base(path))
+	}
+	if floor || hasAt {
+		var d terrain.Vec3
+		if floor {
+			d.Z = -lo.Z
+		}
+		if hasAt {
+			d.X, d.Y = at[0]-(lo.X+hi.X)/2, at[1]-(lo.Y+hi.Y)/2
+		}
+		m.Transform(func(v terrain.Vec3) terrain.Vec3 { return v.Add(d) })
+		lo, hi = lo.Add(d), hi.Add(d)
+	}
+	name := filepath.Base(path)
+	box := fmt.Sprintf("[%.4g, %.4g] x [%.4g, %.4g] x [%.4g, %.4g] m", lo.X, hi.X, lo.Y, hi.Y, lo.Z, hi.Z)
+	if s.cfg != nil {
+		dom, at := s.cfg.domain, c.where()
+		ext := max(hi.X-lo.X, hi.Y-lo.Y, hi.Z-lo.Z)
+		if ext < dom.Dx {
+			resume()
+			c.fail("%s with scale = %s is %.3g m across, less than the cell size dx = %s m: it would vanish from the grid (is scale right for the file's units? 0.001 turns millimetres into metres)",
+				name, fmtNum(scale), ext, fmtNum(dom.Dx))
+		}
+		dbox := fmt.Sprintf("[0, %g] x [0, %g] x [0, %g] m", dom.SizeX, dom.SizeY, dom.Height)
+		switch {
+		case (floor || hasAt) && (lo.X < 0 || lo.Y < 0 || lo.Z < 0 || hi.X > dom.SizeX || hi.Y > dom.SizeY || hi.Z > dom.Height):
+			s.warn(fmt.Sprintf("%s:%d: vp.mesh: %s placed is %s, (partly) outside the domain %s", at.file, at.line, name, box, dbox))
+		case hi.X-lo.X > dom.SizeX || hi.Y-lo.Y > dom.SizeY || hi.Z-lo.Z > dom.Height:
+			s.warn(fmt.Sprintf("%s:%d: vp.mesh: %s is %s, larger than the domain %s (is scale right for the file's units?)", at.file, at.line, name, box, dbox))
+		}
+	}
+	solid, err := m.Solid()
+	if err != nil {
+		resume()
+		c.fail("%s", trimTerrain(err))
+	}
+	return s.pushSolid(L, solid, "mesh "+name)
 }
 
 func trimTerrain(err error) string { return strings.TrimPrefix(err.Error(), "terrain: ") }
