@@ -67,6 +67,10 @@ type Config struct {
 	// Final, if set, runs on the runner's goroutine once a headless run has stopped
 	// without error, before the scenario closes (render draws its picture there).
 	Final func(sc *script.Scenario) error
+	// OnFrame, if set, runs on the runner's goroutine after a load (simulated time 0,
+	// before any step) and after every frame, the scenario synchronised (render draws a
+	// clip's pictures there). An error stops the run as a script error does.
+	OnFrame func(sc *script.Scenario) error
 	// SendInterval is the least wall time between two State messages while running (0:
 	// DefaultSendInterval). Log lines go out with the next State, at once when idle, and
 	// after every frame in a headless run.
@@ -391,6 +395,9 @@ func (r *Runner) step(n int) {
 		r.setStatus(StatusFinished)
 		r.logf(LogInfo, "main returned at t = %.3f s: the scenario is finished (r reloads it)", sc.Time())
 	}
+	if err == nil && stepped > 0 {
+		r.frameHook()
+	}
 	if r.cfg.Headless {
 		r.flushLog()
 		if stepped > 0 {
@@ -615,6 +622,18 @@ func (r *Runner) load(reload bool) {
 		sc.Name(), time.Since(t0).Seconds()*1e3, in.Nx, in.Ny, in.Layers, in.Dx, in.Dt*1e3, BackendName(in.Backend, in.Workers))
 	r.status = StatusLoading
 	r.setStatus(StatusRunning)
+	r.frameHook()
+}
+
+// frameHook runs Config.OnFrame; its error stops the run.
+func (r *Runner) frameHook() {
+	if r.cfg.OnFrame == nil || r.sc == nil || r.err != nil {
+		return
+	}
+	r.sc.Sync()
+	if err := r.cfg.OnFrame(r.sc); err != nil {
+		r.fail(err)
+	}
 }
 
 // pollWatch reloads the scenario when its file has changed.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image"
 	"io"
 	"math"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 
 // renderCommand is `vpbench render --at T [--png out.png] ... scenario.lua`: run the
 // scenario headless to simulated time T and draw the preview's picture of that moment
-// offscreen into a PNG.
+// offscreen into a PNG; or, with --to, a clip (clip.go).
 func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vpbench render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -25,14 +26,20 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	f.register(fs)
 	at := fs.Float64("at", 0, "simulated seconds to run before the picture")
 	out := fs.String("png", "", "the picture's file (default: the scenario's name with .png, in the working folder)")
+	from := fs.Float64("from", 0, "a clip's first picture, simulated seconds (with --to)")
+	to := fs.Float64("to", 0, "a clip's last picture, simulated seconds: makes a clip of the pictures at --from, --from + 1/--fps, ... up to --to")
+	fps := fs.Float64("fps", 30, "a clip's pictures a simulated second (the video plays them at this rate)")
+	clipOut := fs.String("out", "", "the clip: a video (clip.mp4, .mkv or .mov; needs ffmpeg) or numbered pictures (frames/f_%04d.png)")
 	width := fs.Int("width", 1280, "picture width, pixels")
 	height := fs.Int("height", 720, "picture height, pixels")
 	view := fs.String("view", "default", "camera preset: "+strings.Join(preview.Presets(), ", "))
 	meniscus := fs.Bool("meniscus", true, "meniscus shading (false: plain surface normals, for comparison)")
 	liquid := fs.String("liquid", "", "liquid colour, overriding the script's: water, blood, coffee or paint")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench render --at T [--png out.png] [--width W --height H] [--view preset] [--meniscus=false] [--param name=value]... scenario.lua\n\n"+
-			"Runs a scenario headless to simulated time T and renders the preview's picture offscreen into a PNG.\n"+
+		fmt.Fprintf(stderr, "usage: vpbench render --at T [--png out.png] [--width W --height H] [--view preset] [--meniscus=false] [--param name=value]... scenario.lua\n"+
+			"       vpbench render --from A --to B [--fps F] --out clip.mp4|frames/f_%%04d.png [...] scenario.lua\n\n"+
+			"Runs a scenario headless to simulated time T and renders the preview's picture offscreen into a PNG;\n"+
+			"or renders the pictures at simulated times A, A + 1/F, ... up to B into a video (through ffmpeg) or numbered PNGs.\n"+
 			"Needs an X display for OpenGL; without DISPLAY it starts a private Xvfb when Xvfb is installed.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -43,8 +50,31 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if len(pos) != 1 {
 		return usagef("vpbench render takes one scenario file, got %d", len(pos))
 	}
-	if math.IsNaN(*at) || math.IsInf(*at, 0) || *at < 0 {
-		return usagef("--at is %v: it must be a number of simulated seconds >= 0", *at)
+	clip := flagGiven(fs, "to") || flagGiven(fs, "out") || flagGiven(fs, "from")
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"--at", *at}, {"--from", *from}, {"--to", *to}} {
+		if math.IsNaN(v.v) || math.IsInf(v.v, 0) || v.v < 0 {
+			return usagef("%s is %v: it must be a number of simulated seconds >= 0", v.name, v.v)
+		}
+	}
+	if clip {
+		switch {
+		case flagGiven(fs, "at") || flagGiven(fs, "png"):
+			return usagef("--at and --png make a picture, --from, --to and --out a clip: give one or the other")
+		case !flagGiven(fs, "to"):
+			return usagef("a clip needs --to, its last picture's simulated time")
+		case *to <= *from:
+			return usagef("--to %g is not after --from %g", *to, *from)
+		case math.IsNaN(*fps) || *fps <= 0 || *fps > 1000:
+			return usagef("--fps is %v: it must be a number of pictures a simulated second in (0, 1000]", *fps)
+		case (*to-*from)**fps > 100000:
+			return usagef("--from %g --to %g at --fps %g is %.0f pictures: at most 100,000", *from, *to, *fps, (*to-*from)**fps)
+		}
+		if err := checkClipOut(*clipOut); err != nil {
+			return usagef("%v", err)
+		}
 	}
 	if *width < 16 || *height < 16 || *width > 8192 || *height > 8192 {
 		return usagef("--width and --height are %d and %d: each must be in [16, 8192]", *width, *height)
@@ -58,12 +88,16 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	path := pos[0]
+	if previewHost == nil {
+		return fmt.Errorf("vpbench render: %v", preview.ErrNotServing)
+	}
+	pm := &pictureMaker{view: *view, width: *width, height: *height, meniscus: *meniscus, liquid: *liquid}
+	if clip {
+		return renderClip(ctx, path, f, pm, *from, *to, *fps, *clipOut, stdout, stderr)
+	}
 	png := *out
 	if png == "" {
 		png = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + ".png"
-	}
-	if previewHost == nil {
-		return fmt.Errorf("vpbench render: %v", preview.ErrNotServing)
 	}
 	// The run loop takes the scenario to --at (the first step boundary at or after it;
 	// at 0 it takes no step) and draws the picture there, before the scenario closes.
@@ -72,36 +106,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		until = math.SmallestNonzeroFloat64 // reached at t = 0: no step
 	}
 	draw := func(sc *script.Scenario) error {
-		if *liquid != "" {
-			if err := sc.SetLiquid(*liquid); err != nil {
-				return err
-			}
-		}
-		// The camera frames the terrain (the liquid lies on it) for the picture's aspect.
-		sx, sy, h := sc.Extent()
-		tm, _, err := sc.TerrainMesh()
-		if err != nil {
-			return err
-		}
-		cam, _ := preview.FrameCamera(*view, &preview.Frame{Box: preview.Box{Max: [3]float64{sx, sy, h}}, Terrain: tm},
-			float64(*width)/float64(*height))
-		st := sc.SurfaceSettings()
-		eye := cam.Eye()
-		st.Camera, st.Meniscus = &eye, *meniscus
-		if err := sc.SetSurfaceSettings(st); err != nil {
-			return err
-		}
-		t0 := time.Now()
-		m, err := sc.BuildSurface()
-		if err != nil {
-			return err
-		}
-		surf := time.Since(t0)
-		fr, err := engine.FrameOf(sc, m)
-		if err != nil {
-			return err
-		}
-		img, took, err := previewHost.Render(&fr, cam, *width, *height, preview.RenderOptions{})
+		img, err := pm.picture(sc)
 		if err != nil {
 			return err
 		}
@@ -109,7 +114,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 		fmt.Fprintf(stdout, "%s: t = %.3f s, %d liquid triangles; surface %.1f ms, render %.1f ms (%dx%d, offscreen); wrote %s\n",
-			sc.Name(), sc.Time(), m.NumTriangles(), float64(surf)/1e6, float64(took)/1e6, *width, *height, png)
+			sc.Name(), sc.Time(), pm.triangles, float64(pm.lastSurface)/1e6, float64(pm.lastRender)/1e6, *width, *height, png)
 		return nil
 	}
 	cfg := engine.Config{Path: path, Script: f.options(nil), Until: until, Speed: engine.Speed{Max: true},
@@ -119,4 +124,118 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "%s: main returned at t = %.3f s, before --at %g: the picture shows that moment\n", filepath.Base(path), res.State.Time, *at)
 	}
 	return res.Err
+}
+
+// pictureMaker draws the preview's picture of a scenario's state: the camera fitted to
+// the scene once (the first picture's terrain), so that a clip's view holds still.
+type pictureMaker struct {
+	view          string
+	width, height int
+	meniscus      bool
+	liquid        string
+
+	cam     preview.Camera
+	haveCam bool
+	// The last picture's figures.
+	triangles               int
+	lastSurface, lastRender time.Duration
+}
+
+func (p *pictureMaker) picture(sc *script.Scenario) (*image.RGBA, error) {
+	if p.liquid != "" {
+		if err := sc.SetLiquid(p.liquid); err != nil {
+			return nil, err
+		}
+	}
+	if !p.haveCam {
+		// The camera frames the terrain (the liquid lies on it) for the picture's aspect.
+		sx, sy, h := sc.Extent()
+		tm, _, err := sc.TerrainMesh()
+		if err != nil {
+			return nil, err
+		}
+		p.cam, _ = preview.FrameCamera(p.view, &preview.Frame{Box: preview.Box{Max: [3]float64{sx, sy, h}}, Terrain: tm},
+			float64(p.width)/float64(p.height))
+		p.haveCam = true
+	}
+	st := sc.SurfaceSettings()
+	eye := p.cam.Eye()
+	st.Camera, st.Meniscus = &eye, p.meniscus
+	if err := sc.SetSurfaceSettings(st); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	m, err := sc.BuildSurface()
+	if err != nil {
+		return nil, err
+	}
+	p.lastSurface = time.Since(t0)
+	p.triangles = m.NumTriangles()
+	fr, err := engine.FrameOf(sc, m)
+	if err != nil {
+		return nil, err
+	}
+	img, took, err := previewHost.Render(&fr, p.cam, p.width, p.height, preview.RenderOptions{})
+	p.lastRender = took
+	return img, err
+}
+
+// renderClip runs the scenario to --to, one frame a step, and draws the picture due at
+// from + k/fps at the first step boundary at or after it, into out.
+func renderClip(ctx context.Context, path string, f scenarioFlags, pm *pictureMaker, from, to, fps float64, out string, stdout, stderr io.Writer) error {
+	w, err := newClipWriter(ctx, out, pm.width, pm.height, fps)
+	if err != nil {
+		return err
+	}
+	n := int(math.Floor((to-from)*fps+1e-9)) + 1 // pictures k = 0 .. n-1
+	const tol = 1e-9
+	k := 0
+	var renderSum, surfSum time.Duration
+	var drawn int
+	onFrame := func(sc *script.Scenario) error {
+		t := sc.Time()
+		if k >= n || t < from+float64(k)/fps-tol {
+			return nil
+		}
+		img, err := pm.picture(sc)
+		if err != nil {
+			return err
+		}
+		drawn++
+		renderSum += pm.lastRender
+		surfSum += pm.lastSurface
+		// Every picture due by now shows this state (steps longer than 1/fps repeat it).
+		for ; k < n && t >= from+float64(k)/fps-tol; k++ {
+			if err := w.Write(img); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	prog := newProgress(stderr, stdout, to, 0)
+	cfg := engine.Config{Path: path, Script: f.options(nil), Until: to, FrameSteps: 1, Speed: engine.Speed{Max: true},
+		Headless: true, NoMap: true, Shooter: previewHost, OnFrame: onFrame}
+	res := runHeadless(ctx, cfg, stdout, prog)
+	prog.finish()
+	if res.Err != nil || k < n {
+		if cerr := w.Close(res.Err != nil || ctx.Err() != nil); cerr != nil && res.Err == nil {
+			return cerr
+		}
+		if res.Err != nil {
+			return res.Err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		fmt.Fprintf(stderr, "%s: the run ended at t = %.3f s, before --to %g: the clip has %d of its %d pictures\n",
+			filepath.Base(path), res.State.Time, to, k, n)
+		return nil
+	}
+	if err := w.Close(false); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d pictures, t = %g to %g s at %g a second (%dx%d); surface %.1f ms, render %.1f ms a picture; wrote %s\n",
+		filepath.Base(path), n, from, to, fps, pm.width, pm.height,
+		float64(surfSum)/1e6/float64(max(drawn, 1)), float64(renderSum)/1e6/float64(max(drawn, 1)), out)
+	return nil
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,5 +124,112 @@ func TestPreviewWithoutDisplay(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "the run goes on") {
 		t.Errorf("stderr does not say the run goes on without the window: %s", errOut)
+	}
+}
+
+// clipScript is a small scenario for clips: a source on a tilted plane.
+const clipScript = `local sim = vp.sim{ size = {0.03, 0.02}, height = 0.01, dx = 0.001, dt = 0.003, layers = 1 }
+sim:terrain(vp.plane{ point = {0, 0, 0.002}, normal = {0.1, 0, 1} })
+sim:source{ at = {0.02, 0.01, 0.006}, radius = 0.004, rate = 2e-6 }
+`
+
+// TestRenderClipPictures: --from 0.05 --to 0.15 at 40 a second writes the pictures at
+// 0.05, 0.075, 0.1, 0.125 and 0.15 s as f_000.png .. f_004.png.
+func TestRenderClipPictures(t *testing.T) {
+	path := writeScript(t, "clip.lua", clipScript)
+	dir := filepath.Join(t.TempDir(), "frames")
+	code, stdout, errOut := runCLI(t, "render", "--from", "0.05", "--to", "0.15", "--fps", "40", "--width", "64", "--height", "48",
+		"--out", filepath.Join(dir, "f_%03d.png"), path)
+	if code != exitOK {
+		skipNoGL(t, errOut)
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "5 pictures") {
+		t.Errorf("output: %s", stdout)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "f_*.png"))
+	if len(files) != 5 {
+		t.Fatalf("%d pictures written (%v), want 5", len(files), files)
+	}
+	for i, name := range files {
+		if want := filepath.Join(dir, fmt.Sprintf("f_%03d.png", i)); name != want {
+			t.Errorf("picture %d is %s, want %s", i, name, want)
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil || img.Bounds().Dx() != 64 || img.Bounds().Dy() != 48 {
+			t.Errorf("%s: %v, %v: want a 64x48 PNG", name, img.Bounds(), err)
+		}
+	}
+}
+
+// TestRenderClipVideo writes an H.264 clip through ffmpeg (skipped without ffmpeg unless
+// VPBENCH_REQUIRE_FFMPEG is set, as `make test` does); a failing run leaves an earlier
+// clip of the same name as it was.
+func TestRenderClipVideo(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		if os.Getenv("VPBENCH_REQUIRE_FFMPEG") != "" {
+			t.Fatal("ffmpeg is not installed and VPBENCH_REQUIRE_FFMPEG is set: `make test` installs it (mk/video.mk)")
+		}
+		t.Skip("ffmpeg is not installed (`make test` installs it; apt-get install ffmpeg)")
+	}
+	path := writeScript(t, "clip.lua", clipScript)
+	out := filepath.Join(t.TempDir(), "clip.mp4")
+	code, _, errOut := runCLI(t, "render", "--to", "0.2", "--fps", "30", "--width", "64", "--height", "48", "--out", out, path)
+	if code != exitOK {
+		skipNoGL(t, errOut)
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if probe, err := exec.LookPath("ffprobe"); err == nil {
+		b, err := exec.Command(probe, "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,width,height,codec_name", "-of", "compact", out).CombinedOutput()
+		if err != nil || !strings.Contains(string(b), "codec_name=h264") || !strings.Contains(string(b), "width=64") || !strings.Contains(string(b), "nb_read_frames=7") {
+			t.Errorf("ffprobe %s: %s %v; want h264, 64 wide, 7 frames (0 to 0.2 s at 30)", out, b, err)
+		}
+	} else if st, err := os.Stat(out); err != nil || st.Size() == 0 {
+		t.Fatalf("no video: %v", err)
+	}
+	// A script error mid-clip: the clip of that name stays as it was, no partial file.
+	before, _ := os.ReadFile(out)
+	bad := writeScript(t, "bad.lua", clipScript+"sim:at(0.1, function() error(\"boom\") end)\n")
+	if code, _, errOut := runCLI(t, "render", "--to", "0.2", "--width", "64", "--height", "48", "--out", out, bad); code != exitRun || !strings.Contains(errOut, "boom") {
+		t.Errorf("a failing clip: exit %d, %q", code, errOut)
+	}
+	if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
+		t.Error("a failing run changed the earlier clip")
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".*part*")); len(left) > 0 {
+		t.Errorf("partial files left: %v", left)
+	}
+}
+
+func TestRenderClipBadArguments(t *testing.T) {
+	noFFmpeg := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"render", "--to", "0.1", "--from", "0.2", "--out", "c.mp4", "x.lua"}, "--to 0.1 is not after --from 0.2", exitUsage},
+		{[]string{"render", "--from", "0.1", "--out", "c.mp4", "x.lua"}, "a clip needs --to", exitUsage},
+		{[]string{"render", "--to", "1", "--out", "c.txt", "x.lua"}, `--out "c.txt"`, exitUsage},
+		{[]string{"render", "--to", "1", "--out", "frames/f.png", "x.lua"}, "frame-number verb", exitUsage},
+		{[]string{"render", "--to", "1", "--at", "0.5", "--out", "c.mp4", "x.lua"}, "give one or the other", exitUsage},
+		{[]string{"render", "--to", "1", "--fps", "0", "--out", "c.mp4", "x.lua"}, "--fps is 0", exitUsage},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+	// Without ffmpeg a video is refused before anything runs, with what to do instead.
+	path := writeScript(t, "clip.lua", clipScript)
+	t.Setenv("PATH", noFFmpeg)
+	code, _, errOut := runCLI(t, "render", "--to", "0.1", "--out", filepath.Join(t.TempDir(), "c.mp4"), path)
+	if code == exitOK || !strings.Contains(errOut, "needs the ffmpeg program") || !strings.Contains(errOut, "f_%04d.png") {
+		t.Errorf("no ffmpeg: exit %d, %q", code, errOut)
 	}
 }

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/vpbench/vpbench/preview"
+)
+
+// Clips: `vpbench render --from A --to B --fps F --out clip.mp4` writes a video through
+// the ffmpeg program (H.264), `--out frames/f_%04d.png` numbered pictures. Frames are
+// taken at simulated times A, A + 1/F, ..., so a clip is the same on every machine.
+
+// clipWriter takes a clip's pictures in order.
+type clipWriter interface {
+	// Write adds the next picture.
+	Write(img *image.RGBA) error
+	// Close finishes the clip: the video file appears only now, complete. abort leaves
+	// nothing behind (an interrupted or failed run).
+	Close(abort bool) error
+}
+
+// pngPattern is a numbered picture path: one printf verb for the frame number, such as
+// %d or %04d, and a .png ending.
+var pngPattern = regexp.MustCompile(`^[^%]*%0?[0-9]*d[^%]*\.png$`)
+
+// videoExts are the endings ffmpeg writes a video for.
+var videoExts = map[string]bool{".mp4": true, ".mkv": true, ".mov": true}
+
+// checkClipOut checks --out: a video (.mp4, .mkv, .mov) or a numbered picture pattern.
+func checkClipOut(out string) error {
+	switch {
+	case out == "":
+		return errors.New("--out is empty: want clip.mp4 (a video) or frames/f_%04d.png (numbered pictures)")
+	case videoExts[strings.ToLower(filepath.Ext(out))]:
+		return nil
+	case strings.HasSuffix(strings.ToLower(out), ".png"):
+		if !pngPattern.MatchString(filepath.ToSlash(out)) {
+			return fmt.Errorf("--out %q: numbered pictures need one frame-number verb such as %%04d in the name (frames/f_%%04d.png)", out)
+		}
+		return nil
+	}
+	return fmt.Errorf("--out %q: want a video (.mp4, .mkv or .mov, written with ffmpeg) or numbered pictures (frames/f_%%04d.png)", out)
+}
+
+// findFFmpeg is the ffmpeg program, or an error that says what to do without it.
+func findFFmpeg(out string) (string, error) {
+	p, err := exec.LookPath("ffmpeg")
+	if err != nil {
+		return "", fmt.Errorf("writing %s needs the ffmpeg program, which is not installed: install it (apt-get install ffmpeg; `make deps` does), or write numbered pictures instead: --out frames/f_%%04d.png", out)
+	}
+	return p, nil
+}
+
+// newClipWriter makes the writer for out (checked by checkClipOut) of width x height
+// pictures at fps.
+func newClipWriter(ctx context.Context, out string, width, height int, fps float64) (clipWriter, error) {
+	if strings.HasSuffix(strings.ToLower(out), ".png") {
+		if dir := filepath.Dir(out); dir != "." {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("--out %s: %v", out, err)
+			}
+		}
+		return &pngSequence{pattern: out}, nil
+	}
+	bin, err := findFFmpeg(out)
+	if err != nil {
+		return nil, err
+	}
+	if width%2 != 0 || height%2 != 0 {
+		return nil, fmt.Errorf("a video needs an even width and height (H.264 in yuv420p): --width %d --height %d", width, height)
+	}
+	if dir := filepath.Dir(out); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("--out %s: %v", out, err)
+		}
+	}
+	// ffmpeg writes beside the destination; the file takes its name only when complete,
+	// so an interrupted run leaves an earlier clip of that name as it was.
+	ext := strings.ToLower(filepath.Ext(out))
+	part := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".part"+ext)
+	cmd := exec.CommandContext(ctx, bin, "-hide_banner", "-loglevel", "error", "-y",
+		"-f", "rawvideo", "-pix_fmt", "rgba", "-s", fmt.Sprintf("%dx%d", width, height), "-framerate", fmt.Sprint(fps), "-i", "-",
+		"-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", "-movflags", "+faststart", part)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	v := &ffmpegVideo{cmd: cmd, in: stdin, part: part, out: out, width: width, height: height}
+	cmd.Stdout, cmd.Stderr = &v.log, &v.log
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting ffmpeg: %v", err)
+	}
+	return v, nil
+}
+
+// pngSequence writes picture k to fmt.Sprintf(pattern, k).
+type pngSequence struct {
+	pattern string
+	n       int
+	written []string
+}
+
+func (p *pngSequence) Write(img *image.RGBA) error {
+	path := fmt.Sprintf(p.pattern, p.n)
+	if err := preview.WritePNG(path, img); err != nil {
+		return err
+	}
+	p.written = append(p.written, path)
+	p.n++
+	return nil
+}
+
+// Close keeps the pictures written, also when the run stops early: each is complete.
+func (p *pngSequence) Close(bool) error { return nil }
+
+// ffmpegVideo streams raw RGBA pictures into ffmpeg.
+type ffmpegVideo struct {
+	cmd           *exec.Cmd
+	in            io.WriteCloser
+	log           bytes.Buffer
+	part, out     string
+	width, height int
+}
+
+func (v *ffmpegVideo) Write(img *image.RGBA) error {
+	b := img.Bounds()
+	if b.Dx() != v.width || b.Dy() != v.height {
+		return fmt.Errorf("a %dx%d picture for a %dx%d video", b.Dx(), b.Dy(), v.width, v.height)
+	}
+	for y := range v.height {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*v.width]
+		if _, err := v.in.Write(row); err != nil {
+			return fmt.Errorf("ffmpeg stopped taking pictures: %v%s", err, v.said())
+		}
+	}
+	return nil
+}
+
+func (v *ffmpegVideo) Close(abort bool) error {
+	v.in.Close()
+	err := v.cmd.Wait()
+	if abort {
+		os.Remove(v.part)
+		return nil
+	}
+	if err != nil {
+		os.Remove(v.part)
+		return fmt.Errorf("ffmpeg failed writing %s: %v%s", v.out, err, v.said())
+	}
+	if err := os.Rename(v.part, v.out); err != nil {
+		os.Remove(v.part)
+		return err
+	}
+	return nil
+}
+
+// said is what ffmpeg printed, for an error message.
+func (v *ffmpegVideo) said() string {
+	s := strings.TrimSpace(v.log.String())
+	if s == "" {
+		return ""
+	}
+	return " (ffmpeg said: " + s + ")"
+}
