@@ -75,15 +75,17 @@
 //   - vp.version: the API version (Version).
 //   - vp.wait(seconds): only inside main: resume after seconds of simulated time.
 //
-// Solids (signed distance fields; userdata with translate and rotate):
+// Solids (signed distance fields; userdata with translate, rotate and scale):
 //
 //   - vp.box{min, max}, vp.sphere{center, radius}, vp.cylinder{base, axis, radius, length},
 //     vp.plane{point, normal} (solid below), vp.heightfield{fn = function(x, y) return z
 //     end} (fn runs during extraction, serialised, one call per cell centre),
-//     vp.mesh(path) (a closed OBJ mesh, path relative to the script's folder).
+//     vp.mesh(path, {scale, up, place, at}) (an OBJ or STL mesh, path relative to the
+//     script's folder, or read from Options.Files).
 //   - vp.union(a, b, ...), vp.intersection(a, b, ...) (arguments or one array),
 //     vp.difference(a, b).
-//   - solid:translate{dx, dy, dz} (or three numbers), solid:rotate{axis, angle}.
+//   - solid:translate{dx, dy, dz} (or three numbers), solid:rotate{axis, angle},
+//     solid:scale(s).
 //
 // Scene and liquid (methods of the sim):
 //

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -60,6 +61,11 @@ type Options struct {
 	// and may call the scenario's runner-only methods (BuildSurface, TerrainMesh). nil:
 	// sim:screenshot raises an error saying the preview is needed.
 	Screenshot func(sc *Scenario, path string) error
+	// Files, if set, is where the script's relative file names (vp.mesh's models) are
+	// read, relative to the script's name in it: the built-in scenario library runs from
+	// the binary's embedded copy (scripts.FS), whose models are there too. nil: the disk,
+	// relative to the script's folder.
+	Files fs.FS
 }
 
 // Scenario is a loaded script with its solver: the scene is set up; Advance runs it.

@@ -3,6 +3,7 @@ package script
 import (
 	"fmt"
 	"math"
+	pathpkg "path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -249,12 +250,21 @@ func (s *Scenario) vpMesh(L *lua.LState) int {
 	at, hasAt := c.vec(t, "at", 2, false)
 
 	path := string(p)
-	if !filepath.IsAbs(path) {
+	fromFiles := s.opt.Files != nil && !filepath.IsAbs(path)
+	if fromFiles {
+		path = pathpkg.Join(pathpkg.Dir(filepath.ToSlash(s.file)), filepath.ToSlash(path))
+	} else if !filepath.IsAbs(path) {
 		path = filepath.Join(s.dir, path)
 	}
 	resume := sync.OnceFunc(s.pauseWatchdog()) // before any c.fail, and at the end
 	defer resume()
-	m, err := terrain.LoadModel(path)
+	var m *terrain.Model
+	var err error
+	if fromFiles {
+		m, err = terrain.LoadModelFS(s.opt.Files, path)
+	} else {
+		m, err = terrain.LoadModel(path)
+	}
 	if err != nil {
 		resume()
 		c.fail("%s", trimTerrain(err))

@@ -12,6 +12,7 @@
 //	cross_passage.lua  a cross-shaped flooded passage: unified against axis pipes (Fig. 23)
 //	surgery.lua        bleeding onto a procedural vertebra, with suction (Fig. 1, Table 1)
 //	coffee.lua         coffee spilling from a mug lying on its side onto a table
+//	rock.lua           paint poured over an imported model (models/rock.stl)
 //
 // FS embeds the library into the vpbench binary (`vpbench bench` runs it) and Demo is
 // demo.lua, the scene `vpbench` runs without a file. The package's tests run every scene

@@ -161,7 +161,7 @@ const ml = 1e-6 // m^3
 // TestLibraryComplete: every scene the library promises is here, with a comment on top,
 // and the embedded copies are the files.
 func TestLibraryComplete(t *testing.T) {
-	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee"} {
+	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock"} {
 		src, err := os.ReadFile(name + ".lua")
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -177,8 +177,8 @@ func TestLibraryComplete(t *testing.T) {
 	}
 	// Every scene in the folder has its test below: a new scene needs one.
 	files, _ := filepath.Glob("*.lua")
-	if len(files) != 8 {
-		t.Errorf("the library has %d scenes, the tests know 8: %v", len(files), files)
+	if len(files) != 9 {
+		t.Errorf("the library has %d scenes, the tests know 9: %v", len(files), files)
 	}
 	demo, _ := os.ReadFile("demo.lua")
 	if string(scripts.Demo) != string(demo) {
@@ -659,5 +659,68 @@ func TestCoffee(t *testing.T) {
 	}
 	if inside > 0.3*r.snap.Volume {
 		t.Errorf("%.3f ml still in the mug", inside/ml)
+	}
+}
+
+// TestRock: rock.lua imports models/rock.stl (millimetres, +y up) with scale, up and
+// place: the rock stands on the table, centred, 25-40 mm tall with bulges that overhang
+// its base; paint poured on its top runs down onto the table. Loaded from the embedded
+// library (script.Options.Files, as `vpbench bench` does), the terrain is the same.
+func TestRock(t *testing.T) {
+	r := load(t, "rock.lua", nil)
+	const tableTop, cx, cy = 0.002, 0.05, 0.05
+	c := r.cols()
+	top := func(x, y float64) float64 {
+		ix, iy, _ := c.CellAt(x, y)
+		lo, hi := c.Cell(ix, iy)
+		top := 0.0
+		for i := lo; i < hi; i++ {
+			top = max(top, float64(c.Base[i]))
+		}
+		return top
+	}
+	if h := top(cx, cy) - tableTop; h < 0.025 || h > 0.04 {
+		t.Errorf("the rock's top is %.1f mm above the table, want 25-40 mm (32 mm: 16 mm units either side of its middle)", h*1e3)
+	}
+	for _, p := range [][2]float64{{0.005, 0.005}, {0.095, 0.095}, {0.005, 0.095}} {
+		if h := top(p[0], p[1]); math.Abs(h-tableTop) > 0.0006 {
+			t.Errorf("the table at %v is at %.2f mm, want %.1f", p, h*1e3, tableTop*1e3)
+		}
+	}
+	if n := maxLayers(c); n < 2 {
+		t.Errorf("at most %d column(s) a cell: the rock's bulges do not overhang", n)
+	}
+	onRock := func() float64 { return r.volume(func(_, _ float64, i int) bool { return c.Base[i] > tableTop+0.001 }) }
+	r.chunk = 50
+	r.advance(1, nil)
+	if v := onRock(); v < 1*ml {
+		t.Errorf("t = 1 s: %.2f ml on the rock, want the poured paint on it", v/ml)
+	}
+	r.advance(3, nil)
+	if math.Abs(r.snap.Added-6*ml) > 0.1*ml {
+		t.Errorf("poured %.3f ml, want 6", r.snap.Added/ml)
+	}
+	if v := onRock(); v > 0.3*r.snap.Volume {
+		t.Errorf("t = 3 s: %.2f ml of %.2f ml still on the rock: it did not run down", v/ml, r.snap.Volume/ml)
+	}
+	if !r.printed("on the table") {
+		t.Error("the scene printed no progress")
+	}
+
+	src, err := scripts.FS.ReadFile("rock.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := script.LoadSource("rock.lua", src, script.Options{Workers: -1, Files: scripts.FS})
+	if err != nil {
+		t.Fatalf("rock.lua from the embedded library: %v", err)
+	}
+	defer emb.Close()
+	if _, err := emb.Advance(1); err != nil {
+		t.Fatal(err)
+	}
+	ec := emb.Sim().Columns()
+	if ec.NumColumns() != r.snap.Columns.NumColumns() {
+		t.Errorf("embedded: %d columns, from the disk %d", ec.NumColumns(), r.snap.Columns.NumColumns())
 	}
 }

@@ -180,6 +180,7 @@ func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, u
 	if err != nil {
 		return runReport{Scenario: name}, err
 	}
+	opt.Files = lib // the scenes' models are read from the library too
 	cfg := engine.Config{Source: src, SourceName: name + ".lua", Script: opt, FPS: o.fps, FrameSteps: o.frameSteps,
 		Until: until, Surface: o.surface, Speed: engine.Speed{Max: true}, Headless: true, NoMap: true}
 	res := runHeadless(ctx, cfg, io.Discard, nil)
