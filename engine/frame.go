@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"image"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,6 +36,9 @@ func (e Export) Validate() error {
 // one; it returns the render time for Table 1.
 type Shooter interface {
 	RenderPNG(src *preview.Source, f *preview.Frame, path string) (time.Duration, error)
+	// RenderImage draws f the same way at width x height (0: the window's size, or
+	// 1280 x 720), for a recording.
+	RenderImage(src *preview.Source, f *preview.Frame, width, height int) (*image.RGBA, time.Duration, error)
 }
 
 // FrameOf is the preview's frame of sc's current state with the surface surf (nil: no

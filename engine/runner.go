@@ -137,6 +137,7 @@ type Runner struct {
 	render     timing.PhaseClock
 	totalClock timing.PhaseClock
 	runStart   time.Time
+	rec        *recording // the clip being recorded, if any (record.go)
 }
 
 // New makes a runner; it does nothing until Run. send receives State, Log and (headless) Progress values
@@ -244,6 +245,7 @@ func (r *Runner) Run(ctx context.Context) {
 // a headless run that stopped by itself without error, Final runs.
 func (r *Runner) finish(ctx context.Context) {
 	r.sc.Sync()
+	defer r.stopRecording() // after Final: what was recorded is kept
 	if r.cfg.Headless && r.err == nil && ctx.Err() == nil && r.cfg.Final != nil {
 		if err := r.cfg.Final(r.sc); err != nil {
 			r.err = err
@@ -397,6 +399,7 @@ func (r *Runner) step(n int) {
 	}
 	if err == nil && stepped > 0 {
 		r.frameHook()
+		r.recordAfterFrame()
 	}
 	if r.cfg.Headless {
 		r.flushLog()
@@ -497,6 +500,8 @@ func (r *Runner) handle(c Command) {
 		r.logf(LogInfo, "speed: %s", r.pace.speed)
 	case CmdViscosity:
 		r.scaleViscosity(c.Factor)
+	case CmdRecord:
+		r.toggleRecording()
 	}
 }
 
@@ -584,6 +589,22 @@ func (r *Runner) load(reload bool) {
 	opt.Print = r.print
 	opt.Timings = r.Timings
 	opt.Screenshot = r.work.screenshot(r.cfg.Shooter, r.recordRender)
+	opt.Record = func(path string, fps float64) (func() error, error) {
+		if err := r.startRecording(path, fps); err != nil {
+			return nil, err
+		}
+		rec := r.rec
+		return func() error {
+			if r.rec != rec { // already stopped (or failed), or another one runs
+				return nil
+			}
+			if err := r.recordFrame(r.sc); err != nil { // the picture due now, if one is
+				r.stopRecording()
+				return err
+			}
+			return r.stopRecording()
+		}, nil
+	}
 	var sc *script.Scenario
 	var err error
 	t0 := time.Now()
@@ -604,6 +625,7 @@ func (r *Runner) load(reload bool) {
 		return
 	}
 	if r.sc != nil {
+		r.stopRecording() // the clip of the old run is kept
 		r.sc.Close()
 	}
 	r.sc, r.errText, r.err, r.frame = sc, "", nil, 0
@@ -711,7 +733,7 @@ func (r *Runner) flush() {
 
 // state makes the State message: a copy of everything the UI shows.
 func (r *Runner) state() State {
-	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed,
+	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed, Recording: r.recordingPath(),
 		Lagging: r.status == StatusRunning && r.pace.lagging(time.Now()), Until: r.pace.until, Layer: r.layer,
 		FrameSteps: r.cfg.FrameSteps, Frames: r.frame}
 	if r.cfg.FrameSteps == 0 {

@@ -81,6 +81,8 @@ type State struct {
 	Status Status
 	Err    string // the error that stopped the scenario, or that the script's load gave
 	Name   string // the scenario's name (file base name)
+	// Recording is the clip being recorded of the preview's view ("" when none).
+	Recording string
 
 	Backend string // as the solver reports it: "cpu", "cuda ..."
 	Workers int
@@ -151,6 +153,7 @@ const (
 	CmdReload                  // load the script again (from its file)
 	CmdCycleLayer              // the depth map's next layer
 	CmdMapSize                 // the room for the depth map: Command.Cols x Command.Rows characters
+	CmdRecord                  // start or stop a recording of the preview's view (the v key)
 	CmdQuit
 )
 

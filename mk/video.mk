@@ -1,4 +1,4 @@
-# Clips (`vpbench render --to B --out clip.mp4`, cmd/vpbench/clip.go) are encoded by the
+# Clips (`vpbench render --to B --out clip.mp4`, internal/clip) are encoded by the
 # ffmpeg program. deps-ffmpeg installs Debian's ffmpeg when it is missing (as root; apt-get
 # update only when the package lists lack it), and VPBENCH_REQUIRE_FFMPEG makes the clip
 # test fail rather than skip when ffmpeg is absent.

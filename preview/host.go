@@ -214,6 +214,21 @@ func (h *Host) RenderPNG(src *Source, f *Frame, path string) (time.Duration, err
 	return took, nil
 }
 
+// RenderImage draws f as the preview shows src (the window's camera when a window shows
+// src, the default view fitted to f otherwise; src may be nil) at width x height, or at
+// the window's size (1280 x 720 without one) when width or height is 0. It returns the
+// picture and the render time: a recording's pictures (sim:record, the UI's v key).
+func (h *Host) RenderImage(src *Source, f *Frame, width, height int) (*image.RGBA, time.Duration, error) {
+	if h == nil {
+		return nil, 0, ErrNotServing
+	}
+	cam, w, ht := h.viewFor(src, f)
+	if width > 0 && height > 0 {
+		w, ht = width, height
+	}
+	return h.Render(f, cam, w, ht, RenderOptions{})
+}
+
 // viewFor is the camera and picture size of the window when it shows src, else the
 // default view fitted to f (FrameCamera) at 1280 x 720.
 func (h *Host) viewFor(src *Source, f *Frame) (Camera, int, int) {

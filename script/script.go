@@ -61,6 +61,12 @@ type Options struct {
 	// and may call the scenario's runner-only methods (BuildSurface, TerrainMesh). nil:
 	// sim:screenshot raises an error saying the preview is needed.
 	Screenshot func(sc *Scenario, path string) error
+	// Record starts a recording of the preview's view into path (checked first:
+	// relative, inside the working folder) at fps pictures a simulated second, for
+	// sim:record{}; stop ends it (the video file appears then). It runs on the runner
+	// goroutine, inside the script's call. nil: sim:record raises an error saying the
+	// preview is needed.
+	Record func(path string, fps float64) (stop func() error, err error)
 	// Files, if set, is where the script's relative file names (vp.mesh's models) are
 	// read, relative to the script's name in it: the built-in scenario library runs from
 	// the binary's embedded copy (scripts.FS), whose models are there too. nil: the disk,

@@ -244,6 +244,9 @@ func (s *Scenario) simMethods() map[string]lua.LGFunction {
 			s.screenshot(s.simCall(L, "screenshot"))
 			return 0
 		},
+		"record": func(L *lua.LState) int {
+			return s.record(s.simCall(L, "record"))
+		},
 	}
 	return m
 }

@@ -27,8 +27,8 @@ const maxLogLines = 5000
 
 // keyMap is the keys the UI answers to; the help line lists them.
 type keyMap struct {
-	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Shot, Quit key.Binding
-	Up, Down, PgUp, PgDown, End                                              key.Binding
+	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Shot, Record, Quit key.Binding
+	Up, Down, PgUp, PgDown, End                                                      key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -45,6 +45,7 @@ func newKeyMap() keyMap {
 		ViscUp:   b([]string{"+", "="}, "+/-", "viscosity"),
 		ViscDown: b([]string{"-", "_"}, "-", "viscosity ÷2"),
 		Shot:     b([]string{"c"}, "c", "screenshot"),
+		Record:   b([]string{"v"}, "v", "record"),
 		Quit:     b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
 		Up:       b([]string{"up", "k"}, "↑↓", "log"),
 		Down:     b([]string{"down", "j"}, "", ""),
@@ -56,12 +57,12 @@ func newKeyMap() keyMap {
 
 // ShortHelp is the help line (help.KeyMap).
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Quit, k.Pause, k.Step, k.Speed, k.ViscUp, k.Layer, k.Reload, k.Preview, k.Shot}
+	return []key.Binding{k.Quit, k.Pause, k.Step, k.Speed, k.ViscUp, k.Layer, k.Reload, k.Preview, k.Shot, k.Record}
 }
 
 // FullHelp is every key, in columns (help.KeyMap).
 func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Layer}, {k.Reload, k.Preview, k.Shot, k.Quit}}
+	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Layer}, {k.Reload, k.Preview, k.Shot, k.Record, k.Quit}}
 }
 
 // ModelOptions are the UI's hooks.
@@ -167,6 +168,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.togglePreview()
 	case key.Matches(k, m.keys.Shot):
 		return m.screenshot()
+	case key.Matches(k, m.keys.Record):
+		m.send(engine.Command{Kind: engine.CmdRecord})
 	case key.Matches(k, m.keys.Up):
 		m.logView.ScrollUp(1)
 		m.follow = m.logView.AtBottom()

@@ -323,3 +323,29 @@ func TestLogWrapsAtWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordKey: v asks the runner to start or stop a recording; the title shows the
+// clip while it records.
+func TestRecordKey(t *testing.T) {
+	m, cmds := newTestModel(t, 120, 40)
+	m.Update(knownState())
+	for len(cmds) > 0 { // the layout's map size
+		<-cmds
+	}
+	m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	select {
+	case c := <-cmds:
+		if c.Kind != engine.CmdRecord {
+			t.Errorf("v sent %v, want CmdRecord", c.Kind)
+		}
+	default:
+		t.Fatal("v sent nothing")
+	}
+	if strings.Contains(m.Rendered(), "● rec") {
+		t.Error("the title says recording before the runner does")
+	}
+	st := knownState()
+	st.Recording = "vpbench-20261124-200000.mp4"
+	m.Update(st)
+	wantIn(t, m.Rendered(), "● rec vpbench-20261124-200000.mp4")
+}

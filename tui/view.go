@@ -80,6 +80,9 @@ func (m *Model) render() string {
 		name = "(loading)"
 	}
 	title := fmt.Sprintf(" vpbench │ %s │ %s │ %s ", name, st.Speed, backend)
+	if st.Recording != "" {
+		title += fmt.Sprintf("│ ● rec %s ", st.Recording)
+	}
 	lines = append(lines, styleTitle.Render(padRight(title, m.width)))
 
 	pace := fmt.Sprintf("%.0f steps/s │ %.2f× real time", st.StepsPerSec, st.RealTime)

@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/vpbench/vpbench/engine"
+	"github.com/vpbench/vpbench/internal/clip"
 	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/script"
 )
 
 // renderCommand is `vpbench render --at T [--png out.png] ... scenario.lua`: run the
 // scenario headless to simulated time T and draw the preview's picture of that moment
-// offscreen into a PNG; or, with --to, a clip (clip.go).
+// offscreen into a PNG; or, with --to, a clip (package clip): the pictures at simulated
+// times A, A + 1/F, ..., so a clip is the same on every machine.
 func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vpbench render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -50,7 +52,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if len(pos) != 1 {
 		return usagef("vpbench render takes one scenario file, got %d", len(pos))
 	}
-	clip := flagGiven(fs, "to") || flagGiven(fs, "out") || flagGiven(fs, "from")
+	isClip := flagGiven(fs, "to") || flagGiven(fs, "out") || flagGiven(fs, "from")
 	for _, v := range []struct {
 		name string
 		v    float64
@@ -59,7 +61,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return usagef("%s is %v: it must be a number of simulated seconds >= 0", v.name, v.v)
 		}
 	}
-	if clip {
+	if isClip {
 		switch {
 		case flagGiven(fs, "at") || flagGiven(fs, "png"):
 			return usagef("--at and --png make a picture, --from, --to and --out a clip: give one or the other")
@@ -72,7 +74,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		case (*to-*from)**fps > 100000:
 			return usagef("--from %g --to %g at --fps %g is %.0f pictures: at most 100,000", *from, *to, *fps, (*to-*from)**fps)
 		}
-		if err := checkClipOut(*clipOut); err != nil {
+		if err := clip.CheckOut(*clipOut); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -92,7 +94,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("vpbench render: %v", preview.ErrNotServing)
 	}
 	pm := &pictureMaker{view: *view, width: *width, height: *height, meniscus: *meniscus, liquid: *liquid}
-	if clip {
+	if isClip {
 		return renderClip(ctx, path, f, pm, *from, *to, *fps, *clipOut, stdout, stderr)
 	}
 	png := *out
@@ -183,7 +185,7 @@ func (p *pictureMaker) picture(sc *script.Scenario) (*image.RGBA, error) {
 // renderClip runs the scenario to --to, one frame a step, and draws the picture due at
 // from + k/fps at the first step boundary at or after it, into out.
 func renderClip(ctx context.Context, path string, f scenarioFlags, pm *pictureMaker, from, to, fps float64, out string, stdout, stderr io.Writer) error {
-	w, err := newClipWriter(ctx, out, pm.width, pm.height, fps)
+	w, err := clip.New(ctx, out, pm.width, pm.height, fps)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,7 @@
-package main
+// Package clip writes a sequence of pictures as a video, through the ffmpeg program
+// (H.264), or as numbered PNG files. `vpbench render --to B --out clip.mp4`,
+// sim:record{} and the terminal UI's v key use it.
+package clip
 
 import (
 	"bytes"
@@ -16,12 +19,8 @@ import (
 	"github.com/vpbench/vpbench/preview"
 )
 
-// Clips: `vpbench render --from A --to B --fps F --out clip.mp4` writes a video through
-// the ffmpeg program (H.264), `--out frames/f_%04d.png` numbered pictures. Frames are
-// taken at simulated times A, A + 1/F, ..., so a clip is the same on every machine.
-
-// clipWriter takes a clip's pictures in order.
-type clipWriter interface {
+// Writer takes a clip's pictures in order.
+type Writer interface {
 	// Write adds the next picture.
 	Write(img *image.RGBA) error
 	// Close finishes the clip: the video file appears only now, complete. abort leaves
@@ -36,8 +35,9 @@ var pngPattern = regexp.MustCompile(`^[^%]*%0?[0-9]*d[^%]*\.png$`)
 // videoExts are the endings ffmpeg writes a video for.
 var videoExts = map[string]bool{".mp4": true, ".mkv": true, ".mov": true}
 
-// checkClipOut checks --out: a video (.mp4, .mkv, .mov) or a numbered picture pattern.
-func checkClipOut(out string) error {
+// CheckOut checks a clip's file name: a video (.mp4, .mkv, .mov) or a numbered picture
+// pattern (frames/f_%04d.png). The error names it as out ("--out ..." for the command).
+func CheckOut(out string) error {
 	switch {
 	case out == "":
 		return errors.New("--out is empty: want clip.mp4 (a video) or frames/f_%04d.png (numbered pictures)")
@@ -52,6 +52,12 @@ func checkClipOut(out string) error {
 	return fmt.Errorf("--out %q: want a video (.mp4, .mkv or .mov, written with ffmpeg) or numbered pictures (frames/f_%%04d.png)", out)
 }
 
+// FFmpegAvailable reports whether the ffmpeg program is on PATH.
+func FFmpegAvailable() bool {
+	_, err := exec.LookPath("ffmpeg")
+	return err == nil
+}
+
 // findFFmpeg is the ffmpeg program, or an error that says what to do without it.
 func findFFmpeg(out string) (string, error) {
 	p, err := exec.LookPath("ffmpeg")
@@ -61,9 +67,9 @@ func findFFmpeg(out string) (string, error) {
 	return p, nil
 }
 
-// newClipWriter makes the writer for out (checked by checkClipOut) of width x height
-// pictures at fps.
-func newClipWriter(ctx context.Context, out string, width, height int, fps float64) (clipWriter, error) {
+// New makes the writer for out (checked by CheckOut) of width x height pictures at fps
+// a second. ffmpeg stops with ctx.
+func New(ctx context.Context, out string, width, height int, fps float64) (Writer, error) {
 	if strings.HasSuffix(strings.ToLower(out), ".png") {
 		if dir := filepath.Dir(out); dir != "." {
 			if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/vpbench/vpbench/internal/clip"
+	"github.com/vpbench/vpbench/script"
+)
+
+// Recording: a clip of the preview's view while the scenario runs (sim:record{} from a
+// script, the terminal UI's v key). Pictures are taken at simulated times t0, t0 + 1/fps,
+// ... (the first frame at or after each), t0 the time the recording starts, so a
+// recording of a real-time run plays at the speed it ran and one of a run as fast as
+// possible plays at real speed too.
+
+// DefaultRecordFPS is the pictures a simulated second of the UI's recordings.
+const DefaultRecordFPS = 30
+
+// recording is a clip in progress.
+type recording struct {
+	path     string
+	fps      float64
+	t0       float64
+	k        int         // the next picture's number
+	w        clip.Writer // made at the first picture, when its size is known
+	width    int
+	height   int
+	pictures int // pictures drawn (a picture repeated for a long step counts once)
+	ctx      context.Context
+	cancel   context.CancelFunc
+}
+
+// startRecording starts a clip of the preview's view into path at fps pictures a
+// simulated second; its first picture is the current state.
+func (r *Runner) startRecording(path string, fps float64) error {
+	switch {
+	case r.rec != nil:
+		return fmt.Errorf("a recording to %s is running: stop it first", r.rec.path)
+	case r.cfg.Shooter == nil:
+		return errors.New("recording needs the preview host: run the scenario with vpbench run or the UI")
+	case math.IsNaN(fps) || fps <= 0 || fps > 1000:
+		return fmt.Errorf("fps is %v: it must be a number of pictures a simulated second in (0, 1000]", fps)
+	case r.sc == nil:
+		return errors.New("no scenario is loaded")
+	}
+	if err := clip.CheckOut(path); err != nil {
+		return err
+	}
+	if ext := filepath.Ext(path); ext != ".png" && !clip.FFmpegAvailable() {
+		return fmt.Errorf("recording to %s needs the ffmpeg program, which is not installed: install it (apt-get install ffmpeg), or record numbered pictures (frames/f_%%04d.png)", path)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.rec = &recording{path: path, fps: fps, t0: r.sc.Time(), ctx: ctx, cancel: cancel}
+	if err := r.recordFrame(r.sc); err != nil {
+		r.rec.cancel()
+		r.rec = nil
+		return err
+	}
+	r.logf(LogInfo, "recording %s at %g pictures a simulated second", path, fps)
+	return nil
+}
+
+// recordFrame draws the pictures due by sc's time, if a recording runs.
+func (r *Runner) recordFrame(sc *script.Scenario) error {
+	rec := r.rec
+	if rec == nil {
+		return nil
+	}
+	const tol = 1e-9
+	t := sc.Time()
+	if t < rec.t0+float64(rec.k)/rec.fps-tol {
+		return nil
+	}
+	sc.Sync()
+	if r.work.src != nil {
+		if err := r.work.view.apply(r.work.src, sc); err != nil {
+			return err
+		}
+	}
+	m, err := sc.BuildSurface()
+	if err != nil {
+		return err
+	}
+	f, err := FrameOf(sc, m)
+	if err != nil {
+		return err
+	}
+	img, took, err := r.cfg.Shooter.RenderImage(r.work.src, &f, rec.width, rec.height)
+	if err != nil {
+		return err
+	}
+	r.recordRender(took)
+	if rec.w == nil {
+		b := img.Bounds()
+		rec.width, rec.height = b.Dx()&^1, b.Dy()&^1 // a video needs even sizes
+		if rec.width != b.Dx() || rec.height != b.Dy() {
+			if img, _, err = r.cfg.Shooter.RenderImage(r.work.src, &f, rec.width, rec.height); err != nil {
+				return err
+			}
+		}
+		if rec.w, err = clip.New(rec.ctx, rec.path, rec.width, rec.height, rec.fps); err != nil {
+			return err
+		}
+	}
+	rec.pictures++
+	for ; t >= rec.t0+float64(rec.k)/rec.fps-tol; rec.k++ {
+		if err := rec.w.Write(img); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recordAfterFrame is recordFrame after a frame: a failure ends the recording (what it
+// has is kept) and is logged; the run goes on.
+func (r *Runner) recordAfterFrame() {
+	if r.rec == nil || r.sc == nil {
+		return
+	}
+	if err := r.recordFrame(r.sc); err != nil {
+		r.logf(LogError, "recording %s: %v", r.rec.path, err)
+		r.stopRecording()
+	}
+}
+
+// stopRecording finishes the clip (the video file appears now) and says what it holds.
+func (r *Runner) stopRecording() error {
+	rec := r.rec
+	if rec == nil {
+		return nil
+	}
+	r.rec = nil
+	defer rec.cancel()
+	if rec.w == nil {
+		return nil
+	}
+	if err := rec.w.Close(false); err != nil {
+		r.logf(LogError, "recording %s: %v", rec.path, err)
+		return err
+	}
+	r.logf(LogInfo, "recorded %s: %d pictures (%.2f simulated s at %g a second)", rec.path, rec.k, float64(rec.k)/rec.fps, rec.fps)
+	return nil
+}
+
+// toggleRecording is the UI's v key: stop the recording, or start one into the working
+// folder (a video when ffmpeg is there, numbered pictures otherwise).
+func (r *Runner) toggleRecording() {
+	if r.rec != nil {
+		r.stopRecording()
+		return
+	}
+	stamp := time.Now().Format("20060102-150405")
+	path := "vpbench-" + stamp + ".mp4"
+	if !clip.FFmpegAvailable() {
+		path = filepath.Join("vpbench-"+stamp, "f_%04d.png")
+		r.logf(LogWarn, "ffmpeg is not installed: recording numbered pictures (apt-get install ffmpeg for a video)")
+	}
+	if err := r.startRecording(path, DefaultRecordFPS); err != nil {
+		r.logf(LogError, "recording: %v", err)
+	}
+}
+
+// recordingPath is the clip being recorded, "" when none.
+func (r *Runner) recordingPath() string {
+	if r.rec == nil {
+		return ""
+	}
+	return r.rec.path
+}
