@@ -317,6 +317,10 @@ func (s *Scenario) vpMesh(L *lua.LState) int {
 		resume()
 		c.fail("%s", trimTerrain(err))
 	}
+	if n := terrain.MeshOpenEdges(solid); n > 0 {
+		at := c.where()
+		s.warn(fmt.Sprintf("%s:%d: vp.mesh: %s is not closed (%d open edges): its inside is where its generalized winding number is at least 1/2", at.file, at.line, name, n))
+	}
 	return s.pushSolid(L, solid, "mesh "+name)
 }
 

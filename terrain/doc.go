@@ -13,7 +13,7 @@
 // A Solid is a signed distance field: Dist(p) < 0 inside the solid, > 0 in free space
 // (where liquid may be), 0 on the surface, which counts as solid. Box, Sphere, Cylinder
 // and Plane give exact distances; Heightfield gives the vertical distance z - fn(x, y);
-// LoadOBJ / ParseOBJ and LoadSTL read a closed triangle mesh (see Meshes below); Union, Intersection, Difference,
+// LoadOBJ / ParseOBJ and LoadSTL read a triangle mesh, closed or open (see Meshes below); Union, Intersection, Difference,
 // Translate, Rotate and Scale combine, move and resize them. Every constructor validates its arguments
 // and names the bad one in its error. Bound (BoundOf, IsLipschitz) says how much Dist
 // tells beyond its sign: Lipschitz (|Dist| never exceeds the distance to the surface),
@@ -25,6 +25,11 @@
 // inside the domain box.
 //
 // # Meshes
+//
+// A closed mesh is solid inside by ray parity, whatever its winding. An open one (a scan
+// with holes) is solid where its generalized winding number is at least 1/2, evaluated
+// over the mesh's BVH with far nodes as dipoles (winding.go); MeshOpenEdges tells the
+// caller to warn, and a mesh that encloses nothing is an error.
 //
 // Triangle meshes come from Wavefront OBJ (ReadOBJ, ParseOBJ, LoadOBJ) and STL files,
 // binary or ASCII (ReadSTL, LoadSTL); LoadModel picks the format by the extension (.stl

@@ -67,7 +67,7 @@ func (m *Model) Solid() (Solid, error) {
 	return s, nil
 }
 
-// LoadOBJ reads a closed triangle mesh from a Wavefront OBJ file as a solid; see ParseOBJ.
+// LoadOBJ reads a triangle mesh from a Wavefront OBJ file as a solid; see ParseOBJ.
 func LoadOBJ(path string) (Solid, error) {
 	m, err := loadOBJ(path)
 	if err != nil {
@@ -85,7 +85,7 @@ func loadOBJ(path string) (*Model, error) {
 	return ReadOBJ(f, path)
 }
 
-// ParseOBJ reads a closed triangle mesh in Wavefront OBJ format as a solid; name labels
+// ParseOBJ reads a triangle mesh in Wavefront OBJ format as a solid; name labels
 // errors (name:line: what is wrong).
 //
 // It reads "v x y z" (metres; extra components such as w or a colour are ignored) and
@@ -93,8 +93,10 @@ func loadOBJ(path string) (*Model, error) {
 // negative indices count back from the latest vertex. Polygons are triangulated as fans.
 // Every other statement (vn, vt, o, g, s, usemtl, mtllib, l, ...) and # comments are
 // ignored. Vertices at exactly the same position are merged, and triangles that use one
-// vertex twice are dropped. The mesh must be closed: every edge shared by exactly two
-// triangles; the error names the first edge that is not.
+// vertex twice are dropped. A closed mesh (every edge shared by exactly two triangles)
+// is solid inside by ray parity; an open one where its generalized winding number is at
+// least 1/2 (winding.go; MeshOpenEdges counts its open edges), and one that encloses
+// nothing is an error.
 //
 // Dist is the signed distance: the distance to the nearest triangle (found through a
 // bounding volume hierarchy, so 100k-triangle meshes are fine), negative inside. It is
@@ -196,11 +198,16 @@ func ReadOBJ(r io.Reader, name string) (*Model, error) {
 	return &Model{Name: name, Verts: verts, Tris: tris, src: lines, objRefs: true}, nil
 }
 
-// meshSolid is a closed triangle mesh; tris are stored in BVH leaf order.
+// meshSolid is a triangle mesh solid; tris are stored in BVH leaf order.
 type meshSolid struct {
 	tris  []triangle
 	nodes []bvhNode
 	reach float64 // distances are exact up to reach, and reported as reach beyond
+	// openEdges counts the edges not shared by exactly two faces; when there are any,
+	// inside and outside come from the winding number (winding.go) over wnodes.
+	openEdges int
+	wnodes    []windingNode
+	flip      bool // the open mesh is wound inside out: inside where -w >= 1/2
 }
 
 type triangle struct{ a, b, c Vec3 }
@@ -233,10 +240,9 @@ func newMeshSolid(md *Model) (*meshSolid, error) {
 		}
 		id[i] = j
 	}
-	type use struct{ n, tri int32 }
+	type use struct{ n int32 }
 	edges := make(map[uint64]use, 3*len(tris)/2)
 	kept := make([][3]int32, 0, len(tris))
-	keptTri := make([]int32, 0, len(tris)) // index in md.Tris of each kept triangle
 	area := 0.0
 	for t, tri := range tris {
 		for _, i := range tri {
@@ -251,14 +257,10 @@ func newMeshSolid(md *Model) (*meshSolid, error) {
 		for _, e := range [3][2]int32{{a, b}, {b, c}, {c, a}} {
 			k := uint64(min(e[0], e[1]))<<32 | uint64(max(e[0], e[1]))
 			u := edges[k]
-			if u.n == 0 {
-				u.tri = int32(len(kept))
-			}
 			u.n++
 			edges[k] = u
 		}
 		kept = append(kept, [3]int32{a, b, c})
-		keptTri = append(keptTri, int32(t))
 		va := verts[tri[0]]
 		area += verts[tri[1]].Sub(va).Cross(verts[tri[2]].Sub(va)).Len()
 	}
@@ -268,29 +270,26 @@ func newMeshSolid(md *Model) (*meshSolid, error) {
 	if area == 0 {
 		return nil, fmt.Errorf("%s: every face has zero area (its vertices lie on one line): a solid needs a closed triangle mesh", name)
 	}
-	// Report the open edge of the earliest face, so the message is reproducible.
-	bad, badKey := use{tri: math.MaxInt32}, uint64(0)
-	for k, u := range edges {
-		if u.n != 2 && (u.tri < bad.tri || u.tri == bad.tri && k < badKey) {
-			bad, badKey = u, k
+	// Edges not shared by exactly two faces (a hole's rim, or three faces on one edge):
+	// such a mesh is inside where its winding number is (winding.go).
+	open := 0
+	for _, u := range edges {
+		if u.n != 2 {
+			open++
 		}
 	}
-	if bad.n != 0 {
-		a, b := int32(badKey>>32), int32(badKey&0xffffffff)
-		va, vb := verts[first[a]], verts[first[b]]
-		edge := fmt.Sprintf("the edge from %v to %v", va, vb)
-		if md.objRefs {
-			edge = fmt.Sprintf("the edge from vertex %d %v to vertex %d %v", first[a]+1, va, first[b]+1, vb)
-		}
-		return nil, fmt.Errorf("%s: the mesh is not closed: %s is used by %d triangles; in a closed mesh every edge is shared by exactly 2",
-			md.where(int(keptTri[bad.tri])), edge, bad.n)
-	}
-	m := &meshSolid{tris: make([]triangle, len(kept))}
+	m := &meshSolid{tris: make([]triangle, len(kept)), openEdges: open}
 	for i, t := range kept {
 		m.tris[i] = triangle{verts[first[t[0]]], verts[first[t[1]]], verts[first[t[2]]]}
 	}
 	m.build()
 	m.reach = m.nodes[0].hi.Sub(m.nodes[0].lo).Len() / meshReachDiv
+	if open > 0 {
+		m.buildWinding()
+		if err := m.checkEncloses(name); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
 }
 
@@ -523,6 +522,13 @@ var insideDirs = [3]Vec3{
 func (m *meshSolid) inside(p Vec3) bool {
 	if boxDist2(p, m.nodes[0].lo, m.nodes[0].hi) > 0 {
 		return false
+	}
+	if m.openEdges > 0 {
+		w := m.winding(p)
+		if m.flip {
+			w = -w
+		}
+		return w >= 0.5
 	}
 	a, b := m.crossings(p, insideDirs[0])&1, m.crossings(p, insideDirs[1])&1
 	if a == b {

@@ -23,7 +23,7 @@ func LoadModel(path string) (*Model, error) {
 	return loadOBJ(path)
 }
 
-// LoadSTL reads a closed triangle mesh from an STL file as a solid; see ReadSTL and
+// LoadSTL reads a triangle mesh from an STL file as a solid; see ReadSTL and
 // ParseOBJ.
 func LoadSTL(path string) (Solid, error) {
 	m, err := loadSTL(path)
@@ -69,7 +69,7 @@ const stlMaxTriangles = math.MaxInt32 / 3
 // in ASCII also a statement out of place ("vertex" outside "outer loop", a facet with
 // fewer than 3 vertices, ...). Facet normals are ignored: inside and outside come from
 // the geometry, as for OBJ. ASCII facets with more than 3 vertices are triangulated as
-// fans. Model.Solid then checks the geometry (closed, not all degenerate).
+// fans. Model.Solid then checks the geometry (not all degenerate, enclosing something).
 func ReadSTL(r io.Reader, size int64, name string) (*Model, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, err := br.Peek(84)

@@ -127,7 +127,7 @@ func TestSTLErrors(t *testing.T) {
 	}
 	// Two triangles over the same three points: closed in the edge count, zero area.
 	flat := &Model{Verts: []Vec3{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}}, Tris: [][3]int32{{0, 1, 2}, {0, 2, 1}}}
-	open := &Model{Verts: cube.Verts, Tris: cube.Tris[:11]}
+	patch := &Model{Verts: cube.Verts, Tris: cube.Tris[:1]} // one face: open, encloses nothing
 	for _, c := range []struct {
 		name string
 		data []byte
@@ -141,7 +141,7 @@ func TestSTLErrors(t *testing.T) {
 		{"zero triangles", withCount(bin[:84], 0), "bad.stl: the binary STL has 0 triangles"},
 		{"binary nan", withFloat(bin, 4, 12+12+4, float32(math.NaN())), "bad.stl: triangle 5: vertex 2 coordinate y is NaN"},
 		{"binary inf", withFloat(bin, 0, 12, float32(math.Inf(-1))), "bad.stl: triangle 1: vertex 1 coordinate x is -Inf"},
-		{"binary open", binarySTL(open, ""), "bad.stl: triangle 4: the mesh is not closed: the edge from (0, 0, 3) to (0, 2, 3) is used by 1 triangles"},
+		{"binary patch", binarySTL(patch, ""), "bad.stl: the mesh encloses nothing"},
 		{"binary zero area", binarySTL(flat, ""), "bad.stl: every face has zero area"},
 		{"binary solid header truncated", binarySTL(cube, "solid x")[:600], "bad.stl: binary STL with 12 triangles should have"},
 		{"ascii no facets", []byte("solid x\nendsolid x\n"), "bad.stl: no facets"},
@@ -153,7 +153,7 @@ func TestSTLErrors(t *testing.T) {
 		{"ascii two vertices", []byte("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nendloop\nendfacet\nendsolid\n"), "bad.stl:6: the facet of line 2 has 2 vertices, want at least 3"},
 		{"ascii vertex outside loop", []byte("solid x\nfacet normal 0 0 1\nvertex 0 0 0\n"), "bad.stl:3: unexpected \"vertex\": want \"outer loop\""},
 		{"ascii stray", []byte(ascii + "garbage\n"), "unexpected \"garbage\": want \"solid\""},
-		{"ascii open", []byte(asciiSTL(open)), "bad.stl:23: the mesh is not closed"},
+		{"ascii patch", []byte(asciiSTL(patch)), "bad.stl: the mesh encloses nothing"},
 		{"ascii zero area", []byte(asciiSTL(flat)), "bad.stl: every face has zero area"},
 		{"not an stl", []byte(strings.Repeat("hello world\n", 20)), "bad.stl: binary STL with"},
 	} {
