@@ -171,16 +171,7 @@ func (w *frameWork) screenshot(shooter Shooter, record func(time.Duration)) func
 		if shooter == nil {
 			return errors.New("screenshots need the preview host: run the scenario with vpbench run, vpbench render or the UI")
 		}
-		if w.src != nil {
-			if err := w.view.apply(w.src, sc); err != nil {
-				return err
-			}
-		}
-		m, err := sc.BuildSurface()
-		if err != nil {
-			return err
-		}
-		f, err := FrameOf(sc, m)
+		f, err := w.currentFrame(sc)
 		if err != nil {
 			return err
 		}
@@ -191,4 +182,19 @@ func (w *frameWork) screenshot(shooter Shooter, record func(time.Duration)) func
 		record(took)
 		return nil
 	}
+}
+
+// currentFrame is the preview's frame of sc's state now, its surface built with the
+// window's camera and meniscus switch (screenshots and recordings).
+func (w *frameWork) currentFrame(sc *script.Scenario) (preview.Frame, error) {
+	if w.src != nil {
+		if err := w.view.apply(w.src, sc); err != nil {
+			return preview.Frame{}, err
+		}
+	}
+	m, err := sc.BuildSurface()
+	if err != nil {
+		return preview.Frame{}, err
+	}
+	return FrameOf(sc, m)
 }

@@ -77,16 +77,7 @@ func (r *Runner) recordFrame(sc *script.Scenario) error {
 		return nil
 	}
 	sc.Sync()
-	if r.work.src != nil {
-		if err := r.work.view.apply(r.work.src, sc); err != nil {
-			return err
-		}
-	}
-	m, err := sc.BuildSurface()
-	if err != nil {
-		return err
-	}
-	f, err := FrameOf(sc, m)
+	f, err := r.work.currentFrame(sc)
 	if err != nil {
 		return err
 	}
