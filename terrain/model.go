@@ -24,9 +24,14 @@ func LoadModelFS(fsys fs.FS, path string) (*Model, error) {
 		return nil, fmt.Errorf("terrain: %w", err)
 	}
 	defer f.Close()
+	return readModelFile(f, path)
+}
+
+// readModelFile reads the open file f (named name) by its ending, as ReadModel does.
+func readModelFile(f fs.File, name string) (*Model, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("terrain: %w", err)
 	}
-	return ReadModel(f, st.Size(), path)
+	return ReadModel(f, st.Size(), name)
 }

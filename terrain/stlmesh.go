@@ -39,11 +39,7 @@ func loadSTL(path string) (*Model, error) {
 		return nil, fmt.Errorf("terrain: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("terrain: %w", err)
-	}
-	return ReadSTL(f, st.Size(), path)
+	return readModelFile(f, path)
 }
 
 // stlBytesPerTriangle is what reading and building a solid of one STL triangle may take
