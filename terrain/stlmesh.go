@@ -39,7 +39,11 @@ func loadSTL(path string) (*Model, error) {
 		return nil, fmt.Errorf("terrain: %w", err)
 	}
 	defer f.Close()
-	return readModelFile(f, path)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("terrain: %w", err)
+	}
+	return ReadSTL(f, st.Size(), path) // STL whatever the name (LoadSTL)
 }
 
 // stlBytesPerTriangle is what reading and building a solid of one STL triangle may take
