@@ -14,7 +14,11 @@ import (
 type Frame struct {
 	Time  float64    // simulated s
 	Box   Box        // the domain, for the camera
-	Color [3]float32 // the liquid's colour, linear RGB in [0, 1]
+	Color [3]float32 // the liquid's colour, sRGB in [0, 1]
+	// DepthMax is the surface's depth_max (m, surface.Settings.DepthMax): the depth at
+	// which Opacity reaches 1, from which the renderer takes the depth (Opacity *
+	// DepthMax) for absorption. 0 means DefaultDepthMax.
+	DepthMax float32
 
 	Terrain        *terrain.Mesh
 	TerrainVersion uint64 // changes when Terrain does
@@ -28,6 +32,10 @@ type Frame struct {
 	// Seq numbers published frames, from 1.
 	Seq uint64
 }
+
+// DefaultDepthMax is the depth_max a Frame without one is drawn with: the surface's
+// default (surface.DefaultSettings), 2 mm.
+const DefaultDepthMax = 0.002 // m
 
 // Mailbox passes the latest frame from the goroutine that builds it (the runner) to the
 // one that draws it, without either waiting for the other: three frames rotate (the
@@ -67,7 +75,7 @@ func (mb *Mailbox) Publish(f Frame, surf *surface.Mesh) {
 	mb.spare = nil
 	mb.mu.Unlock()
 
-	dst.Time, dst.Box, dst.Color = f.Time, f.Box, f.Color
+	dst.Time, dst.Box, dst.Color, dst.DepthMax = f.Time, f.Box, f.Color, f.DepthMax
 	dst.Terrain, dst.TerrainVersion = f.Terrain, f.TerrainVersion
 	dst.Positions = append(dst.Positions[:0], surf.Positions...)
 	dst.Normals = append(dst.Normals[:0], surf.Normals...)

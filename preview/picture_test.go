@@ -267,3 +267,181 @@ func absDiff(a, b uint8) int {
 	}
 	return int(b - a)
 }
+
+// hsv is c (8-bit sRGB) in HSV: hue in degrees [0, 360), saturation and value in [0, 1].
+func hsv(c [3]float64) (h, s, v float64) {
+	r, g, b := c[0]/255, c[1]/255, c[2]/255
+	mx, mn := max(r, g, b), min(r, g, b)
+	v = mx
+	if mx <= 0 {
+		return 0, 0, 0
+	}
+	s = (mx - mn) / mx
+	d := mx - mn
+	switch {
+	case d == 0:
+		h = 0
+	case mx == r:
+		h = 60 * math.Mod((g-b)/d, 6)
+	case mx == g:
+		h = 60 * ((b-r)/d + 2)
+	default:
+		h = 60 * ((r-g)/d + 4)
+	}
+	if h < 0 {
+		h += 360
+	}
+	return h, s, v
+}
+
+// isSaturatedRed: hue within 20 degrees of red (h <= 20 or h >= 340), saturation >= 0.5,
+// value >= 0.15 (not black).
+func isSaturatedRed(c [3]float64) bool {
+	h, s, v := hsv(c)
+	return (h <= 20 || h >= 340) && s >= 0.5 && v >= 0.15
+}
+
+// isBrown: hue 15 to 45 degrees (orange-brown), saturation >= 0.35, value 0.1 to 0.75
+// (dark enough to be brown rather than orange or tan, light enough not to be black).
+func isBrown(c [3]float64) bool {
+	h, s, v := hsv(c)
+	return h >= 15 && h <= 45 && s >= 0.35 && v >= 0.1 && v <= 0.75
+}
+
+// defaultPicture renders sc's current state at 800 x 450 from the default camera fitted
+// to the frame (as vpbench render does).
+func defaultPicture(t *testing.T, sc *script.Scenario) (*image.RGBA, Camera) {
+	t.Helper()
+	const w, h = 800, 450
+	m, err := sc.BuildSurface()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := frameOf(sc, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cam, err := FrameCamera("default", &f, float64(w)/h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _, err := testHost.Render(&f, cam, w, h, RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img, cam
+}
+
+// fraction is the share of img's pixels for which is holds.
+func fraction(img *image.RGBA, is func([3]float64) bool) float64 {
+	b := img.Bounds()
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			if is([3]float64{float64(c.R), float64(c.G), float64(c.B)}) {
+				n++
+			}
+		}
+	}
+	return float64(n) / float64(b.Dx()*b.Dy())
+}
+
+// TestBloodReadsRed: on the surgery scene at t = 2 s (the blood pooled on the wound's
+// floor and under the overhangs), at least 1.5% of the default 800 x 450 picture is
+// saturated red (isSaturatedRed): a guard, below the 2.05% the absorbing shader makes on
+// llvmpipe. The shader that added reflections whatever the depth and weighted the colour
+// by depth / depth_max made 0.41%. Issue 14 asks for 3%: the blood is about 5.4% of the
+// picture, much of it films under 0.1 mm, which stay pale unless green is absorbed
+// faster than liquidSigma's 4/mm cap allows.
+func TestBloodReadsRed(t *testing.T) {
+	needGL(t)
+	sc := loadLibrary(t, "surgery.lua", 2, nil)
+	img, _ := defaultPicture(t, sc)
+	keep(t, "surgery", img)
+	frac := fraction(img, isSaturatedRed)
+	t.Logf("surgery at t = 2 s: %.2f%% saturated red", 100*frac)
+	if frac < 0.015 {
+		t.Errorf("surgery at t = 2 s: %.2f%% of the picture is saturated red, want >= 1.5%%", 100*frac)
+	}
+}
+
+// TestCoffeeReadsBrown: on the coffee scene at t = 2 s (the spill spread on the table in
+// front of and around the mug), at least 8% of the default 800 x 450 picture is brown
+// (isBrown). The old shader made 6.65%, the absorbing one 13.5%.
+func TestCoffeeReadsBrown(t *testing.T) {
+	needGL(t)
+	sc := loadLibrary(t, "coffee.lua", 2, nil)
+	img, _ := defaultPicture(t, sc)
+	keep(t, "coffee", img)
+	frac := fraction(img, isBrown)
+	t.Logf("coffee at t = 2 s: %.2f%% brown", 100*frac)
+	if frac < 0.08 {
+		t.Errorf("coffee at t = 2 s: %.2f%% of the picture is brown, want >= 8%%", 100*frac)
+	}
+}
+
+// thinFilm is a wall 60 degrees steep facing the default camera, above a floor; 0.06 ml
+// of water runs down it in the first 0.3 s. By t = 1 s the wall holds a film 0.005 mm
+// deep at most, the floor a puddle at its foot.
+const thinFilm = `
+local sim = vp.sim{ size = {0.04, 0.04}, height = 0.04, dx = 0.0005, dt = 0.003, layers = 1, viscosity = 1e-6 }
+local wall = vp.plane{ point = {0.02, 0.02, 0.02}, normal = {0, -0.8660, 0.5} }
+local floor = vp.plane{ point = {0, 0, 0.002}, normal = {0, 0, 1} }
+sim:terrain(vp.union(wall, floor))
+sim:source{ at = {0.02, 0.032, 0.027}, radius = 0.004, rate = 2e-7, start = 0, stop = 0.3 }
+`
+
+// TestThinFilmDoesNotShine: a film thinner than 0.1 mm on a steep wall does not show as
+// a white sheet. At the wall's wet vertices (z above 4 mm, depth below 0.1 mm), the
+// picture is compared with the terrain drawn alone: a vertex is a glint where the
+// picture's luma exceeds the terrain's by more than 20 (of 255). At most 5% may be (the
+// shader that added reflections whatever the depth made most of them glints).
+func TestThinFilmDoesNotShine(t *testing.T) {
+	needGL(t)
+	sc, err := script.LoadSource("thin_film.lua", []byte(thinFilm), script.Options{Workers: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	for sc.Time() < 1 {
+		if _, err := sc.Advance(10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := sc.BuildSurface()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := frameOf(sc, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cam, err := FrameCamera("default", &f, float64(picW)/picH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCamera(t, sc, cam, true)
+	img := renderScenario(t, sc, cam, picW, picH, RenderOptions{})
+	dry := renderScenario(t, sc, cam, picW, picH, RenderOptions{HideLiquid: true})
+	keep(t, "film", img)
+	if m, err = sc.BuildSurface(); err != nil {
+		t.Fatal(err)
+	}
+	var film, glints int
+	for v := range m.NumVertices() {
+		d := float64(m.Opacity[v]) * DefaultDepthMax
+		p := [3]float64{float64(m.Positions[3*v]), float64(m.Positions[3*v+1]), float64(m.Positions[3*v+2])}
+		if d <= 0 || d >= 1e-4 || p[2] < 0.004 {
+			continue
+		}
+		film++
+		if luma(px(t, img, cam, p)) > luma(px(t, dry, cam, p))+20 {
+			glints++
+		}
+	}
+	t.Logf("%d thin-film vertices on the wall, %d glints", film, glints)
+	if film < 200 || glints*20 > film {
+		t.Errorf("%d of %d thin-film vertices glint: want at least 200 vertices and at most 5%% glints", glints, film)
+	}
+}
