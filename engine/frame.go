@@ -55,6 +55,7 @@ func FrameOf(sc *script.Scenario, surf *surface.Mesh) (preview.Frame, error) {
 		Time:           sc.Time(),
 		Box:            preview.Box{Max: [3]float64{sx, sy, h}},
 		Color:          rgb,
+		Absorption:     sc.LiquidAbsorption(),
 		DepthMax:       float32(sc.SurfaceSettings().DepthMax), // the opacity's depth scale, for absorption
 		Terrain:        tm,
 		TerrainVersion: uint64(version),

@@ -19,6 +19,10 @@ type Frame struct {
 	// which Opacity reaches 1, from which the renderer takes the depth (Opacity *
 	// DepthMax) for absorption. 0 means DefaultDepthMax.
 	DepthMax float32
+	// Absorption is the liquid's extinction per channel (red, green, blue), 1/m: light
+	// through a depth d of it keeps exp(-Absorption * d). Zero means derived from Color
+	// (liquidSigma): a custom colour absorbs the channels it lacks.
+	Absorption [3]float32
 
 	Terrain        *terrain.Mesh
 	TerrainVersion uint64 // changes when Terrain does
@@ -75,7 +79,7 @@ func (mb *Mailbox) Publish(f Frame, surf *surface.Mesh) {
 	mb.spare = nil
 	mb.mu.Unlock()
 
-	dst.Time, dst.Box, dst.Color, dst.DepthMax = f.Time, f.Box, f.Color, f.DepthMax
+	dst.Time, dst.Box, dst.Color, dst.DepthMax, dst.Absorption = f.Time, f.Box, f.Color, f.DepthMax, f.Absorption
 	dst.Terrain, dst.TerrainVersion = f.Terrain, f.TerrainVersion
 	dst.Positions = append(dst.Positions[:0], surf.Positions...)
 	dst.Normals = append(dst.Normals[:0], surf.Normals...)

@@ -101,7 +101,8 @@ func frameOf(sc *script.Scenario, m *surface.Mesh) (Frame, error) {
 	}
 	sx, sy, h := sc.Extent()
 	rgb, _ := sc.LiquidColor()
-	f := Frame{Time: sc.Time(), Box: Box{Max: [3]float64{sx, sy, h}}, Color: rgb, Terrain: tm, TerrainVersion: uint64(version)}
+	f := Frame{Time: sc.Time(), Box: Box{Max: [3]float64{sx, sy, h}}, Color: rgb, Absorption: sc.LiquidAbsorption(),
+		DepthMax: float32(sc.SurfaceSettings().DepthMax), Terrain: tm, TerrainVersion: uint64(version)}
 	if m != nil {
 		f.Positions, f.Normals, f.Opacity, f.Indices = m.Positions, m.Normals, m.Opacity, m.Indices
 	}

@@ -171,9 +171,13 @@ func dist(a, b [3]float64) float64 {
 }
 
 // TestThreeLayersPicture: at t = 3 s the top tray holds liquid (liquid colour there),
-// the floor outside the trays and the top tray's lip are dry, and where the liquid on
-// the top tray is shallow (opacity below 0.6) the terrain shows through: the pixel is
-// nearer to the terrain drawn alone than the deep liquid's colour is.
+// the floor's corners and the top tray's lip are dry (at (96, 50) mm the floor holds a
+// film 8 microns deep at 3 s: it is wet, and blood tints it), and where the liquid on the
+// top tray is shallow (opacity below 0.6) the terrain shows through: in the channel the
+// liquid absorbs least (red, for blood), the pixel is nearer to the terrain drawn alone
+// than the deep liquid is. Blood takes green and blue away within a few hundredths of a
+// millimetre (script.LiquidAbsorptions), so through blood the terrain is seen in red.
+// Highlights (the surface's reflections, whitened pixels) are left out.
 func TestThreeLayersPicture(t *testing.T) {
 	needGL(t)
 	sc := loadLibrary(t, "three_layers.lua", 3, map[string]string{})
@@ -187,7 +191,7 @@ func TestThreeLayersPicture(t *testing.T) {
 	if c := px(t, img, cam, deep); !isBlood(c) {
 		t.Errorf("no liquid colour on the top tray at %v: %v", deep, c)
 	}
-	for _, p := range [][3]float64{{0.004, 0.004, 0}, {0.096, 0.05, 0}, {0.021, 0.05, 0.029}, {0.05, 0.074, 0.029}} {
+	for _, p := range [][3]float64{{0.004, 0.004, 0}, {0.096, 0.096, 0}, {0.021, 0.05, 0.029}, {0.05, 0.074, 0.029}} {
 		if c := px(t, img, cam, p); isBlood(c) {
 			t.Errorf("liquid colour at %v (dry): %v", p, c)
 		}
@@ -197,6 +201,12 @@ func TestThreeLayersPicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	liquid := px(t, img, cam, deep)
+	k, sigma := 0, sc.LiquidAbsorption() // the channel the liquid absorbs least
+	for c := range sigma {
+		if sigma[c] < sigma[k] {
+			k = c
+		}
+	}
 	var shallow, through int
 	for v := range m.NumVertices() {
 		op := m.Opacity[v]
@@ -204,9 +214,12 @@ func TestThreeLayersPicture(t *testing.T) {
 		if op < 0.15 || op > 0.6 || p[2] < 0.026 {
 			continue
 		}
-		shallow++
 		a, b := px(t, img, cam, p), px(t, under, cam, p)
-		if dist(a, b) < dist(liquid, b) && dist(a, b) > 3 {
+		if min(a[0], a[1], a[2]) > min(liquid[0], liquid[1], liquid[2])+50 {
+			continue // a highlight: the surface reflects there, whatever lies under it
+		}
+		shallow++
+		if d := math.Abs(a[k] - b[k]); d < math.Abs(liquid[k]-b[k]) && dist(a, b) > 3 {
 			through++
 		}
 	}
@@ -348,12 +361,12 @@ func fraction(img *image.RGBA, is func([3]float64) bool) float64 {
 }
 
 // TestBloodReadsRed: on the surgery scene at t = 2 s (the blood pooled on the wound's
-// floor and under the overhangs), at least 1.5% of the default 800 x 450 picture is
-// saturated red (isSaturatedRed): a guard, below the 2.05% the absorbing shader makes on
-// llvmpipe. The shader that added reflections whatever the depth and weighted the colour
-// by depth / depth_max made 0.41%. Issue 14 asks for 3%: the blood is about 5.4% of the
-// picture, much of it films under 0.1 mm, which stay pale unless green is absorbed
-// faster than liquidSigma's 4/mm cap allows.
+// floor and under the overhangs), at least 3% of the default 800 x 450 picture is
+// saturated red (isSaturatedRed), as issue 14 asks. The blood is about 5.4% of the
+// picture, much of it films under 0.1 mm: they read red because blood's measured
+// absorption (script.LiquidAbsorptions) takes green away within hundredths of a
+// millimetre (3.36% on llvmpipe). Rates derived from blood's colour, capped at 4/mm, made
+// 2.05%; the shader that added reflections whatever the depth made 0.41%.
 func TestBloodReadsRed(t *testing.T) {
 	needGL(t)
 	sc := loadLibrary(t, "surgery.lua", 2, nil)
@@ -361,8 +374,8 @@ func TestBloodReadsRed(t *testing.T) {
 	keep(t, "surgery", img)
 	frac := fraction(img, isSaturatedRed)
 	t.Logf("surgery at t = 2 s: %.2f%% saturated red", 100*frac)
-	if frac < 0.015 {
-		t.Errorf("surgery at t = 2 s: %.2f%% of the picture is saturated red, want >= 1.5%%", 100*frac)
+	if frac < 0.03 {
+		t.Errorf("surgery at t = 2 s: %.2f%% of the picture is saturated red, want >= 3%%", 100*frac)
 	}
 }
 

@@ -32,6 +32,7 @@ type renderer struct {
 	topology                uint64
 	haveLiquid, haveTerrain bool
 	depthMax                float32     // the uploaded frame's (m)
+	sigma                   [3]float32  // the uploaded frame's extinction (1/m, Frame.Absorption)
 	vp                      [16]float32 // the frame's matrix (here, so that passing it to GL allocates nothing)
 	// terrainBudget is the most terrain triangles drawn (displayMesh): SoftwareTriangleBudget
 	// on a software renderer, 0 (all) on a GPU.
@@ -144,7 +145,7 @@ void main() {
 //
 // The depth is d = vOpacity * uDepthMax (m; exact below depth_max, depth_max beyond). The
 // transmittance through it, per channel, is T = exp(-uSigma * d): uSigma (1/m) is the
-// liquid's extinction, derived from its colour (liquidSigma). The fragment writes two
+// liquid's extinction (Frame.Absorption, or derived from its colour by liquidSigma). The fragment writes two
 // colours (dual-source blending, ONE and SRC1_COLOR: dst' = src0 + src1 * dst):
 //   - src1, what is behind is multiplied by: T (per channel) times the part the surface
 //     does not reflect (1 - F'), encoded. pow distributes over products, so the encoded
@@ -213,8 +214,8 @@ void main() {
 `
 
 // liquidSigma is the extinction (1/m, per channel) of a liquid of colour col (sRGB in
-// [0, 1]), so that the colour says how the liquid absorbs (the Frame carries only the
-// colour): with lin the colour made linear (each channel at least 0.001) and m its
+// [0, 1]) whose frame names no absorption (a custom colour), so that the colour says how
+// the liquid absorbs: with lin the colour made linear (each channel at least 0.001) and m its
 // largest channel,
 //
 //	sigma_c = min(0.8/mm * ln(m / lin_c)^2 + 0.75/mm * ln(1 / m), 4/mm).
@@ -222,8 +223,9 @@ void main() {
 // The first term makes the hue: the channels the colour lacks are absorbed, the more
 // steeply the more saturated the colour (squared, so that water's pale blue stays nearly
 // clear); the second darkens: a dark colour (coffee) absorbs in all channels. The cap
-// keeps 1.2 mm of blood from hiding the terrain entirely (TestThreeLayersPicture); real
-// blood takes green away some 6 times faster. Water (1.16, 0.32, 0.14)/mm: 94-99%
+// keeps 1.2 mm of a dark red from hiding the terrain entirely; real blood takes green
+// away some 6 times faster, which is why the named liquids carry measured absorptions
+// (script.LiquidAbsorptions). Water (1.16, 0.32, 0.14)/mm: 94-99%
 // through 0.05 mm, blue through 2 mm; blood (1.0, 4, 4)/mm; coffee (1.8, 3.0, 4)/mm;
 // paint (0.12, 0.5, 4)/mm.
 func liquidSigma(col [3]float32) [3]float32 {
@@ -391,6 +393,10 @@ func (r *renderer) upload(f *Frame) {
 	if !(r.depthMax > 0) {
 		r.depthMax = DefaultDepthMax
 	}
+	r.sigma = f.Absorption
+	if r.sigma == ([3]float32{}) {
+		r.sigma = liquidSigma(f.Color)
+	}
 	gl.BindVertexArray(0)
 }
 
@@ -447,8 +453,7 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.Uniform3f(r.lu.eye, float32(eye[0]), float32(eye[1]), float32(eye[2]))
 		gl.Uniform3f(r.lu.lightDir, light[0], light[1], light[2])
 		gl.Uniform3f(r.lu.color, col[0], col[1], col[2])
-		sig := liquidSigma(col)
-		gl.Uniform3f(r.lu.sigma, sig[0], sig[1], sig[2])
+		gl.Uniform3f(r.lu.sigma, r.sigma[0], r.sigma[1], r.sigma[2])
 		gl.Uniform1f(r.lu.depthMax, r.depthMax)
 		gl.Uniform1f(r.lu.checker, 0.01)
 		gl.Uniform1f(r.lu.shininess, 300)

@@ -23,6 +23,24 @@ var LiquidColors = map[string][3]float32{
 	"paint":  {0.93, 0.68, 0.10},
 }
 
+// LiquidAbsorptions are the named liquids' extinctions (red, green, blue), 1/m: light
+// through a depth d keeps exp(-a d) of each channel (the preview's Beer-Lambert
+// shading). Blood's are whole blood's absorption near 620, 540 and 470 nm (about 0.4,
+// 24 and 15 per mm: haemoglobin takes green and blue away within a few hundredths of a
+// millimetre, so even a thin film reads red while the terrain still shows through in
+// red). Water, coffee and paint keep the rates their colours gave before (the preview's
+// colour rule, capped at 4/mm): real water is clear over millimetres, and a tint is what
+// makes a few millimetres of it read as liquid.
+var LiquidAbsorptions = map[string][3]float32{
+	"water":  {1160, 320, 140},
+	"blood":  {400, 24000, 15000},
+	"coffee": {1800, 3000, 4000},
+	"paint":  {120, 500, 4000},
+}
+
+// maxAbsorption bounds sim:set's absorption, 1/m: beyond it a micron absorbs everything.
+const maxAbsorption = 1e7
+
 // DefaultLiquid is the liquid of a scenario that names none.
 const DefaultLiquid = "water"
 
@@ -31,6 +49,9 @@ type previewState struct {
 	liquid  string     // a name of LiquidColors, or "custom"
 	color   [3]float32 // its colour
 	colorOK bool       // set (else DefaultLiquid)
+	// absorption is the liquid's extinction, 1/m (LiquidAbsorptions for a named liquid,
+	// sim:set's absorption); zero: the preview derives it from the colour.
+	absorption [3]float32
 }
 
 // LiquidColor is the liquid's colour (sRGB in [0, 1]) and its name ("custom" for an
@@ -42,13 +63,23 @@ func (s *Scenario) LiquidColor() (rgb [3]float32, name string) {
 	return s.surf.preview.color, s.surf.preview.liquid
 }
 
+// LiquidAbsorption is the liquid's extinction per channel (red, green, blue), 1/m; zero
+// when the scenario gives a custom colour and no absorption (the preview derives one
+// from the colour). Runner goroutine only.
+func (s *Scenario) LiquidAbsorption() [3]float32 {
+	if !s.surf.preview.colorOK {
+		return LiquidAbsorptions[DefaultLiquid]
+	}
+	return s.surf.preview.absorption
+}
+
 // SetLiquid sets the liquid's colour by name (see LiquidColors).
 func (s *Scenario) SetLiquid(name string) error {
 	rgb, ok := LiquidColors[name]
 	if !ok {
 		return fmt.Errorf("liquid %q: want one of %s, or an {r, g, b} table of numbers in [0, 1]", name, liquidNames())
 	}
-	s.surf.preview = previewState{liquid: name, color: rgb, colorOK: true}
+	s.surf.preview = previewState{liquid: name, color: rgb, colorOK: true, absorption: LiquidAbsorptions[name]}
 	return nil
 }
 
@@ -61,9 +92,38 @@ func liquidNames() string {
 	return strings.Join(names, ", ")
 }
 
-// parseLiquid reads sim:set's liquid key (a name or an {r, g, b} table); nil when it is
-// absent. It changes nothing: the caller applies it once every key has been checked.
+// parseLiquid reads sim:set's liquid key (a name or an {r, g, b} table) and absorption
+// key (an {r, g, b} table of extinctions, 1/m) over the current liquid; nil when both are
+// absent. A named liquid brings its absorption, a custom colour none (derived from the
+// colour) unless absorption is given too. It changes nothing: the caller applies it
+// once every key has been checked.
 func (s *Scenario) parseLiquid(c call, t *lua.LTable) *previewState {
+	st := s.parseLiquidColor(c, t)
+	a, ok := t.RawGetString("absorption").(*lua.LTable)
+	if !ok {
+		if v := t.RawGetString("absorption"); v != lua.LNil {
+			c.fail("absorption is %s: want an {r, g, b} table of extinctions in 1/m (blood: {400, 24000, 15000})", typeName(v))
+		}
+		return st
+	}
+	if st == nil {
+		cur := s.surf.preview
+		if !cur.colorOK {
+			cur = previewState{liquid: DefaultLiquid, color: LiquidColors[DefaultLiquid], colorOK: true}
+		}
+		st = &cur
+	}
+	for i, x := range c.vecValue("absorption", a, 3) {
+		if !(x >= 0 && x <= maxAbsorption) {
+			c.fail("absorption[%d] is %s: each extinction must lie in [0, %g] 1/m", i+1, fmtNum(x), maxAbsorption)
+		}
+		st.absorption[i] = float32(x)
+	}
+	return st
+}
+
+// parseLiquidColor reads the liquid key alone; nil when it is absent.
+func (s *Scenario) parseLiquidColor(c call, t *lua.LTable) *previewState {
 	switch v := t.RawGetString("liquid").(type) {
 	case *lua.LNilType:
 	case lua.LString:
@@ -71,7 +131,7 @@ func (s *Scenario) parseLiquid(c call, t *lua.LTable) *previewState {
 		if !ok {
 			c.fail("liquid %q: want one of %s, or an {r, g, b} table of numbers in [0, 1]", string(v), liquidNames())
 		}
-		return &previewState{liquid: string(v), color: rgb, colorOK: true}
+		return &previewState{liquid: string(v), color: rgb, colorOK: true, absorption: LiquidAbsorptions[string(v)]}
 	case *lua.LTable:
 		rgb := c.vecValue("liquid", v, 3)
 		var col [3]float32

@@ -45,6 +45,53 @@ func TestLiquidColour(t *testing.T) {
 	}
 }
 
+// TestLiquidAbsorption: a named liquid brings its absorption, a custom colour none (the
+// preview derives one from the colour) unless absorption is given, absorption alone keeps
+// the colour, and a bad absorption fails the call with nothing changed.
+func TestLiquidAbsorption(t *testing.T) {
+	for _, tc := range []struct {
+		set  string
+		name string
+		abs  [3]float32
+	}{
+		{"", "water", LiquidAbsorptions["water"]},
+		{"sim:set{ liquid = 'blood' }", "blood", LiquidAbsorptions["blood"]},
+		{"sim:set{ liquid = {0.25, 0.5, 1} }", "custom", [3]float32{}},
+		{"sim:set{ liquid = {0.25, 0.5, 1}, absorption = {100, 200, 300} }", "custom", [3]float32{100, 200, 300}},
+		{"sim:set{ liquid = 'coffee' } sim:set{ absorption = {0, 5e3, 1e4} }", "coffee", [3]float32{0, 5e3, 1e4}},
+		{"sim:set{ absorption = {1, 2, 3} }", "water", [3]float32{1, 2, 3}},
+	} {
+		sc, err := LoadSource("a.lua", []byte(previewScene+tc.set), Options{Workers: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.set, err)
+		}
+		_, name := sc.LiquidColor()
+		if a := sc.LiquidAbsorption(); name != tc.name || a != tc.abs {
+			t.Errorf("%q: liquid %s absorption %v, want %s %v", tc.set, name, a, tc.name, tc.abs)
+		}
+		sc.Close()
+	}
+	for _, bad := range []struct{ set, want string }{
+		{"sim:set{ liquid = 'blood', absorption = {1, -2, 3} }", "absorption[2] is -2"},
+		{"sim:set{ absorption = 5 }", "absorption is a number"},
+		{"sim:set{ absorption = {1, 2} }", "absorption"},
+		{"sim:set{ absorption = {1, 2, 1e9} }", "absorption[3]"},
+	} {
+		_, err := LoadSource("a.lua", []byte(previewScene+bad.set), Options{Workers: 1})
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want one naming %q", bad.set, err, bad.want)
+		}
+		sc, err := LoadSource("a.lua", []byte(previewScene+"pcall(function() "+bad.set+" end)"), Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, name := sc.LiquidColor(); name != "water" || sc.LiquidAbsorption() != LiquidAbsorptions["water"] {
+			t.Errorf("%q failed but changed the liquid to %s %v", bad.set, name, sc.LiquidAbsorption())
+		}
+		sc.Close()
+	}
+}
+
 func TestScreenshotHook(t *testing.T) {
 	dir := t.TempDir()
 	wd, _ := os.Getwd()

@@ -380,14 +380,14 @@ func (s *Scenario) timerMethods() map[string]lua.LGFunction {
 // settings reads them for both); fixed are vp.sim's others.
 var (
 	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "dt", "workers",
-		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid"}
+		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid", "absorption"}
 	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
 
 // settings reads the changeable fields of t over st (the fields absent keep st's
 // values) and checks the result: one parser for vp.sim and sim:set, so a name means
 // the same and is checked the same in both. The surface's and the preview's fields
-// (depth_max, meniscus..., liquid) are read and checked too and come back in apply,
+// (depth_max, meniscus..., liquid, absorption) are read and checked too and come back in apply,
 // which sets them: a bad field fails the call before anything has changed.
 func (s *Scenario) settings(c call, t *lua.LTable, st gpusim.Settings) (_ gpusim.Settings, apply func()) {
 	if t.RawGetString("dt") != lua.LNil {
