@@ -39,6 +39,14 @@ type renderer struct {
 	terrainBudget int
 	// terrainDrawn is the mesh drawn for terrainMesh (itself, or its simplified copy).
 	terrainDrawn *terrain.Mesh
+	// shadow is the key light's depth map of terrainDrawn; nil where it could not be
+	// made (then nothing is shadowed).
+	shadow *shadowMap
+	// software: GL runs on the CPU (Mesa llvmpipe and the like).
+	software bool
+	// shadowsOff leaves the shadow out (the window's S key; off by default in a window
+	// on a software renderer, where it costs a third of a frame).
+	shadowsOff bool
 }
 
 // buffer is a GL buffer object and its capacity in bytes.
@@ -63,6 +71,8 @@ func (b *buffer) upload(p unsafe.Pointer, n int) {
 // uniforms are a program's uniform locations (-1 when the program lacks one).
 type uniforms struct {
 	viewProj, eye, lightDir, color, sigma, depthMax, shininess, specular, checker int32
+	// The key light's shadow (shadowMap.bind).
+	lightViewProj, shadow, shadowOn, shadowOffset, shadowTexel int32
 }
 
 func (u *uniforms) find(prog uint32) {
@@ -76,6 +86,11 @@ func (u *uniforms) find(prog uint32) {
 	u.shininess = loc("uShininess")
 	u.specular = loc("uSpecular")
 	u.checker = loc("uChecker")
+	u.lightViewProj = loc("uLightViewProj")
+	u.shadow = loc("uShadow")
+	u.shadowOn = loc("uShadowOn")
+	u.shadowOffset = loc("uShadowOffset")
+	u.shadowTexel = loc("uShadowTexel")
 }
 
 const terrainVS = `#version 330 core
@@ -110,7 +125,28 @@ void main() {
 
 // terrainShading is the terrain's material and lighting (linear RGB), shared by the
 // terrain's shader and the liquid's, which composites against it (see liquidFS).
+//
+// keyShadow is the share of the key light that reaches p (normal n): 0 in the terrain's
+// shadow, 1 in the light, from the light's depth map (shadow_gl.go) looked up 1.5 texels
+// off the surface along n: four hardware-filtered (2 x 2) comparisons half a texel apart
+// (soft edges a texel or two wide), or on a software renderer one (uShadowTexel 0: each
+// lookup costs a third of a frame there); 1 outside the map or when there is none.
 const terrainShading = `
+uniform sampler2DShadow uShadow;
+uniform mat4 uLightViewProj;
+uniform float uShadowOn;
+uniform float uShadowOffset;
+uniform float uShadowTexel;
+float keyShadow(vec3 p, vec3 n) {
+	if (uShadowOn < 0.5) return 1.0;
+	vec4 q = uLightViewProj * vec4(p + n * uShadowOffset, 1.0);
+	vec3 s = q.xyz / q.w * 0.5 + 0.5;
+	if (s.x <= 0.0 || s.x >= 1.0 || s.y <= 0.0 || s.y >= 1.0 || s.z >= 1.0) return 1.0;
+	if (uShadowTexel <= 0.0) return texture(uShadow, s); // one lookup (software renderers)
+	float t = 0.5 * uShadowTexel;
+	return 0.25 * (texture(uShadow, vec3(s.xy + vec2(-t, -t), s.z)) + texture(uShadow, vec3(s.xy + vec2(t, -t), s.z))
+		+ texture(uShadow, vec3(s.xy + vec2(-t, t), s.z)) + texture(uShadow, vec3(s.xy + vec2(t, t), s.z)));
+}
 vec3 terrainLinear(vec3 p, vec3 n) {
 	vec3 base = vec3(0.62, 0.60, 0.57);
 	ivec3 c = ivec3(floor(p / uChecker));
@@ -118,6 +154,7 @@ vec3 terrainLinear(vec3 p, vec3 n) {
 	float hemi = 0.5 + 0.5 * n.z;
 	vec3 ambient = mix(vec3(0.06, 0.06, 0.06), vec3(0.22, 0.23, 0.26), hemi);
 	float diff = max(dot(n, uLightDir), 0.0);
+	if (diff > 0.0) diff *= keyShadow(p, n);
 	return base * (ambient + 0.95 * diff);
 }
 `
@@ -196,10 +233,11 @@ void main() {
 	float c = dot(r, r0); // cos of the angle from the mirror direction
 	float ring = smoothstep(0.9848, 0.9703, c) * smoothstep(0.7071, 0.7660, c); // 10..40 deg, soft edges
 	vec3 h = normalize(uLightDir + v);
-	float spec = 0.5 * uSpecular * pow(max(dot(n, h), 0.0), uShininess) * step(0.0, dot(n, uLightDir));
+	float lit = keyShadow(vPos, n); // the key light's share here (the terrain's shadow)
+	float spec = 0.5 * uSpecular * pow(max(dot(n, h), 0.0), uShininess) * step(0.0, dot(n, uLightDir)) * lit;
 	spec = w * (spec + uSpecular * ring * (0.5 + F));
 	float cover = 1.0 - (T.r + T.g + T.b) / 3.0;
-	vec3 body = pow(uColor, vec3(2.2)) * (0.35 + 0.65 * max(dot(n, uLightDir), 0.0));
+	vec3 body = pow(uColor, vec3(2.2)) * (0.35 + 0.65 * max(dot(n, uLightDir), 0.0) * lit);
 	vec3 add = body * cover * (1.0 - F) + sky * F + vec3(spec);
 	vec3 behind = pow(T * (1.0 - F), vec3(1.0 / 2.2));
 	float b = (behind.r + behind.g + behind.b) / 3.0;
@@ -304,8 +342,14 @@ func newRenderer() (*renderer, error) {
 	}
 	r.tu.find(r.terrainProg)
 	r.lu.find(r.liquidProg)
-	if isSoftwareRenderer(gl.GoStr(gl.GetString(gl.RENDERER))) {
+	shadowSize, software := int32(ShadowMapSize), isSoftwareRenderer(gl.GoStr(gl.GetString(gl.RENDERER)))
+	r.software = software
+	if software {
 		r.terrainBudget = SoftwareTriangleBudget
+		shadowSize /= 2
+	}
+	if sm, err := newShadowMap(shadowSize, software); err == nil {
+		r.shadow = sm
 	}
 
 	newBuf := func(target uint32) buffer {
@@ -348,6 +392,9 @@ func (r *renderer) delete() {
 	gl.DeleteVertexArrays(1, &r.liquidVAO)
 	gl.DeleteProgram(r.terrainProg)
 	gl.DeleteProgram(r.liquidProg)
+	if r.shadow != nil {
+		r.shadow.delete()
+	}
 }
 
 func f32ptr(s []float32) unsafe.Pointer {
@@ -427,6 +474,13 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 	r.vp = c.ViewProjection(width, height).Float32()
 	light := keyLight(c)
 	eye := c.Eye()
+	shadow := r.shadow
+	if r.shadowsOff {
+		shadow = nil
+	}
+	if shadow != nil {
+		shadow.update(r, light)
+	}
 
 	if r.haveTerrain && r.terrainCount > 0 && !opt.hideTerrain {
 		gl.Disable(gl.BLEND)
@@ -435,6 +489,7 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.UniformMatrix4fv(r.tu.viewProj, 1, false, &r.vp[0])
 		gl.Uniform3f(r.tu.lightDir, light[0], light[1], light[2])
 		gl.Uniform1f(r.tu.checker, 0.01)
+		shadow.bind(&r.tu)
 		gl.BindVertexArray(r.terrainVAO)
 		// The terrain mesh is closed with outward, counter-clockwise faces, so from
 		// outside the solid its back faces are always hidden: culling them saves a third
@@ -458,6 +513,7 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.Uniform1f(r.lu.checker, 0.01)
 		gl.Uniform1f(r.lu.shininess, 300)
 		gl.Uniform1f(r.lu.specular, 0.8)
+		shadow.bind(&r.lu)
 		gl.BindVertexArray(r.liquidVAO)
 		gl.DrawElementsWithOffset(gl.TRIANGLES, r.liquidCount, gl.UNSIGNED_INT, 0)
 		gl.DepthMask(true)

@@ -66,6 +66,7 @@ func (h *Host) openWindow(src *Source) error {
 		return err
 	}
 	glfw.SwapInterval(1)
+	r.shadowsOff = r.software // a third of a frame on the CPU: the S key turns it on
 	w := &window{h: h, glfw: gw, r: r, src: src, dirty: true, title: make([]byte, 0, 256)}
 	gw.SetMouseButtonCallback(w.onMouseButton)
 	gw.SetCursorPosCallback(w.onCursor)
@@ -163,6 +164,9 @@ func (w *window) setTitle(t float64) {
 			b = append(b, "   meniscus off"...)
 		}
 	}
+	if w.r.shadowsOff {
+		b = append(b, "   shadows off"...)
+	}
 	w.title = b
 	w.glfw.SetTitle(unsafe.String(unsafe.SliceData(b), len(b))) // GLFW copies it
 }
@@ -225,6 +229,9 @@ func (w *window) onKey(_ *glfw.Window, k glfw.Key, _ int, a glfw.Action, _ glfw.
 	case glfw.KeyM: // meniscus: script's setting -> off -> on -> script's
 		next := map[int32]int32{meniscusScript: meniscusOff, meniscusOff: meniscusOn, meniscusOn: meniscusScript}
 		w.src.meniscus.Store(next[w.src.meniscus.Load()])
+		w.lastTitle = time.Time{}
+	case glfw.KeyS: // the key light's shadow on the terrain
+		w.r.shadowsOff = !w.r.shadowsOff
 		w.lastTitle = time.Time{}
 	case glfw.KeyEscape, glfw.KeyQ:
 		w.glfw.SetShouldClose(true)
