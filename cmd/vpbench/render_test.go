@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/gif"
 	"image/png"
 	"os"
 	"os/exec"
@@ -203,6 +204,36 @@ func TestRenderClipVideo(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".*part*")); len(left) > 0 {
 		t.Errorf("partial files left: %v", left)
+	}
+}
+
+// TestRenderClipGIF writes an animated GIF through ffmpeg (an odd width is fine there):
+// Go's decoder reads it back with one picture per time, 0 to 0.2 s at 10 a second.
+func TestRenderClipGIF(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		if os.Getenv("VPBENCH_REQUIRE_FFMPEG") != "" {
+			t.Fatal("ffmpeg is not installed and VPBENCH_REQUIRE_FFMPEG is set: `make test` installs it (mk/video.mk)")
+		}
+		t.Skip("ffmpeg is not installed (`make test` installs it; apt-get install ffmpeg)")
+	}
+	path := writeScript(t, "clip.lua", clipScript)
+	out := filepath.Join(t.TempDir(), "clip.gif")
+	code, _, errOut := runCLI(t, "render", "--to", "0.2", "--fps", "10", "--width", "65", "--height", "48", "--out", out, path)
+	if code != exitOK {
+		skipNoGL(t, errOut)
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if len(g.Image) != 3 || g.Config.Width != 65 || g.Config.Height != 48 || g.LoopCount != 0 {
+		t.Errorf("%s: %d pictures, %dx%d, loop count %d; want 3, 65x48, 0 (for ever)", out, len(g.Image), g.Config.Width, g.Config.Height, g.LoopCount)
 	}
 }
 

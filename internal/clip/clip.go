@@ -1,5 +1,5 @@
 // Package clip writes a sequence of pictures as a video, through the ffmpeg program
-// (H.264), or as numbered PNG files. `vpbench render --to B --out clip.mp4`,
+// (H.264, or an animated GIF for a page that shows no video), or as numbered PNG files. `vpbench render --to B --out clip.mp4`,
 // sim:record{} and the terminal UI's v key use it.
 package clip
 
@@ -33,10 +33,10 @@ type Writer interface {
 var pngPattern = regexp.MustCompile(`^[^%]*%0?[0-9]*d[^%]*\.png$`)
 
 // videoExts are the endings ffmpeg writes a video for.
-var videoExts = map[string]bool{".mp4": true, ".mkv": true, ".mov": true}
+var videoExts = map[string]bool{".mp4": true, ".mkv": true, ".mov": true, ".gif": true}
 
-// CheckOut checks a clip's file name: a video (.mp4, .mkv, .mov) or a numbered picture
-// pattern (frames/f_%04d.png). The error names it as out ("--out ..." for the command).
+// CheckOut checks a clip's file name: a video (.mp4, .mkv, .mov; .gif for an animated
+// GIF) or a numbered picture pattern (frames/f_%04d.png). The error names it as out ("--out ..." for the command).
 func CheckOut(out string) error {
 	switch {
 	case out == "":
@@ -49,7 +49,7 @@ func CheckOut(out string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("--out %q: want a video (.mp4, .mkv or .mov, written with ffmpeg) or numbered pictures (frames/f_%%04d.png)", out)
+	return fmt.Errorf("--out %q: want a video (.mp4, .mkv, .mov, or .gif for an animated GIF, written with ffmpeg) or numbered pictures (frames/f_%%04d.png)", out)
 }
 
 // FFmpegAvailable reports whether the ffmpeg program is on PATH.
@@ -82,7 +82,8 @@ func New(ctx context.Context, out string, width, height int, fps float64) (Write
 	if err != nil {
 		return nil, err
 	}
-	if width%2 != 0 || height%2 != 0 {
+	ext := strings.ToLower(filepath.Ext(out))
+	if ext != ".gif" && (width%2 != 0 || height%2 != 0) {
 		return nil, fmt.Errorf("a video needs an even width and height (H.264 in yuv420p): --width %d --height %d", width, height)
 	}
 	if dir := filepath.Dir(out); dir != "." {
@@ -92,11 +93,20 @@ func New(ctx context.Context, out string, width, height int, fps float64) (Write
 	}
 	// ffmpeg writes beside the destination; the file takes its name only when complete,
 	// so an interrupted run leaves an earlier clip of that name as it was.
-	ext := strings.ToLower(filepath.Ext(out))
 	part := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".part"+ext)
-	cmd := exec.CommandContext(ctx, bin, "-hide_banner", "-loglevel", "error", "-y",
-		"-f", "rawvideo", "-pix_fmt", "rgba", "-s", fmt.Sprintf("%dx%d", width, height), "-framerate", fmt.Sprint(fps), "-i", "-",
-		"-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", "-movflags", "+faststart", part)
+	args := []string{"-hide_banner", "-loglevel", "error", "-y",
+		"-f", "rawvideo", "-pix_fmt", "rgba", "-s", fmt.Sprintf("%dx%d", width, height), "-framerate", fmt.Sprint(fps), "-i", "-"}
+	if ext == ".gif" {
+		// One palette for the whole clip, made from all its pictures (ffmpeg keeps them
+		// until the end: about 1.4 MB a picture at 800 x 450), ordered dithering (it
+		// does not crawl from picture to picture as error diffusion does), and only the
+		// changed rectangle of each picture stored.
+		args = append(args, "-vf", "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=3:diff_mode=rectangle",
+			"-loop", "0", part)
+	} else {
+		args = append(args, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", "-movflags", "+faststart", part)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
