@@ -1,0 +1,20 @@
+# gallery remakes the README's pictures (docs/img) with the built vpbench: a still of each
+# library scenario at 800 x 450 from the default view, and animated GIFs (ffmpeg) of the
+# surgery and coffee scenes from their start, 15 pictures a simulated second. Every
+# picture is taken at a simulated time, so the gallery is the same on every machine
+# (up to the OpenGL implementation's rasterization).
+
+GALLERY_STILLS := bowl:3 three_layers:3 coffee:2 surgery:2 rock:3 passages:3
+GALLERY_CLIPS := surgery:2.4 coffee:2
+
+.PHONY: gallery
+gallery: build
+	@mkdir -p docs/img
+	@for s in $(GALLERY_STILLS); do n=$${s%%:*}; t=$${s##*:}; \
+		echo "gallery: docs/img/$$n.png (t = $$t s)"; \
+		./$(BIN) render --at $$t --width 800 --height 450 --png docs/img/$$n.png scripts/$$n.lua >/dev/null || exit 1; \
+	done
+	@for s in $(GALLERY_CLIPS); do n=$${s%%:*}; t=$${s##*:}; \
+		echo "gallery: docs/img/$$n.gif (t = 0 to $$t s)"; \
+		./$(BIN) render --from 0 --to $$t --fps 15 --width 640 --height 360 --out docs/img/$$n.gif scripts/$$n.lua >/dev/null || exit 1; \
+	done
