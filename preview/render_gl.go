@@ -450,6 +450,8 @@ func (r *renderer) upload(f *Frame) {
 // drawOptions choose what a picture shows.
 type drawOptions struct {
 	hideLiquid, hideTerrain bool
+	// keep draws over what the framebuffer holds (a cached terrain) instead of clearing it.
+	keep bool
 }
 
 // keyLight is the key light's direction (towards the light) for a camera: 55 degrees
@@ -466,8 +468,10 @@ func keyLight(c Camera) [3]float32 {
 // from camera c with the liquid colour col.
 func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOptions) {
 	gl.Viewport(0, 0, int32(width), int32(height))
-	gl.ClearColor(0.16, 0.17, 0.19, 1)
-	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
+	if !opt.keep {
+		gl.ClearColor(0.16, 0.17, 0.19, 1)
+		gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
+	}
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LEQUAL)
 	gl.Disable(gl.CULL_FACE)

@@ -33,6 +33,11 @@ type window struct {
 	renderMs  float64 // smoothed render time
 	frameMs   float64 // smoothed time between drawn frames
 	lastFrame time.Time
+	// On a software renderer the window draws at res.scale() times its size into scaled
+	// (the terrain cached while the view holds) and stretches that onto itself; both nil
+	// elsewhere.
+	scaled *scaledTarget
+	res    *drawScale
 }
 
 // openWindow opens the window on src (Serve's thread).
@@ -68,6 +73,11 @@ func (h *Host) openWindow(src *Source) error {
 	glfw.SwapInterval(1)
 	r.shadowsOff = r.software // a third of a frame on the CPU: the S key turns it on
 	w := &window{h: h, glfw: gw, r: r, src: src, dirty: true, title: make([]byte, 0, 256)}
+	if r.software {
+		if st, err := newScaledTarget(); err == nil {
+			w.scaled, w.res = st, newDrawScale(drawBudget)
+		}
+	}
 	gw.SetMouseButtonCallback(w.onMouseButton)
 	gw.SetCursorPosCallback(w.onCursor)
 	gw.SetScrollCallback(w.onScroll)
@@ -91,6 +101,9 @@ func (h *Host) closeWindow() {
 	w.src.eye.Store(nil)
 	w.src.meniscus.Store(meniscusScript)
 	w.glfw.MakeContextCurrent()
+	if w.scaled != nil {
+		w.scaled.delete()
+	}
 	w.r.delete()
 	w.glfw.Destroy()
 	h.viewMu.Lock()
@@ -116,11 +129,25 @@ func (w *window) frame() error {
 		return nil
 	}
 	t0 := time.Now()
-	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	if fresh {
 		w.r.upload(f)
 	}
-	w.r.draw(w.cam, fw, fh, f.Color, drawOptions{})
+	drawn := false
+	if w.scaled != nil {
+		sc := w.res.scale()
+		dw, dh := max(1, int(float64(fw)*sc+0.5)), max(1, int(float64(fh)*sc+0.5))
+		if err := w.scaled.draw(w.r, w.cam, int32(dw), int32(dh), f.Color); err == nil {
+			w.scaled.present(int32(fw), int32(fh))
+			drawn = true
+		} else { // draw directly from now on
+			w.scaled.delete()
+			w.scaled, w.res = nil, nil
+		}
+	}
+	if !drawn {
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		w.r.draw(w.cam, fw, fh, f.Color, drawOptions{})
+	}
 	gl.Finish()
 	took := time.Since(t0)
 	w.glfw.SwapBuffers()
@@ -135,6 +162,9 @@ func (w *window) frame() error {
 		w.frameMs += 0.1 * (float64(now.Sub(w.lastFrame))/1e6 - w.frameMs)
 	}
 	w.lastFrame = now
+	if w.res != nil && w.res.observe(took, now) {
+		w.lastTitle = time.Time{}
+	}
 	w.h.viewMu.Lock()
 	w.h.viewSrc, w.h.viewCam, w.h.viewW, w.h.viewH = w.src, w.cam, fw, fh
 	w.h.viewMu.Unlock()
@@ -166,6 +196,11 @@ func (w *window) setTitle(t float64) {
 	}
 	if w.r.shadowsOff {
 		b = append(b, "   shadows off"...)
+	}
+	if w.res != nil {
+		b = append(b, "   drawn at "...)
+		b = strconv.AppendInt(b, int64(100*w.res.scale()+0.5), 10)
+		b = append(b, "%"...)
 	}
 	w.title = b
 	w.glfw.SetTitle(unsafe.String(unsafe.SliceData(b), len(b))) // GLFW copies it
