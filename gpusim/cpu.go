@@ -189,6 +189,9 @@ func (c *cpuBackend) run(w, n int) {
 		c.runGeneral(w, n)
 	}
 	// Publish: each worker copies its share (the last barrier made every height final).
+	if c.outH == nil { // the particle phase steps one at a time and publishes itself
+		return
+	}
 	cols := len(c.h)
 	lo, hi := cols*w/c.nw, cols*(w+1)/c.nw
 	copy(c.outH[lo:hi], c.h[lo:hi])
@@ -272,6 +275,29 @@ func (b *barrier) wait() {
 	for i := 0; b.gen.Load() == g; i++ {
 		if i > 64 {
 			runtime.Gosched()
+		}
+	}
+}
+
+// columns hands the particle phase the state arrays themselves (hostState).
+func (c *cpuBackend) columns() (h, r []float32) { return c.h, c.r }
+
+// fluxesOf copies the final fluxes of pipes into dst (hostState).
+func (c *cpuBackend) fluxesOf(pipes []int32, dst []float32) {
+	for k, p := range pipes {
+		dst[k] = *c.flux(int(p))
+	}
+}
+
+// commit updates the full flags of changed capped columns, so that the next step
+// rebuilds the passages where one flipped (hostState).
+func (c *cpuBackend) commit(changed []int32) {
+	if c.ext == nil {
+		return
+	}
+	for _, i := range changed {
+		if c.ext.isCapped[i] && c.ext.updateFull(int(i), c.h[i]) {
+			c.ext.flips[0]++
 		}
 	}
 }

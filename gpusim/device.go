@@ -108,8 +108,10 @@ type deviceBackend struct {
 	hostI32, hostAct []int32
 	hostF32          []float32
 	hostF64          []float64
-	mark             []int32
-	stamp            int32
+	// The particle phase's copies of the state (hostState).
+	fallH, fallR, fallF []float32
+	mark                []int32
+	stamp               int32
 
 	// Emitters on the device: the set and version last uploaded, and the emitter
 	// kernel's threads.
@@ -447,6 +449,9 @@ func (d *deviceBackend) take(height, residual []float32) {
 	st := &d.stages[d.cur]
 	if d.frame.on {
 		st = &d.stages[d.cur^1]
+	}
+	if height == nil { // the particle phase steps one at a time and publishes itself
+		return
 	}
 	copy(height[:d.n], st.h)
 	copy(residual[:d.n], st.r)
@@ -885,4 +890,49 @@ func (d *deviceBackend) close() {
 	})
 	d.bufs = nil
 	d.rt.Close()
+}
+
+// columns reads the heights and residuals back for the particle phase (hostState): the
+// particles run on the host, and while liquid may fall the device backend reads its state
+// back after every step (docs/cuda.md, "Particles").
+func (d *deviceBackend) columns() (h, r []float32) {
+	if len(d.fallH) != d.n {
+		d.fallH, d.fallR = make([]float32, d.n), make([]float32, d.n)
+	}
+	d.readHeight(d.fallH)
+	d.readResidual(d.fallR)
+	return d.fallH, d.fallR
+}
+
+// fluxesOf reads the fluxes back and copies those of pipes into dst (hostState).
+func (d *deviceBackend) fluxesOf(pipes []int32, dst []float32) {
+	if len(d.fallF) != d.np {
+		d.fallF = make([]float32, d.np)
+	}
+	d.readFlux(d.fallF)
+	for k, p := range pipes {
+		dst[k] = d.fallF[p]
+	}
+}
+
+// commit uploads the changed columns' heights and residuals from the copies columns
+// handed out; a changed capped column makes the passages be found again (hostState).
+func (d *deviceBackend) commit(changed []int32) {
+	d.inFlight("commit")
+	d.rt.Do(func() {
+		for _, i := range changed {
+			off := uint64(4 * i)
+			upload(d.rt, d.h+off, d.fallH[i:i+1])
+			upload(d.rt, d.r+off, d.fallR[i:i+1])
+		}
+	})
+	if d.ext == nil {
+		return
+	}
+	for _, i := range changed {
+		if d.ext.isCapped[i] {
+			d.ext.dirty = true
+			return
+		}
+	}
 }

@@ -11,6 +11,7 @@ package gpusim
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,7 @@ func conformanceCases() []conformanceCase {
 		// Overlaps the first: its targets share columns, which makes the kernel serial.
 		{X: 0.007, Y: 0.007, Z: 0.05, Radius: 0.001, Rate: 1e-6, Stop: 0.09},
 	}
+	pour := []Emitter{{X: 0.004, Y: 0.0025, Z: 0.03, Radius: 0.0015, Rate: 2e-6, Stop: math.Inf(1)}}
 	return []conformanceCase{
 		{name: "dense/paper", cols: func(t testing.TB) *terrain.Columns {
 			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
@@ -65,7 +67,21 @@ func conformanceCases() []conformanceCase {
 		{name: "five-layer/unified", cols: func(t testing.TB) *terrain.Columns {
 			return fiveLayerScene(t, 28, 28, 0.0005)
 		}, st: st(CrossPaper, ExtendedUnified, 4e-6), emitters: src, steps: 60, flux: 2e-8},
+		// Liquid that falls: the particles run on the host for either backend, so the
+		// state must stay the same bits with liquid released, in flight and landing.
+		{name: "ledge/particles", cols: func(t testing.TB) *terrain.Columns {
+			return ledgeScene(t, 40, 10, 0.0005, 0.008, 0.021, 0.001, 0.04)
+		}, st: falling(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: pour, steps: 120, flux: 2e-8},
+		{name: "shelf/particles", cols: func(t testing.TB) *terrain.Columns {
+			return shelfScene(t, 40, 10, 0.0005, 0.012, 0.021, 0.001, 0.04)
+		}, st: falling(st(CrossFilm, ExtendedUnified, 4e-6)), emitters: pour, steps: 120, flux: 2e-8},
 	}
+}
+
+// falling is st with falling particles on.
+func falling(st Settings) Settings {
+	st.Falling = FallingParticles
+	return st
 }
 
 // pair makes tc's scene on the cpu backend and on backend, from the same random start
@@ -153,7 +169,7 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 				}
 				v0 := dev.Volume()
 				a0, _, _ := dev.Accounting() // SetHeights booked the start as added
-				maxExt, maxPass, rebuilt := 0, 0, 0
+				maxExt, maxPass, rebuilt, maxAir := 0, 0, 0, 0
 				lastPass := -1
 				for step := 1; step <= tc.steps; step++ {
 					cpu.Step(1)
@@ -167,6 +183,10 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 							t.Fatalf("step %d: %s %d: cpu %g, kernels %g", step, x.what, i, x.a[i], x.b[i])
 						}
 					}
+					if pc, pd := cpu.fall.particles(nil), dev.fall.particles(nil); !slices.Equal(pc, pd) {
+						t.Fatalf("step %d: particles differ: cpu %d, kernels %d", step, len(pc), len(pd))
+					}
+					maxAir = max(maxAir, len(dev.fall.vol))
 					ce, cp := cpu.be.extendedCounts()
 					de, dp := dev.be.extendedCounts()
 					if ce != de || cp != dp {
@@ -217,6 +237,9 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 				}
 				t.Logf("%d steps bit-identical; extended pipes up to %d in %d passages (%d changes); added %.3g removed %.3g rejected %.3g m^3",
 					tc.steps, maxExt, maxPass, rebuilt, added, removed, rejected)
+				if tc.st.Falling == FallingParticles && maxAir == 0 {
+					t.Errorf("no particle flew: the case does not test them")
+				}
 				if tc.st.ExtendedPipes != ExtendedOff && c.NumColumns() != c.Nx*c.Ny && maxExt == 0 {
 					t.Errorf("no extended pipe formed: the case does not test them")
 				}
@@ -238,6 +261,9 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 //     flood and drain passages all the time, so many calls here rebuild.)
 func TestHostKernelsPipelined(t *testing.T) {
 	for _, tc := range conformanceCases() {
+		if tc.st.Falling == FallingParticles {
+			continue // while liquid may fall, Step runs one step at a time, not pipelined
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			cpu, dev := tc.pair(t, "host-kernels-deferred", 7)
 			c := cpu.Columns()

@@ -109,10 +109,12 @@ func newSim(t testing.TB, c *terrain.Columns, s Settings) *Sim {
 	return sim
 }
 
-// settings returns DefaultSettings with the given dt, viscosity and workers.
+// settings returns DefaultSettings with the given dt, viscosity and workers, and falling
+// off: the paper's method, whose pipes alone move the liquid (the particles' tests, in
+// falling_test.go, turn it on).
 func settings(dt, nu float64, workers int) Settings {
 	s := DefaultSettings()
-	s.Dt, s.Viscosity, s.Workers = dt, nu, workers
+	s.Dt, s.Viscosity, s.Workers, s.Falling = dt, nu, workers, FallingOff
 	return s
 }
 

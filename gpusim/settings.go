@@ -91,6 +91,12 @@ type Settings struct {
 	Gravity       float64
 	CrossSection  CrossSection
 	ExtendedPipes ExtendedPipes
+	// Falling is what happens to liquid that leaves a column over a drop of more than
+	// FallDrop: it falls as particles (the default) or, off, the pipe moves it down at once.
+	Falling Falling
+	// FallDrop is the drop, m, from a column's floor down to the surface its outflow would
+	// enter, beyond which the outflow falls; 0 = DefaultFallDropCells cells.
+	FallDrop float64
 	// Workers is the number of CPU threads that step the solver; 0 = all cores. Results
 	// are bit-identical for every value.
 	Workers int
@@ -109,6 +115,7 @@ func DefaultSettings() Settings {
 		Gravity:       9.81,
 		CrossSection:  CrossPaper,
 		ExtendedPipes: ExtendedUnified,
+		Falling:       FallingParticles,
 	}
 }
 
@@ -125,6 +132,7 @@ func (s Settings) Validate() error {
 		{"viscosity", s.Viscosity, s.Viscosity >= 0, ">= 0 m^2/s"},
 		{"damping", s.Damping, s.Damping >= 0 && s.Damping <= 1, "in [0, 1] (fraction of flux kept per second)"},
 		{"gravity", s.Gravity, s.Gravity > 0, "> 0 m/s^2"},
+		{"fall_drop", s.FallDrop, s.FallDrop >= 0, ">= 0 m (0 = 3 cells)"},
 	} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("%s is %v: it must be a finite number, %s", f.name, f.v, f.want)
@@ -140,6 +148,9 @@ func (s Settings) Validate() error {
 	case ExtendedOff, ExtendedAxis, ExtendedUnified:
 	default:
 		return fmt.Errorf("extended_pipes is %v: want \"off\", \"axis\" or \"unified\"", s.ExtendedPipes)
+	}
+	if s.Falling != FallingParticles && s.Falling != FallingOff {
+		return fmt.Errorf("falling is %v: want \"particles\" or \"off\"", s.Falling)
 	}
 	if s.Workers < 0 {
 		return fmt.Errorf("workers is %d: it must be >= 0 (0 = all cores)", s.Workers)
@@ -187,8 +198,8 @@ func (s Settings) String() string {
 	if s.Dt > 0 {
 		dt = fmt.Sprintf("%g", s.Dt)
 	}
-	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s workers=%d",
-		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Workers)
+	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s falling=%s fall_drop=%g workers=%d",
+		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Falling, s.FallDrop, s.Workers)
 	return b.String()
 }
 

@@ -60,6 +60,7 @@ type Sim struct {
 	dt       float64
 	be       backend
 	em       emitterSet
+	fall     *fallState // liquid in the air, and the pipes that may release more
 	warnings []string
 
 	time  float64
@@ -96,10 +97,14 @@ type Snapshot struct {
 	Steps   int64
 	Dt      float64
 	// Volume is the liquid volume, m^3: the float64 sum of (h - b) dx^2 plus the sub-ulp
-	// height roundings the solver carries to the next step (see volumeOf).
-	Volume  float64
-	Added   float64 // m^3 added by sources and Fill since the start
-	Removed float64 // m^3 removed by sinks
+	// height roundings the solver carries to the next step (see volumeOf), plus Airborne.
+	Volume float64
+	// Airborne is the volume in the air as particles, m^3, and Particles those particles
+	// (docs/solver.md, "Liquid that falls").
+	Airborne  float64
+	Particles []Particle
+	Added     float64 // m^3 added by sources and Fill since the start
+	Removed   float64 // m^3 removed by sinks
 	// Rejected is what sources could not place because their columns were full, m^3.
 	Rejected float64
 	Wet      int // columns with h > b
@@ -117,6 +122,7 @@ type Snapshot struct {
 func (s *Snapshot) sum() {
 	if !s.volumeDone {
 		s.Volume, s.Wet = volumeOf(s.Height, s.residual, s.Columns)
+		s.Volume += s.Airborne
 		s.volumeDone = true
 	}
 }
@@ -130,9 +136,10 @@ func (s *Snapshot) Depth(i int) float64 {
 // s's Volume and Wet must be summed already (they are copied; the residuals, which only
 // summing needs, are not).
 func (s *Snapshot) copyInto(dst *Snapshot) {
-	h := dst.Height
+	h, p := dst.Height, dst.Particles
 	*dst = *s
 	dst.Height = append(h[:0], s.Height...)
+	dst.Particles = append(p[:0], s.Particles...)
 	dst.residual = nil
 }
 
@@ -148,10 +155,14 @@ type Stats struct {
 	Extended int // active extended pipes
 	Passages int // flooded passages
 	Wet      int
-	Volume   float64
-	Added    float64
-	Removed  float64
-	Rejected float64
+	// Particles is the number of particles in the air and Airborne their volume, m^3
+	// (part of Volume).
+	Particles int
+	Airborne  float64
+	Volume    float64
+	Added     float64
+	Removed   float64
+	Rejected  float64
 	// StepWall is the wall time spent inside Step; StepWall / Steps is the mean cost of
 	// one step.
 	StepWall time.Duration
@@ -209,6 +220,11 @@ func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) error 
 		return err
 	}
 	s.cols, s.topo, s.be = cols, topo, be
+	old := s.fall
+	s.fall = newFallState(topo, st)
+	if old != nil { // a terrain change: what is in the air stays there
+		s.fall.takeParticles(old)
+	}
 	n := cols.NumColumns()
 	s.scratch = make([]float32, n)
 	s.residual = make([]float32, n)
@@ -326,6 +342,7 @@ func (s *Sim) apply(st Settings) {
 	}
 	s.be.setWorkers(st.Workers)
 	s.be.setParams(p)
+	s.fall.configure(st)
 	s.mu.Lock()
 	s.backendName, s.workers = s.be.name(), s.be.workers()
 	s.mu.Unlock()
@@ -378,6 +395,10 @@ func (s *Sim) Step(n int) {
 	if n <= 0 {
 		return
 	}
+	if s.fall.active() {
+		s.stepFalling(n)
+		return
+	}
 	t0 := time.Now()
 	pb, ok := s.be.(pipelinedBackend)
 	if !s.pipelined || !ok {
@@ -406,6 +427,63 @@ func (s *Sim) Step(n int) {
 	if prev.on {
 		s.swapSnapshot(prev.steps, prev.time)
 	}
+}
+
+// stepFalling is Step while liquid may fall: one solver step at a time, each followed by
+// the particle phase (release, flight, landing) on the host, then one snapshot. A device
+// backend is not pipelined meanwhile.
+func (s *Sim) stepFalling(n int) {
+	s.Sync()
+	t0 := time.Now()
+	hs := s.be.(hostState)
+	for range n {
+		a := s.be.step(1, s.time, &s.em, nil, nil)
+		s.book(a)
+		s.steps++
+		s.time += s.dt
+		s.fall.step(hs, s.dt)
+	}
+	s.wall += time.Since(t0)
+	s.publish()
+}
+
+// Drop puts a parcel of liquid of volume vol (m^3) into the air at (x, y, z) moving at
+// (vx, vy, vz) m/s, booked as added: it falls and lands like released liquid (a pour from
+// a height, a drip). The point must lie in free space inside the domain.
+func (s *Sim) Drop(x, y, z, vol, vx, vy, vz float64) error {
+	s.Sync()
+	for _, f := range []struct {
+		n string
+		v float64
+	}{{"at[1] (x)", x}, {"at[2] (y)", y}, {"at[3] (z)", z}, {"volume", vol}, {"velocity[1]", vx}, {"velocity[2]", vy}, {"velocity[3]", vz}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("drop: %s is %v: it must be a finite number", f.n, f.v)
+		}
+	}
+	if vol <= 0 {
+		return fmt.Errorf("drop: volume is %g m^3: it must be > 0", vol)
+	}
+	cx, cy, ok := s.cols.CellAt(x, y)
+	if !ok || z < 0 || z > s.cols.Height {
+		return fmt.Errorf("drop: at = {%g, %g, %g} is outside the domain [0, %g] x [0, %g] x [0, %g]", x, y, z,
+			float64(s.cols.Nx)*s.cols.Dx, float64(s.cols.Ny)*s.cols.Dx, s.cols.Height)
+	}
+	if c := s.cols.ColumnAt(cx, cy, z); c < 0 || float64(s.cols.Base[c]) > z {
+		return fmt.Errorf("drop: at = {%g, %g, %g} is inside a solid", x, y, z)
+	}
+	s.fall.add(float32(x), float32(y), float32(z), float32(vx), float32(vy), float32(vz), vol)
+	s.acct.added += vol
+	s.publish()
+	return nil
+}
+
+// Particles copies the particles in the air of the last published state into dst (grown
+// as needed) and returns it. Safe from any goroutine while another one steps.
+func (s *Sim) Particles(dst []Particle) []Particle {
+	s.mu.Lock()
+	dst = append(dst[:0], s.published.Particles...)
+	s.mu.Unlock()
+	return dst
 }
 
 // book adds what sources and sinks moved to the totals.
@@ -568,7 +646,7 @@ func (s *Sim) Volume() float64 {
 	s.be.readHeight(s.scratch)
 	s.be.readResidual(s.residual)
 	v, _ := volumeOf(s.scratch, s.residual, s.cols)
-	return v
+	return v + s.fall.airborne()
 }
 
 // volumeBlock is the number of columns whose volume is summed together before the
@@ -641,6 +719,8 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
 	b.StepWall = s.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
+	b.Particles = s.fall.particles(b.Particles)
+	b.Airborne = s.fall.airborne()
 	s.mu.Lock()
 	s.back, s.published = s.published, b
 	s.mu.Unlock()
@@ -675,7 +755,7 @@ func (s *Sim) Stats() Stats {
 		Backend: s.backendName, Workers: s.workers,
 		Steps: p.Steps, Time: p.Time, Dt: p.Dt,
 		Columns: s.cols.NumColumns(), Pipes: s.topo.numPipes(),
-		Wet: p.Wet, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected,
+		Wet: p.Wet, Particles: len(p.Particles), Airborne: p.Airborne, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected,
 		Extended: p.Extended, Passages: p.Passages,
 		StepWall: p.StepWall,
 	}

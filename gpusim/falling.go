@@ -1,0 +1,427 @@
+package gpusim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// Falling selects what happens to liquid that leaves a column for a neighbour whose surface
+// lies far below it: over a cliff, off a ledge, over the edge of an overhang
+// (docs/solver.md, "Liquid that falls").
+type Falling int
+
+const (
+	// FallingParticles releases that liquid as particles that fly under gravity and land
+	// where they meet a liquid surface or a solid.
+	FallingParticles Falling = iota
+	// FallingOff is the plain method: the pipe moves the liquid sideways and down at once.
+	FallingOff
+)
+
+// String returns the name scripts use: "particles" or "off".
+func (f Falling) String() string {
+	switch f {
+	case FallingParticles:
+		return "particles"
+	case FallingOff:
+		return "off"
+	}
+	return fmt.Sprintf("Falling(%d)", int(f))
+}
+
+// ParseFalling reads a script's falling value.
+func ParseFalling(s string) (Falling, error) {
+	switch s {
+	case "particles":
+		return FallingParticles, nil
+	case "off":
+		return FallingOff, nil
+	}
+	return 0, fmt.Errorf("falling %q: want \"particles\" or \"off\"", s)
+}
+
+// DefaultFallDropCells is the default release threshold (Settings.FallDrop = 0), in cells:
+// liquid leaving a column falls when the surface it would enter lies more than this many
+// cells below the column's floor.
+const DefaultFallDropCells = 3
+
+// maxSubsteps bounds the sub-steps of one particle's flight in one step (each moves it at
+// most half a cell sideways, so that it cannot jump over a wall).
+const maxSubsteps = 64
+
+// fallState is the liquid in flight and the pipes that may release more (docs/solver.md,
+// "Liquid that falls"). Particles are a structure of arrays, in the order they were
+// released; every loop over them runs in that order, so the state does not depend on the
+// number of workers. Nothing is allocated per step once the arrays have grown.
+type fallState struct {
+	cols    *terrain.Columns
+	topo    *topology
+	mode    Falling
+	drop    float64 // the release threshold in use, m
+	gravity float64
+
+	// cand are the pipes whose two floors differ by more than drop (the only ones that can
+	// release, since a surface never lies below its floor), in pipe order. slotA and slotB
+	// are the places of their two columns in relCols, each column listed once.
+	cand         []int32
+	slotA, slotB []int32
+	relCols      []int32
+	relLevel     []float64 // scratch: the exact level h + r of each relCols column
+	candFlux     []float32 // scratch: the candidates' final fluxes of the last step
+
+	// The particles: position (m), velocity (m/s), volume (m^3).
+	x, y, z, vx, vy, vz []float32
+	vol                 []float64
+	land                []int32 // scratch: the column particle i lands in this step, or -1
+
+	changed []int32 // scratch: columns whose height the phase changed this step
+	mark    []bool  // per column: listed in changed
+
+	// Totals since the start, m^3: released from columns, landed.
+	released, landed float64
+}
+
+// newFallState prepares the particle phase for cols with settings st.
+func newFallState(t *topology, st Settings) *fallState {
+	f := &fallState{cols: t.cols, topo: t, mark: make([]bool, t.cols.NumColumns())}
+	f.configure(st)
+	return f
+}
+
+// fallDrop is the release threshold st asks for on a grid of cell size dx, m.
+func fallDrop(st Settings, dx float64) float64 {
+	if st.FallDrop > 0 {
+		return st.FallDrop
+	}
+	return DefaultFallDropCells * dx
+}
+
+// configure applies the falling settings; the candidate pipes are found again when the
+// threshold changes. Particles in the air keep flying whatever the mode.
+func (f *fallState) configure(st Settings) {
+	f.mode, f.gravity = st.Falling, st.Gravity
+	d := fallDrop(st, f.cols.Dx)
+	if d == f.drop && f.cand != nil {
+		return
+	}
+	f.drop = d
+	f.cand, f.slotA, f.slotB, f.relCols = f.cand[:0], f.slotA[:0], f.slotB[:0], f.relCols[:0]
+	slot := make(map[int32]int32)
+	place := func(c int32) int32 {
+		if s, ok := slot[c]; ok {
+			return s
+		}
+		s := int32(len(f.relCols))
+		slot[c] = s
+		f.relCols = append(f.relCols, c)
+		return s
+	}
+	base := f.cols.Base
+	for p := range f.topo.pipeA {
+		a, b := f.topo.pipeA[p], f.topo.pipeB[p]
+		if math.Abs(float64(base[a])-float64(base[b])) > d {
+			f.cand = append(f.cand, int32(p))
+			f.slotA = append(f.slotA, place(a))
+			f.slotB = append(f.slotB, place(b))
+		}
+	}
+	if f.cand == nil {
+		f.cand = []int32{} // configured: no candidate
+	}
+	f.relLevel = make([]float64, len(f.relCols))
+	f.candFlux = make([]float32, len(f.cand))
+}
+
+// active tells whether the phase has work: pipes that may release, or particles in the air.
+func (f *fallState) active() bool {
+	return len(f.vol) > 0 || (f.mode == FallingParticles && len(f.cand) > 0)
+}
+
+// airborne is the volume in the air, m^3 (summed in particle order).
+func (f *fallState) airborne() float64 {
+	var v float64
+	for _, q := range f.vol {
+		v += q
+	}
+	return v
+}
+
+// add appends a particle.
+func (f *fallState) add(x, y, z, vx, vy, vz float32, vol float64) {
+	f.x, f.y, f.z = append(f.x, x), append(f.y, y), append(f.z, z)
+	f.vx, f.vy, f.vz = append(f.vx, vx), append(f.vy, vy), append(f.vz, vz)
+	f.vol = append(f.vol, vol)
+	f.land = append(f.land, -1)
+}
+
+// hostState is what the particle phase needs of a backend between two steps: the state
+// as host slices it may read and change, the final fluxes of some pipes, and a call that
+// takes the changed columns back. The CPU backend hands out its own arrays; the device
+// backend reads back and uploads (docs/cuda.md, "Particles").
+type hostState interface {
+	// columns returns every column's height and residual (m). They stay valid until the
+	// next step or commit.
+	columns() (h, r []float32)
+	// fluxesOf copies the final fluxes of pipes (topology order indices) into dst.
+	fluxesOf(pipes []int32, dst []float32)
+	// commit takes back the heights and residuals of the changed columns.
+	commit(changed []int32)
+}
+
+// step runs the particle phase after one solver step of dt: release, flight, landing.
+func (f *fallState) step(be hostState, dt float64) {
+	h, r := be.columns()
+	f.changed = f.changed[:0]
+	if f.mode == FallingParticles && len(f.cand) > 0 {
+		be.fluxesOf(f.cand, f.candFlux)
+		f.release(h, r, dt)
+	}
+	if len(f.vol) > 0 {
+		f.fly(h, dt)
+		f.deposit(h, r)
+	}
+	if len(f.changed) > 0 {
+		be.commit(f.changed)
+		for _, c := range f.changed {
+			f.mark[c] = false
+		}
+	}
+}
+
+// touch records that column c's height changed.
+func (f *fallState) touch(c int32) {
+	if !f.mark[c] {
+		f.mark[c] = true
+		f.changed = append(f.changed, c)
+	}
+}
+
+// release turns the last step's outflow over a drop into particles. For a candidate pipe
+// carrying q > 0 m^3/s from column s (the higher floor) to column d, the volume q dt that
+// the height update just put into d is taken back out of d when d's level without it lies
+// more than drop below s's floor, and it leaves as one particle from the face between the
+// two cells, at mid-depth of s's liquid, moving away from s at the mean speed through the
+// pipe's cross-section, q / (dx depth_s) (at most dx/dt, a cell a step: the pipe model
+// moves nothing faster), with no vertical speed.
+func (f *fallState) release(h, r []float32, dt float64) {
+	c := f.cols
+	dx := c.Dx
+	dx2 := dx * dx
+	for k, s := range f.relCols {
+		f.relLevel[k] = float64(h[s]) + float64(r[s])
+	}
+	for k, p := range f.cand {
+		q := f.candFlux[k]
+		if q == 0 {
+			continue
+		}
+		src, dst := f.topo.pipeA[p], f.topo.pipeB[p]
+		ss, sd := f.slotA[k], f.slotB[k]
+		if q < 0 {
+			src, dst, ss, sd, q = dst, src, sd, ss, -q
+		}
+		fall := float64(c.Base[src]) - float64(c.Base[dst])
+		if fall <= f.drop {
+			continue // liquid climbing up a step, or a low step
+		}
+		old := f.relLevel[sd]
+		lvl := old - float64(q)*dt/dx2
+		if lvl < float64(c.Base[dst]) {
+			lvl = float64(c.Base[dst]) // rounding: take no more than is there
+		}
+		if float64(c.Base[src])-lvl <= f.drop {
+			continue
+		}
+		vol := (old - lvl) * dx2
+		if vol <= 0 {
+			continue
+		}
+		f.relLevel[sd] = lvl
+		f.touch(dst)
+		depth := max(f.relLevel[ss]-float64(c.Base[src]), 0)
+		speed := math.Min(float64(q)/(dx*max(depth, 1e-3*dx)), dx/dt)
+		// The face between the two cells, a hair into dst's cell.
+		sx, sy := cellXY(c, src)
+		dxc, dyc := cellXY(c, dst)
+		ux, uy := float64(dxc-sx), float64(dyc-sy)
+		fx := (float64(sx) + 0.5 + 0.5*ux + 1e-3*ux) * dx
+		fy := (float64(sy) + 0.5 + 0.5*uy + 1e-3*uy) * dx
+		z := float64(c.Base[src]) + 0.5*depth
+		z = min(z, float64(c.Max[dst])-1e-6*dx)
+		f.add(float32(fx), float32(fy), float32(z), float32(speed*ux), float32(speed*uy), 0, vol)
+		f.released += vol
+	}
+	for k, s := range f.relCols {
+		if !f.mark[s] {
+			continue
+		}
+		nh := float32(f.relLevel[k])
+		h[s], r[s] = nh, float32(f.relLevel[k]-float64(nh))
+	}
+}
+
+// cellXY is the cell of column i.
+func cellXY(c *terrain.Columns, i int32) (x, y int) {
+	// CellStart is sorted: find the cell whose range holds i.
+	lo, hi := 0, c.Nx*c.Ny
+	for lo < hi {
+		m := (lo + hi) / 2
+		if c.CellStart[m+1] <= i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo % c.Nx, lo / c.Nx
+}
+
+// fly moves every particle through one step of dt and finds where each lands (f.land).
+// Each particle is independent of the others: the heights are only read.
+func (f *fallState) fly(h []float32, dt float64) {
+	for i := range f.vol {
+		f.land[i] = f.flyOne(i, h, dt)
+	}
+}
+
+// flyOne moves particle i ballistically through dt (symplectic Euler: velocity, then
+// position) in sub-steps of at most half a cell sideways, and returns the column it lands
+// in, or -1 while it flies. It lands in the column whose liquid surface (or floor) it
+// reaches: moving down within a cell, or moving sideways into a cell at a height below
+// that cell's surface there. Moving sideways into solid, it stops moving that way and
+// slides down the wall.
+func (f *fallState) flyOne(i int, h []float32, dt float64) int32 {
+	c := f.cols
+	dx := c.Dx
+	x, y, z := float64(f.x[i]), float64(f.y[i]), float64(f.z[i])
+	vx, vy, vz := float64(f.vx[i]), float64(f.vy[i]), float64(f.vz[i])
+	cx, cy, ok := c.CellAt(x, y)
+	if !ok { // cannot happen: positions stay inside the domain
+		cx, cy = min(max(int(x/dx), 0), c.Nx-1), min(max(int(y/dx), 0), c.Ny-1)
+	}
+	col := c.ColumnAt(cx, cy, z)
+	if col < 0 {
+		return -1 // a cell solid to the top (the terrain changed under it): wait
+	}
+	if z <= float64(h[col]) {
+		return int32(col) // already at or under a surface (or inside the solid below col)
+	}
+	n := int(math.Ceil(math.Max(math.Abs(vx), math.Abs(vy)) * dt / (0.5 * dx)))
+	n = min(max(n, 1), maxSubsteps)
+	hs := dt / float64(n)
+	land := int32(-1)
+	for range n {
+		vz -= f.gravity * hs
+		nx, ny := x+vx*hs, y+vy*hs
+		ncx, ncy, inside := c.CellAt(nx, ny)
+		if !inside { // the domain's side walls
+			if nx < 0 || nx >= float64(c.Nx)*dx {
+				nx, vx = x, 0
+			}
+			if ny < 0 || ny >= float64(c.Ny)*dx {
+				ny, vy = y, 0
+			}
+			ncx, ncy, _ = c.CellAt(nx, ny)
+		}
+		if ncx != cx || ncy != cy {
+			nc := c.ColumnAt(ncx, ncy, z)
+			switch {
+			case nc < 0 || float64(c.Base[nc]) > z: // a wall: keep to this cell
+				if ncx != cx {
+					nx, vx = x, 0
+				}
+				if ncy != cy {
+					ny, vy = y, 0
+				}
+			case z <= float64(h[nc]): // into the side of liquid
+				x, y = nx, ny
+				land = int32(nc)
+			default:
+				cx, cy, col = ncx, ncy, nc
+			}
+			if land >= 0 {
+				break
+			}
+		}
+		x, y = nx, ny
+		nz := z + vz*hs
+		if nz <= float64(h[col]) {
+			z = max(float64(h[col]), nz)
+			land = int32(col)
+			break
+		}
+		z = nz
+	}
+	f.x[i], f.y[i], f.z[i] = float32(x), float32(y), float32(z)
+	f.vx[i], f.vy[i], f.vz[i] = float32(vx), float32(vy), float32(vz)
+	return land
+}
+
+// deposit puts each landed particle's volume into its column, in particle order: up to
+// the column's max, the rest staying in the air as the same particle (at rest where it
+// is) to try again next step, so nothing is lost. Landed particles are removed, keeping
+// the others' order.
+func (f *fallState) deposit(h, r []float32) {
+	c := f.cols
+	dx2 := c.Dx * c.Dx
+	keep := 0
+	for i := range f.vol {
+		if d := f.land[i]; d >= 0 {
+			old := float64(h[d]) + float64(r[d])
+			room := max((float64(c.Max[d])-old)*dx2, 0)
+			put := min(f.vol[i], room)
+			if put > 0 {
+				lvl := old + put/dx2
+				if put == room {
+					lvl = float64(c.Max[d])
+				}
+				nh := float32(lvl)
+				h[d], r[d] = nh, float32(lvl-float64(nh))
+				f.touch(d)
+				f.landed += put
+				f.vol[i] -= put
+			}
+			if f.vol[i] > 0 { // no room: stay here, at rest
+				f.vx[i], f.vy[i], f.vz[i] = 0, 0, 0
+			}
+		}
+		if f.vol[i] > 0 {
+			f.x[keep], f.y[keep], f.z[keep] = f.x[i], f.y[i], f.z[i]
+			f.vx[keep], f.vy[keep], f.vz[keep] = f.vx[i], f.vy[i], f.vz[i]
+			f.vol[keep], f.land[keep] = f.vol[i], -1
+			keep++
+		}
+	}
+	f.x, f.y, f.z = f.x[:keep], f.y[:keep], f.z[:keep]
+	f.vx, f.vy, f.vz = f.vx[:keep], f.vy[:keep], f.vz[:keep]
+	f.vol, f.land = f.vol[:keep], f.land[:keep]
+}
+
+// takeParticles moves old's particles (and totals) into f: a terrain change keeps what is
+// in the air.
+func (f *fallState) takeParticles(old *fallState) {
+	f.x, f.y, f.z = old.x, old.y, old.z
+	f.vx, f.vy, f.vz = old.vx, old.vy, old.vz
+	f.vol, f.land = old.vol, old.land
+	f.released, f.landed = old.released, old.landed
+}
+
+// particles copies the particles into dst (reused) and returns it.
+func (f *fallState) particles(dst []Particle) []Particle {
+	dst = dst[:0]
+	for i, v := range f.vol {
+		dst = append(dst, Particle{X: f.x[i], Y: f.y[i], Z: f.z[i], VX: f.vx[i], VY: f.vy[i], VZ: f.vz[i], Volume: v})
+	}
+	return dst
+}
+
+// Particle is one parcel of liquid in the air.
+type Particle struct {
+	X, Y, Z    float32 // position, m
+	VX, VY, VZ float32 // velocity, m/s
+	Volume     float64 // m^3
+}
+
+// Radius is the radius of a sphere of the particle's volume, m.
+func (p Particle) Radius() float64 { return math.Cbrt(3 * p.Volume / (4 * math.Pi)) }
