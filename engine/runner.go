@@ -502,6 +502,8 @@ func (r *Runner) handle(c Command) {
 		r.scaleViscosity(c.Factor)
 	case CmdRecord:
 		r.toggleRecording()
+	case CmdToggleFalling:
+		r.toggleFalling()
 	}
 }
 
@@ -542,6 +544,27 @@ func (r *Runner) cycleLayer() {
 
 // minViscosity is where the viscosity key starts from 0 (water's 1e-6 m^2/s).
 const minViscosity = 1e-6
+
+// toggleFalling turns falling particles off, or on (the d key). Particles in the air
+// when it goes off still land.
+func (r *Runner) toggleFalling() {
+	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
+		r.explainStopped("change falling")
+		return
+	}
+	sim := r.sc.Sim()
+	st := sim.Settings()
+	old := st.Falling
+	st.Falling = gpusim.FallingParticles
+	if old == gpusim.FallingParticles {
+		st.Falling = gpusim.FallingOff
+	}
+	if err := sim.Set(st); err != nil {
+		r.logf(LogError, "falling: %v", err)
+		return
+	}
+	r.logf(LogInfo, "falling: %s -> %s", old, st.Falling)
+}
 
 func (r *Runner) scaleViscosity(f float64) {
 	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
@@ -755,6 +778,7 @@ func (r *Runner) state() State {
 	st.Volume, st.Added, st.Removed, st.Rejected = r.snap.Volume, r.snap.Added, r.snap.Removed, r.snap.Rejected
 	st.Wet, st.Columns, st.Pipes = r.snap.Wet, c.NumColumns(), stats.Pipes
 	st.Extended, st.Passages = r.snap.Extended, r.snap.Passages
+	st.Particles, st.Airborne = len(r.snap.Particles), r.snap.Airborne
 	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
 	st.Settings = sim.Settings()
 	st.Total = r.Timings()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/script"
 )
 
@@ -162,6 +163,11 @@ func pauseStepViscosityQuit(t *testing.T, backend, wantName string) {
 	r.Commands() <- Command{Kind: CmdViscosity, Factor: 0.5}
 	p.waitState(t, "viscosity halved", func(s State) bool { return s.Settings.Viscosity == nu })
 	p.waitLog(t, "viscosity 8e-06 -> 4e-06 m^2/s")
+	r.Commands() <- Command{Kind: CmdToggleFalling}
+	p.waitState(t, "falling off", func(s State) bool { return s.Settings.Falling == gpusim.FallingOff })
+	p.waitLog(t, "falling: particles -> off")
+	r.Commands() <- Command{Kind: CmdToggleFalling}
+	p.waitState(t, "falling on", func(s State) bool { return s.Settings.Falling == gpusim.FallingParticles })
 
 	r.Commands() <- Command{Kind: CmdTogglePause}
 	p.waitState(t, "running again", func(s State) bool { return s.Status == StatusRunning && s.Steps > stepped.Steps })

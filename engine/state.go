@@ -106,9 +106,13 @@ type State struct {
 	Volume, Added, Removed, Rejected float64 // m^3
 	Wet, Columns, Pipes              int
 	Extended, Passages               int
-	Nx, Ny, Layers                   int
-	Dx                               float64
-	Settings                         gpusim.Settings
+	// Particles are the parcels of liquid in the air and Airborne their volume, m^3 (part
+	// of Volume).
+	Particles      int
+	Airborne       float64
+	Nx, Ny, Layers int
+	Dx             float64
+	Settings       gpusim.Settings
 
 	Layer Layer
 	Map   DepthMap
@@ -146,14 +150,15 @@ type Progress struct {
 type CommandKind int
 
 const (
-	CmdTogglePause CommandKind = iota
-	CmdStep                    // pause, then advance one frame
-	CmdCycleSpeed              // the next of Speeds
-	CmdViscosity               // multiply the viscosity by Command.Factor
-	CmdReload                  // load the script again (from its file)
-	CmdCycleLayer              // the depth map's next layer
-	CmdMapSize                 // the room for the depth map: Command.Cols x Command.Rows characters
-	CmdRecord                  // start or stop a recording of the preview's view (the v key)
+	CmdTogglePause   CommandKind = iota
+	CmdStep                      // pause, then advance one frame
+	CmdCycleSpeed                // the next of Speeds
+	CmdViscosity                 // multiply the viscosity by Command.Factor
+	CmdReload                    // load the script again (from its file)
+	CmdCycleLayer                // the depth map's next layer
+	CmdMapSize                   // the room for the depth map: Command.Cols x Command.Rows characters
+	CmdRecord                    // start or stop a recording of the preview's view (the v key)
+	CmdToggleFalling             // falling liquid: particles on or off (the d key)
 	CmdQuit
 )
 

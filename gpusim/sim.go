@@ -366,6 +366,10 @@ func (s *Sim) Set(st Settings) error {
 // Settings returns the current settings (Dt as given: 0 for auto; see Dt).
 func (s *Sim) Settings() Settings { return s.settings }
 
+// FallDrop is the release threshold in use, m: Settings.FallDrop, or DefaultFallDropCells
+// cells when that is 0.
+func (s *Sim) FallDrop() float64 { return s.fall.drop }
+
 // Dt is the time step in use, s.
 func (s *Sim) Dt() float64 { return s.dt }
 

@@ -18,7 +18,7 @@ func TestBadInput(t *testing.T) {
 		parts []string
 	}{
 		{"unknown field", "local sim = vp.sim{ dX = 0.001 }", 1,
-			[]string{`vp.sim: unknown field "dX" (did you mean dx?)`, "allowed fields are size, height, dx, layers, backend, viscosity, damping, gravity, cross_section, extended_pipes, dt, workers, depth_max, meniscus_length, contact_angle, meniscus, liquid"}},
+			[]string{`vp.sim: unknown field "dX" (did you mean dx?)`, "allowed fields are size, height, dx, layers, backend, viscosity, damping, gravity, cross_section, extended_pipes, falling, fall_drop, dt, workers, depth_max, meniscus_length, contact_angle, meniscus, liquid"}},
 		{"positional value", "vp.sim{ 0.1 }", 1, []string{"vp.sim: unexpected value [1] = 0.1: fields are named"}},
 		{"not a table", "\nvp.sim(5)", 2, []string{"vp.sim: want a table", "got a number"}},
 		{"size element type", "vp.sim{ size = {0.1, 'a'} }", 1, []string{"vp.sim: size[2] is a string, want a number"}},
@@ -85,8 +85,13 @@ func TestBadInput(t *testing.T) {
 		{"fill outside", small + "sim:fill{ at = {-1, 0.005, 0.001}, level = 0.002 }", 2, []string{"sim:fill: at = {-1, 0.005, 0.001} is outside the domain"}},
 		{"fill level missing", small + "sim:fill{ at = {0.005, 0.005, 0.001} }", 2, []string{"sim:fill: level is missing"}},
 		{"set fixed field", small + "sim:set{ dx = 0.002 }", 2, []string{"sim:set: dx cannot change mid-run"}},
-		{"set unknown field", small + "sim:set{ viscocity = 1e-6 }", 2, []string{`sim:set: unknown field "viscocity": allowed fields are viscosity, damping, gravity, cross_section, extended_pipes, dt, workers`}},
+		{"set unknown field", small + "sim:set{ viscocity = 1e-6 }", 2, []string{`sim:set: unknown field "viscocity": allowed fields are viscosity, damping, gravity, cross_section, extended_pipes, falling, fall_drop, dt, workers`}},
 		{"set bad value", small + "sim:set{ damping = -0.5 }", 2, []string{"sim:set: damping is -0.5: it must be in [0, 1]"}},
+		{"falling", small + "sim:set{ falling = 'drops' }", 2, []string{`sim:set: falling is "drops": want "particles", "off"`}},
+		{"fall_drop negative", "vp.sim{ fall_drop = -0.001 }", 1, []string{"vp.sim: fall_drop is -0.001: it must be >= 0 m (0 = 3 cells)"}},
+		{"drop in a solid", small + "sim:terrain(vp.box{min = {0, 0, 0}, max = {0.01, 0.01, 0.003}})\nsim:drop{ at = {0.005, 0.005, 0.001}, volume = 1e-9 }", 3, []string{"sim:drop: at = {0.005, 0.005, 0.001} is inside a solid"}},
+		{"drop volume", small + "sim:drop{ at = {0.005, 0.005, 0.005}, volume = -1 }", 2, []string{"sim:drop: volume is -1 m^3: it must be > 0"}},
+		{"drop velocity", small + "sim:drop{ at = {0.005, 0.005, 0.005}, volume = 1e-9, velocity = {1, 2} }", 2, []string{"sim:drop: velocity"}},
 		{"at not a function", small + "sim:at(1, 'later')", 2, []string{"sim:at: fn is a string, want a function"}},
 		{"at NaN time", small + "sim:at(0/0, function() end)", 2, []string{"sim:at: t is nan: it must be a finite number"}},
 		{"every zero period", small + "sim:every(0, function() end)", 2, []string{"sim:every: period is 0 s: it must be > 0"}},

@@ -467,6 +467,7 @@ type Info struct {
 	Backend          string
 	Workers          int
 	Settings         gpusim.Settings
+	FallDrop         float64  // m: the release threshold in use (Settings.FallDrop, or its default)
 	Warnings         []string // every warning so far (dt above the limit, ...)
 	HasMain          bool     // the script defines main
 	Callbacks        int      // sim:at and sim:every callbacks scheduled
@@ -484,7 +485,7 @@ func (s *Scenario) Info() Info {
 		Columns: c.NumColumns(), Pipes: s.sim.NumPipes(), DroppedIntervals: c.Dropped,
 		MemoryBytes: gpusim.MemoryEstimate(c.Nx, c.Ny, c.Layers),
 		Dt:          s.sim.Dt(), StableDt: gpusim.StableDt(c.Dx, s.sim.Settings().Gravity),
-		Backend: st.Backend, Workers: st.Workers, Settings: s.sim.Settings(),
+		Backend: st.Backend, Workers: st.Workers, Settings: s.sim.Settings(), FallDrop: s.sim.FallDrop(),
 		Warnings: append([]string(nil), s.warnings...),
 		HasMain:  s.mainFn != nil,
 	}

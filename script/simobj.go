@@ -143,6 +143,23 @@ func (s *Scenario) simMethods() map[string]lua.LGFunction {
 			L.Push(lua.LNumber(added))
 			return 1
 		},
+		"drop": func(L *lua.LState) int {
+			c := s.simCall(L, "drop")
+			t := c.table(2, "{at = {x, y, z}, volume = m^3, velocity = {vx, vy, vz}}")
+			c.keys(t, "at", "volume", "velocity")
+			at, _ := c.vec(t, "at", 3, true)
+			vol := c.num(t, "volume", 0, true, "a volume in m^3")
+			vel, ok := c.vec(t, "velocity", 3, false)
+			if !ok {
+				vel = []float64{0, 0, 0}
+			}
+			c.ensureSim()
+			if err := s.sim.Drop(at[0], at[1], at[2], vol, vel[0], vel[1], vel[2]); err != nil {
+				c.fail("%s", strings.TrimPrefix(err.Error(), "drop: "))
+			}
+			s.snapOK = false
+			return 0
+		},
 		"source": func(L *lua.LState) int { return s.addEmitter(s.simCall(L, "source"), false) },
 		"sink":   func(L *lua.LState) int { return s.addEmitter(s.simCall(L, "sink"), true) },
 		"set": func(L *lua.LState) int {
@@ -379,7 +396,7 @@ func (s *Scenario) timerMethods() map[string]lua.LGFunction {
 // changeable are the settings vp.sim and sim:set share (sim:set accepts only these;
 // settings reads them for both); fixed are vp.sim's others.
 var (
-	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "dt", "workers",
+	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "falling", "fall_drop", "dt", "workers",
 		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid", "absorption"}
 	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
@@ -400,6 +417,9 @@ func (s *Scenario) settings(c call, t *lua.LTable, st gpusim.Settings) (_ gpusim
 	st.CrossSection = cross
 	ext, _ := gpusim.ParseExtendedPipes(c.choice(t, "extended_pipes", st.ExtendedPipes.String(), "unified", "axis", "off"))
 	st.ExtendedPipes = ext
+	fall, _ := gpusim.ParseFalling(c.choice(t, "falling", st.Falling.String(), "particles", "off"))
+	st.Falling = fall
+	st.FallDrop = c.num(t, "fall_drop", st.FallDrop, false, "")
 	st.Workers = c.integer(t, "workers", st.Workers, 0, maxWorkers)
 	if s.opt.Workers >= 0 { // set from outside the script (--workers): it wins
 		st.Workers = s.opt.Workers
@@ -455,6 +475,8 @@ func (s *Scenario) statsTable(L *lua.LState) *lua.LTable {
 	set("pipes", float64(st.Pipes))
 	set("extended", float64(st.Extended))
 	set("passages", float64(st.Passages))
+	set("particles", float64(st.Particles))
+	set("airborne", st.Airborne)
 	set("volume", st.Volume)
 	set("added", st.Added)
 	set("removed", st.Removed)
@@ -511,6 +533,8 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	set("gravity", in.Settings.Gravity)
 	t.RawSetString("cross_section", lua.LString(in.Settings.CrossSection.String()))
 	t.RawSetString("extended_pipes", lua.LString(in.Settings.ExtendedPipes.String()))
+	t.RawSetString("falling", lua.LString(in.Settings.Falling.String()))
+	set("fall_drop", in.FallDrop)
 	t.RawSetString("version", lua.LString(Version))
 	return t
 }

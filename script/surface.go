@@ -7,6 +7,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/surface"
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -23,6 +24,9 @@ type surfaceState struct {
 	mesh     *terrain.Mesh    // the terrain mesh builder was made with (the preview draws it)
 	preview  previewState     // the liquid's colour (preview.go)
 	heights  []float32        // BuildSurface's copy of the heights, reused
+	// BuildSurface's copies of the particles in the air and their spheres, reused.
+	particles []gpusim.Particle
+	drops     []surface.Drop
 }
 
 // terrainChanged records the new terrain solid; the surface follows on its next use.
@@ -62,11 +66,21 @@ func (s *Scenario) BuildSurface() (*surface.Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
+	var m *surface.Mesh
 	if s.snapOK { // a script already read this state: its heights are at hand
-		return b.Build(s.snap.Height), nil
+		m = b.Build(s.snap.Height)
+		s.surf.particles = append(s.surf.particles[:0], s.snap.Particles...)
+	} else {
+		s.surf.heights = s.sim.Heights(s.surf.heights)
+		m = b.Build(s.surf.heights)
+		s.surf.particles = s.sim.Particles(s.surf.particles)
 	}
-	s.surf.heights = s.sim.Heights(s.surf.heights)
-	return b.Build(s.surf.heights), nil
+	// Liquid in the air: spheres after the surface (surface.Drop).
+	s.surf.drops = s.surf.drops[:0]
+	for _, p := range s.surf.particles {
+		s.surf.drops = append(s.surf.drops, surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius())})
+	}
+	return m.AppendDrops(s.surf.drops, b.Settings().DepthMax), nil
 }
 
 // ExportMesh writes the liquid surface mesh of the current state to path: PLY (with

@@ -27,8 +27,8 @@ const maxLogLines = 5000
 
 // keyMap is the keys the UI answers to; the help line lists them.
 type keyMap struct {
-	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Shot, Record, Quit key.Binding
-	Up, Down, PgUp, PgDown, End                                                      key.Binding
+	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Falling, Shot, Record, Quit key.Binding
+	Up, Down, PgUp, PgDown, End                                                               key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -44,6 +44,7 @@ func newKeyMap() keyMap {
 		Preview:  b([]string{"w"}, "w", "preview"),
 		ViscUp:   b([]string{"+", "="}, "+/-", "viscosity"),
 		ViscDown: b([]string{"-", "_"}, "-", "viscosity ÷2"),
+		Falling:  b([]string{"d"}, "d", "drops"),
 		Shot:     b([]string{"c"}, "c", "screenshot"),
 		Record:   b([]string{"v"}, "v", "record"),
 		Quit:     b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
@@ -62,7 +63,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every key, in columns (help.KeyMap).
 func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Layer}, {k.Reload, k.Preview, k.Shot, k.Record, k.Quit}}
+	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Falling, k.Layer}, {k.Reload, k.Preview, k.Shot, k.Record, k.Quit}}
 }
 
 // ModelOptions are the UI's hooks.
@@ -164,6 +165,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.send(engine.Command{Kind: engine.CmdViscosity, Factor: 2})
 	case key.Matches(k, m.keys.ViscDown):
 		m.send(engine.Command{Kind: engine.CmdViscosity, Factor: 0.5})
+	case key.Matches(k, m.keys.Falling):
+		m.send(engine.Command{Kind: engine.CmdToggleFalling})
 	case key.Matches(k, m.keys.Preview):
 		return m.togglePreview()
 	case key.Matches(k, m.keys.Shot):

@@ -71,7 +71,9 @@ func wantIn(t *testing.T, view string, parts ...string) {
 func TestViewShowsTheState(t *testing.T) {
 	for _, w := range []int{90, 130} { // the log under the map, and beside it
 		m, _ := newTestModel(t, w, 40)
-		m.Update(knownState())
+		st := knownState()
+		st.Particles, st.Airborne = 12, 0.0123e-6
+		m.Update(st)
 		v := m.Rendered()
 		wantIn(t, v,
 			"scene.lua", "real time", "cpu, 2 worker(s)",
@@ -83,10 +85,12 @@ func TestViewShowsTheState(t *testing.T) {
 			"volume 9.8120 ml", "added 10.0000 ml", "removed 0.0000 ml", "rejected 0.1880 ml",
 			"columns 40000 (200×200×1, dx 0.5 mm)", "wet 1234", "pipes 79600", "extended 3 in 1 passage(s)",
 			"viscosity 8e-06 m²/s", "damping 0.5", "cross-section film", "extended pipes: axis",
+			"in the air 0.0123 ml in 12 drops (part of the volume)",
 			"depth map (top; l: next)", "0 to 2.00 mm deep",
 			"q quit • space pause • s step • f speed • +/- viscosity",
 		)
 		if w > 110 {
+			wantIn(t, v, "extended pipes: axis │ falling: particles below 1.5 mm")
 			wantIn(t, v, "q quit • space pause • s step • f speed • +/- viscosity • l layer • r reload • w preview • c screenshot")
 		}
 		if strings.Contains(v, "cannot keep up") {
@@ -187,6 +191,7 @@ func TestKeysSendCommands(t *testing.T) {
 		{"+", engine.Command{Kind: engine.CmdViscosity, Factor: 2}},
 		{"=", engine.Command{Kind: engine.CmdViscosity, Factor: 2}},
 		{"-", engine.Command{Kind: engine.CmdViscosity, Factor: 0.5}},
+		{"d", engine.Command{Kind: engine.CmdToggleFalling}},
 	} {
 		if cmd := press(m, tc.key); cmd != nil {
 			t.Errorf("key %q returned a tea.Cmd; want none", tc.key)

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/vpbench/vpbench/engine"
+	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/timing"
 )
 
@@ -117,10 +118,13 @@ func (m *Model) render() string {
 		errRel = fmt.Sprintf(" (conservation error %.2g)", (st.Volume-(st.Added-st.Removed))/st.Added)
 	}
 	add("volume %s │ added %s │ removed %s │ rejected %s%s", volume(st.Volume), volume(st.Added), volume(st.Removed), volume(st.Rejected), errRel)
+	if st.Particles > 0 { // liquid falling: a line only while there is some
+		add("in the air %s in %d drops (part of the volume)", volume(st.Airborne), st.Particles)
+	}
 	add("columns %d (%d×%d×%d, dx %g mm) │ wet %d │ pipes %d │ extended %d in %d passage(s)",
 		st.Columns, st.Nx, st.Ny, st.Layers, st.Dx*1e3, st.Wet, st.Pipes, st.Extended, st.Passages)
-	add("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s",
-		st.Settings.Viscosity, st.Settings.Damping, st.Settings.CrossSection, st.Settings.ExtendedPipes)
+	add("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s │ falling: %s",
+		st.Settings.Viscosity, st.Settings.Damping, st.Settings.CrossSection, st.Settings.ExtendedPipes, falling(st))
 
 	mapRows := min(m.mapRows, (st.Map.H+1)/2)
 	var mapLines []string
@@ -246,4 +250,16 @@ func padRight(s string, width int, fill ...rune) string {
 		return s + strings.Repeat(string(f), n)
 	}
 	return s
+}
+
+// falling is the falling setting with the release threshold in use, as people read it.
+func falling(st *engine.State) string {
+	if st.Settings.Falling != gpusim.FallingParticles {
+		return st.Settings.Falling.String()
+	}
+	d := st.Settings.FallDrop
+	if d == 0 {
+		d = gpusim.DefaultFallDropCells * st.Dx
+	}
+	return fmt.Sprintf("particles below %.3g mm", d*1e3)
 }

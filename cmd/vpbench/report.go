@@ -58,6 +58,8 @@ type runReport struct {
 	Wet               int      `json:"wet_columns"`
 	Passages          int      `json:"passages"`
 	Extended          int      `json:"extended_pipes"`
+	Particles         int      `json:"particles"`
+	AirborneMl        float64  `json:"airborne_ml"`
 	Warnings          []string `json:"warnings,omitempty"`
 	Error             string   `json:"error,omitempty"`
 	Interrupted       bool     `json:"interrupted,omitempty"`
@@ -80,6 +82,7 @@ func makeReport(res engine.Result) runReport {
 		Total:    phase(res.Total.Timing()),
 		VolumeMl: st.Volume * 1e6, AddedMl: st.Added * 1e6, RemovedMl: st.Removed * 1e6, RejectedMl: st.Rejected * 1e6,
 		Wet: st.Wet, Passages: st.Passages, Extended: st.Extended,
+		Particles: st.Particles, AirborneMl: st.Airborne * 1e6,
 		Warnings: info.Warnings,
 	}
 	if res.Err != nil {
@@ -121,7 +124,8 @@ func (r runReport) print(w io.Writer) {
 	fmt.Fprintf(w, "  steps %d, simulated %.3f s in %.3f s wall: %.2fx real time\n", r.Steps, r.SimulatedS, r.WallS, r.RealTimeFactor)
 	fmt.Fprintf(w, "  volume %.4f ml: added %.4f, removed %.4f, rejected %.4f (conservation error %.2g)\n",
 		r.VolumeMl, r.AddedMl, r.RemovedMl, r.RejectedMl, r.ConservationError)
-	fmt.Fprintf(w, "  wet columns %d, flooded passages %d, extended pipes %d\n", r.Wet, r.Passages, r.Extended)
+	fmt.Fprintf(w, "  wet columns %d, flooded passages %d, extended pipes %d, in the air %.4f ml in %d particles\n",
+		r.Wet, r.Passages, r.Extended, r.AirborneMl, r.Particles)
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
