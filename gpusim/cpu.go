@@ -57,6 +57,10 @@ type cpuBackend struct {
 	// worker's share of it (a function value made per Step would allocate).
 	jobSteps int
 	runJob   func(w int)
+	// forN and forFn are the job of forEach, and runFor, bound once, a worker's share.
+	forN   int
+	forFn  func(lo, hi int)
+	runFor func(w int)
 
 	// Set by step for the workers; read only while a step runs.
 	em   *emitterSet
@@ -131,6 +135,11 @@ func (c *cpuBackend) setWorkers(n int) {
 	c.pool = parallel.New(n)
 	if c.runJob == nil {
 		c.runJob = func(w int) { c.run(w, c.jobSteps) }
+		c.runFor = func(w int) {
+			if lo, hi := c.forN*w/c.nw, c.forN*(w+1)/c.nw; lo < hi {
+				c.forFn(lo, hi)
+			}
+		}
 	}
 }
 
@@ -300,4 +309,11 @@ func (c *cpuBackend) commit(changed []int32) {
 			c.ext.flips[0]++
 		}
 	}
+}
+
+// forEach runs fn over [0, n) on the step's workers, a contiguous range each (hostState).
+func (c *cpuBackend) forEach(n int, fn func(lo, hi int)) {
+	c.forN, c.forFn = n, fn
+	c.pool.Do(c.nw, c.runFor)
+	c.forFn = nil
 }

@@ -936,3 +936,6 @@ func (d *deviceBackend) commit(changed []int32) {
 		}
 	}
 }
+
+// forEach runs fn over [0, n) on the calling goroutine (hostState).
+func (d *deviceBackend) forEach(n int, fn func(lo, hi int)) { fn(0, n) }

@@ -3,6 +3,7 @@ package gpusim
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -47,6 +48,12 @@ func ParseFalling(s string) (Falling, error) {
 // cells below the column's floor.
 const DefaultFallDropCells = 3
 
+// minDropCells is the smallest parcel released, as the side of a cube in cells: an
+// outflow over a drop that moves less than (minDropCells dx)^3 in a step stays in the
+// pipe, as a film that clings to the wall and runs down it (a thin film on a steep wall
+// does not leave it), and only a stream that carries more breaks away.
+const minDropCells = 0.25
+
 // maxSubsteps bounds the sub-steps of one particle's flight in one step (each moves it at
 // most half a cell sideways, so that it cannot jump over a wall).
 const maxSubsteps = 64
@@ -60,6 +67,7 @@ type fallState struct {
 	topo    *topology
 	mode    Falling
 	drop    float64 // the release threshold in use, m
+	minVol  float64 // the smallest parcel released, m^3 (minDropCells)
 	gravity float64
 
 	// cand are the pipes whose two floors differ by more than drop (the only ones that can
@@ -81,11 +89,24 @@ type fallState struct {
 
 	// Totals since the start, m^3: released from columns, landed.
 	released, landed float64
+	// wall is the time spent in the particle phase (part of Sim's step wall time).
+	wall time.Duration
+
+	// flyRange, bound once (a method value made per step would allocate), flies the
+	// particles of a range with flyH and flyDt.
+	flyRange func(lo, hi int)
+	flyH     []float32
+	flyDt    float64
 }
 
 // newFallState prepares the particle phase for cols with settings st.
 func newFallState(t *topology, st Settings) *fallState {
 	f := &fallState{cols: t.cols, topo: t, mark: make([]bool, t.cols.NumColumns())}
+	f.flyRange = func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			f.land[i] = f.flyOne(i, f.flyH, f.flyDt)
+		}
+	}
 	f.configure(st)
 	return f
 }
@@ -107,6 +128,7 @@ func (f *fallState) configure(st Settings) {
 		return
 	}
 	f.drop = d
+	f.minVol = math.Pow(minDropCells*f.cols.Dx, 3)
 	f.cand, f.slotA, f.slotB, f.relCols = f.cand[:0], f.slotA[:0], f.slotB[:0], f.relCols[:0]
 	slot := make(map[int32]int32)
 	place := func(c int32) int32 {
@@ -168,7 +190,14 @@ type hostState interface {
 	fluxesOf(pipes []int32, dst []float32)
 	// commit takes back the heights and residuals of the changed columns.
 	commit(changed []int32)
+	// forEach runs fn over [0, n) cut into contiguous ranges, one per worker, and returns
+	// when all are done.
+	forEach(n int, fn func(lo, hi int))
 }
+
+// parallelFlight is the number of particles from which the flight is split across the
+// workers; below it the pool's start costs more than it saves.
+const parallelFlight = 512
 
 // step runs the particle phase after one solver step of dt: release, flight, landing.
 func (f *fallState) step(be hostState, dt float64) {
@@ -178,8 +207,16 @@ func (f *fallState) step(be hostState, dt float64) {
 		be.fluxesOf(f.cand, f.candFlux)
 		f.release(h, r, dt)
 	}
-	if len(f.vol) > 0 {
-		f.fly(h, dt)
+	if n := len(f.vol); n > 0 {
+		// The flight: each particle on its own, the heights only read, so any split
+		// gives the same bits.
+		f.flyH, f.flyDt = h, dt
+		if n >= parallelFlight {
+			be.forEach(n, f.flyRange)
+		} else {
+			f.flyRange(0, n)
+		}
+		f.flyH = nil
 		f.deposit(h, r)
 	}
 	if len(f.changed) > 0 {
@@ -214,8 +251,8 @@ func (f *fallState) release(h, r []float32, dt float64) {
 	}
 	for k, p := range f.cand {
 		q := f.candFlux[k]
-		if q == 0 {
-			continue
+		if float64(q)*dt < f.minVol && float64(-q)*dt < f.minVol {
+			continue // no flow, or a film: it stays on the wall
 		}
 		src, dst := f.topo.pipeA[p], f.topo.pipeB[p]
 		ss, sd := f.slotA[k], f.slotB[k]
@@ -275,14 +312,6 @@ func cellXY(c *terrain.Columns, i int32) (x, y int) {
 		}
 	}
 	return lo % c.Nx, lo / c.Nx
-}
-
-// fly moves every particle through one step of dt and finds where each lands (f.land).
-// Each particle is independent of the others: the heights are only read.
-func (f *fallState) fly(h []float32, dt float64) {
-	for i := range f.vol {
-		f.land[i] = f.flyOne(i, h, dt)
-	}
 }
 
 // flyOne moves particle i ballistically through dt (symplectic Euler: velocity, then

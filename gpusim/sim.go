@@ -111,8 +111,9 @@ type Snapshot struct {
 	// Extended is the number of extended pipes active in the last step (axis pipes, or
 	// unified boundary connections) and Passages the number of flooded passages.
 	Extended, Passages int
-	// StepWall is the wall time spent inside Step since the start.
-	StepWall time.Duration
+	// StepWall is the wall time spent inside Step since the start, ParticleWall the part
+	// of it spent in the particle phase.
+	StepWall, ParticleWall time.Duration
 
 	residual   []float32 // per column: the height rounding still to apply (see Volume)
 	volumeDone bool      // Volume and Wet have been summed
@@ -164,8 +165,8 @@ type Stats struct {
 	Removed   float64
 	Rejected  float64
 	// StepWall is the wall time spent inside Step; StepWall / Steps is the mean cost of
-	// one step.
-	StepWall time.Duration
+	// one step. ParticleWall is the part of it spent in the particle phase.
+	StepWall, ParticleWall time.Duration
 }
 
 // New builds a solver for the given columns. Everything is checked before anything large
@@ -445,7 +446,9 @@ func (s *Sim) stepFalling(n int) {
 		s.book(a)
 		s.steps++
 		s.time += s.dt
+		t1 := time.Now()
 		s.fall.step(hs, s.dt)
+		s.fall.wall += time.Since(t1)
 	}
 	s.wall += time.Since(t0)
 	s.publish()
@@ -721,7 +724,7 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b.Columns = s.cols
 	b.Time, b.Steps, b.Dt = time, steps, s.dt
 	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
-	b.StepWall = s.wall
+	b.StepWall, b.ParticleWall = s.wall, s.fall.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
 	b.Particles = s.fall.particles(b.Particles)
 	b.Airborne = s.fall.airborne()
@@ -761,7 +764,7 @@ func (s *Sim) Stats() Stats {
 		Columns: s.cols.NumColumns(), Pipes: s.topo.numPipes(),
 		Wet: p.Wet, Particles: len(p.Particles), Airborne: p.Airborne, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected,
 		Extended: p.Extended, Passages: p.Passages,
-		StepWall: p.StepWall,
+		StepWall: p.StepWall, ParticleWall: p.ParticleWall,
 	}
 	s.mu.Unlock()
 	return st

@@ -161,7 +161,7 @@ const ml = 1e-6 // m^3
 // TestLibraryComplete: every scene the library promises is here, with a comment on top,
 // and the embedded copies are the files.
 func TestLibraryComplete(t *testing.T) {
-	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock"} {
+	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall"} {
 		src, err := os.ReadFile(name + ".lua")
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -177,8 +177,8 @@ func TestLibraryComplete(t *testing.T) {
 	}
 	// Every scene in the folder has its test below: a new scene needs one.
 	files, _ := filepath.Glob("*.lua")
-	if len(files) != 9 {
-		t.Errorf("the library has %d scenes, the tests know 9: %v", len(files), files)
+	if len(files) != 10 {
+		t.Errorf("the library has %d scenes, the tests know 10: %v", len(files), files)
 	}
 	demo, _ := os.ReadFile("demo.lua")
 	if string(scripts.Demo) != string(demo) {
@@ -722,5 +722,78 @@ func TestRock(t *testing.T) {
 	ec := emb.Sim().Columns()
 	if ec.NumColumns() != r.snap.Columns.NumColumns() {
 		t.Errorf("embedded: %d columns, from the disk %d", ec.NumColumns(), r.snap.Columns.NumColumns())
+	}
+}
+
+// TestWaterfall: the water poured on the shelf falls off its open edge as particles and
+// first lands in the basin beyond the edge, no farther than the fastest drop's range over
+// the fall; the volume (on the columns and in the air) is exact at every chunk (load's
+// check); with falling off no particle ever flies and the water still reaches the basin,
+// down the edge at once.
+func TestWaterfall(t *testing.T) {
+	const edge, shelfTop, fall = 0.05, 0.033, 0.033 // the shelf's open edge x, its top, the drop to the floor
+	r := load(t, "waterfall.lua", nil)
+	c := r.cols()
+	if c.Nx != 200 || maxLayers(c) != 2 {
+		t.Fatalf("grid %dx%d, %d layers; want 200x200 with two columns under the shelf", c.Nx, c.Ny, maxLayers(c))
+	}
+	inBasin := func(_, _ float64, i int) bool { return r.cols().Base[i] < 0.01 }
+	var maxAir, maxSpeed float64
+	near, far, landedAt := math.Inf(1), math.Inf(-1), -1.0 // the wet basin cells' x when water first landed
+	r.chunk = 5
+	r.advance(2, func() {
+		maxAir = math.Max(maxAir, r.snap.Airborne)
+		for _, p := range r.snap.Particles {
+			maxSpeed = math.Max(maxSpeed, math.Abs(float64(p.VX)))
+			if float64(p.Z) > shelfTop+0.005 || float64(p.Z) < 0 {
+				t.Fatalf("t = %.3f s: a particle at z = %.1f mm, above the shelf or below the floor", r.snap.Time, p.Z*1e3)
+			}
+			// Released at the edge at rest vertically, a drop has flown t = -vz/g and is
+			// vx t beyond the edge (within a cell, and a step of its flight).
+			if p.VX > 0 && p.Y > 0.033 && p.Y < 0.067 {
+				want := float64(p.VX) * float64(-p.VZ) / 9.81
+				if d := float64(p.X) - edge - want; math.Abs(d) > c.Dx+float64(p.VX)*r.sim().Dt() {
+					t.Fatalf("t = %.3f s: a drop %.2f mm beyond the edge, its speeds say %.2f mm", r.snap.Time, (float64(p.X)-edge)*1e3, want*1e3)
+				}
+			}
+		}
+		if landedAt < 0 && r.volume(inBasin) > 0 {
+			landedAt = r.snap.Time
+			r.volume(func(x, y float64, i int) bool {
+				if inBasin(x, y, i) && y > 0.033 && y < 0.067 { // in front of the open edge
+					near, far = math.Min(near, x), math.Max(far, x)
+				}
+				return false
+			})
+		}
+	})
+	st := r.sim().Stats()
+	basin := r.volume(inBasin)
+	reach := maxSpeed * math.Sqrt(2*fall/9.81)
+	t.Logf("first landing at t = %.3f s, %.1f to %.1f mm beyond the edge (the fastest drop, %.3f m/s, flies %.1f mm); t = 2 s: %d particles, %.3f ml in the air (at most %.3f), basin %.2f ml",
+		landedAt, (near-edge)*1e3, (far-edge)*1e3, maxSpeed, reach*1e3, st.Particles, st.Airborne/ml, maxAir/ml, basin/ml)
+	if st.Particles < 50 || maxAir < 0.02*ml {
+		t.Errorf("t = 2 s: %d particles, at most %.3f ml in the air: the water does not fall", st.Particles, maxAir/ml)
+	}
+	if landedAt < 0 || basin < 1*ml {
+		t.Fatalf("t = 2 s: the basin holds %.2f ml", basin/ml)
+	}
+	if near < edge-2*c.Dx || far > edge+reach+3*c.Dx { // a pool spreads a cell or two in a chunk
+		t.Errorf("the first water in the basin lies %.1f to %.1f mm beyond the edge: want within the fastest drop's %.1f mm",
+			(near-edge)*1e3, (far-edge)*1e3, reach*1e3)
+	}
+	if !r.printed("in the air") {
+		t.Error("the scene printed no progress")
+	}
+
+	off := load(t, "waterfall.lua", map[string]string{"falling": "off"})
+	off.chunk = 25
+	off.advance(2, func() {
+		if off.snap.Airborne != 0 || len(off.snap.Particles) != 0 {
+			t.Fatalf("falling off: %d particles at t = %.3f s", len(off.snap.Particles), off.snap.Time)
+		}
+	})
+	if v := off.volume(func(_, _ float64, i int) bool { return off.cols().Base[i] < 0.01 }); v < 1*ml {
+		t.Errorf("falling off: the basin holds %.2f ml at t = 2 s", v/ml)
 	}
 }

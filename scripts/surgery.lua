@@ -24,6 +24,10 @@
 -- A line is printed every 0.5 s. By t = 2 s the suction has taken 0.96 ml, 1 ml lies
 -- under the overhangs and nearly all the rest on the wound's floor.
 --
+-- Where the blood runs off the arch's and processes' edges faster than a film clings to
+-- them, it falls as drops (falling = "particles", the default; docs/solver.md, "Liquid
+-- that falls"); --param falling=off gives the paper's method.
+--
 --   vpbench scripts/surgery.lua
 --   vpbench run --headless --until 3 scripts/surgery.lua
 
@@ -31,7 +35,7 @@ local dx = vp.param("dx", 0.0005)
 
 local sim = vp.sim{
   size = {0.1, 0.1}, height = 0.06, dx = dx, dt = 0.003, layers = 5,
-  viscosity = 4e-6, damping = 0.5,
+  viscosity = 4e-6, damping = 0.5, falling = vp.param("falling", "particles"),
 }
 
 local cx, cy = 0.05, 0.05
