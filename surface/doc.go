@@ -85,7 +85,22 @@
 // form: R = h_v + eps - sum beta_k (b_k + g), d_k = R (beta_k / w_k) / sum beta_m^2 /
 // w_m; w_k = dx / (h_v - b_k) for b_k <= h_v, 1e10 above); a vertex with R <= 0 needs
 // nothing; one that would put b_k + l_k more than dx above the quartet's highest base is
-// discarded; l of a column is the maximum over its vertices.
+// discarded (the paper's test), and so is one that would raise a column by more than dx
+// (l_k > dx, ours): such a vertex is not a bump of the floor under shallow liquid but a
+// wall or an overhang's face beside the column, and the paper's test alone kept it
+// whenever a higher column stood in the quartet, so that a column at the foot of a wall
+// was lifted nearly to the wall's top and, whenever wet, stood as a translucent sheet up
+// the wall ("curtains": in the surgery scene around the vertebra, in front of the
+// waterfall scene's shelf); l of a column is the maximum over its vertices.
+//
+// Falls (Settings.FallDrop). Where the solver lets liquid fall as particles, two wet
+// columns are not linked when one's surface lies more than FallDrop below the other's
+// floor: the liquid between them is in the air. The script layer sets FallDrop to the
+// solver's release threshold while falling is "particles".
+//
+// Drops (Mesh.AppendDrops). The particles in the air follow the surface's vertices and
+// triangles as icosahedra of their volume's radius (radial normals, outward faces,
+// opacity radius/DepthMax); the invariants above are the surface's, before the drops.
 //
 // Normals. Central differences of the surface heights over the axis links (E-W, N-S),
 // one-sided where one side has no link, flat where neither has: n = (-dz/dx, -dz/dy,

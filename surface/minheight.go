@@ -120,7 +120,10 @@ func (b *Builder) vertexLocal(px, py, hv, g, eps float64) ([4]float64, vertexQua
 	}
 	for k, c := range q.col {
 		l[k] = g + R*q.w[k]*inv[k]/den
-		if float64(base[c])+l[k] > top+b.dx {
+		// The paper's test, and ours: a correction of more than a cell is not liquid
+		// covering a bump of its floor but a wall or an overhang's face beside it (a
+		// column at a wall's foot would stand as a sheet up the wall whenever it is wet).
+		if float64(base[c])+l[k] > top+b.dx || l[k] > b.dx {
 			return l, q, vertexDiscarded
 		}
 	}
@@ -133,7 +136,7 @@ type vertexStatus int
 const (
 	vertexConstrains vertexStatus = iota // sets l_k of its quartet
 	vertexFree                           // the bases already clear it by eps: nothing to do
-	vertexDiscarded                      // would raise a column more than dx above the quartet's highest base
+	vertexDiscarded                      // would raise a column more than dx, or above the quartet's highest base + dx
 	vertexNoColumn                       // a cell of its quartet has no column
 	vertexDown                           // its normal points down
 )

@@ -76,3 +76,28 @@ func TestSinCos(t *testing.T) {
 		t.Fatalf("sinCos error %g", worst)
 	}
 }
+
+// A terrain vertex on a wall's face (here 15 mm up a 19 mm step between two cells) is
+// discarded: it would lift the column at the wall's foot by far more than a cell, and that
+// column would then stand as a sheet up the wall whenever wet. A vertex on a bump of the
+// floor, needing less than a cell, still constrains.
+func TestMinHeightIgnoresWalls(t *testing.T) {
+	c := grid(t, 2, 2, floor(1), floor(20), floor(1), floor(20))
+	g := 0.05 * mm
+	wall := &terrain.Mesh{Positions: []float32{1 * mm, 1 * mm, 15 * mm}, Normals: []float32{-1, 0, 0}}
+	b := newBuilder(t, c, wall, DefaultSettings())
+	for col := range c.NumColumns() {
+		if want := c.Base[col] + float32(g); !near(float64(b.hmin[col]), float64(want), 1e-9) {
+			t.Errorf("column %d (base %g mm): hmin %g mm, want the global minimum: the wall lifted it", col, c.Base[col]*1e3, b.hmin[col]*1e3)
+		}
+	}
+	if b.vertKept != 0 || b.vertSkip != 1 {
+		t.Errorf("kept %d, discarded %d; want 0, 1", b.vertKept, b.vertSkip)
+	}
+	flat := grid(t, 2, 2, floor(1), floor(1.3), floor(1), floor(1.3))
+	bump := &terrain.Mesh{Positions: []float32{1 * mm, 1 * mm, 1.5 * mm}, Normals: []float32{0, 0, 1}}
+	b = newBuilder(t, flat, bump, DefaultSettings())
+	if b.vertKept != 1 {
+		t.Errorf("a bump 0.35 mm above the floor's mean: kept %d, want 1", b.vertKept)
+	}
+}
