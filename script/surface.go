@@ -66,6 +66,17 @@ func (s *Scenario) BuildSurface() (*surface.Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Where liquid falls as particles, the surface does not draw a sheet down the drop.
+	fall := 0.0
+	if s.sim.Settings().Falling == gpusim.FallingParticles {
+		fall = s.sim.FallDrop()
+	}
+	if st := b.Settings(); st.FallDrop != fall {
+		st.FallDrop = fall
+		if err := b.SetSettings(st); err != nil {
+			return nil, err
+		}
+	}
 	var m *surface.Mesh
 	if s.snapOK { // a script already read this state: its heights are at hand
 		m = b.Build(s.snap.Height)

@@ -584,7 +584,9 @@ func (b *Builder) linksForward(w, lo, hi int) {
 				}
 			}
 			if hj := sj.hc; si.lo < hj && hj < si.max {
-				if vj := vertOf[j]; vj >= 0 { // wet (dry columns get a vertex after links)
+				if vj := vertOf[j]; vj >= 0 && b.falls(&si, sj) {
+					// A fall between two pools: no sheet (Settings.FallDrop).
+				} else if vj >= 0 { // wet (dry columns get a vertex after links)
 					lk[8*v+d] = vj
 					lk[8*vj+int32(d)+4] = int32(v)
 				} else {
@@ -597,6 +599,14 @@ func (b *Builder) linksForward(w, lo, hi int) {
 		}
 		b.edge[v] = edge
 	}
+}
+
+// falls tells whether liquid falls between the wet columns of si and sj, which are then
+// not linked (Settings.FallDrop): one's surface lies more than FallDrop below the
+// other's floor. The test is symmetric, as the link test is.
+func (b *Builder) falls(si, sj *colState) bool {
+	d := float32(b.s.FallDrop)
+	return d > 0 && (si.base-sj.hc > d || sj.base-si.hc > d)
 }
 
 // search returns the column from start to end-1 whose range (lo, max) holds z, or -1:
@@ -665,7 +675,9 @@ func (b *Builder) probe(v, i, cell int32, d int, dry, facing *[]int32) bool {
 	}
 	if hj := sj.hc; si.lo < hj && hj < si.max {
 		if vj := b.vertOf[j]; vj >= 0 {
-			b.lk[8*v+int32(d)] = vj
+			if !b.falls(si, sj) {
+				b.lk[8*v+int32(d)] = vj
+			}
 			return false
 		}
 		*dry = append(*dry, 8*v+int32(d), j)

@@ -2,7 +2,10 @@ package surface
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // Drops become closed spheres of their radius: outward counter-clockwise faces, unit
@@ -55,5 +58,57 @@ func TestAppendDrops(t *testing.T) {
 		m.AppendDrops(drops, 0.002)
 	}); a != 0 {
 		t.Fatalf("AppendDrops allocates %g times once grown", a)
+	}
+}
+
+// With FallDrop set, a pool on a ledge and a pool at its foot are two surfaces, not one
+// joined by a sheet down the cliff; without it (the paper's rule) the sheet is there.
+// Pools on one level, and a step lower than FallDrop, stay joined either way.
+func TestFallDropCutsTheSheet(t *testing.T) {
+	// Three columns of cells at 20 mm (the ledge), three at 1 mm (its foot), 4 rows;
+	// the last two cells of each row step down only 1 mm.
+	row := [][]terrain.Interval{floor(20), floor(20), floor(20), floor(1), floor(1), floor(0)}
+	var cells [][]terrain.Interval
+	for range 4 {
+		cells = append(cells, row...)
+	}
+	c := grid(t, 6, 4, cells...)
+	h := make([]float64, 0, 24)
+	for range 4 {
+		h = append(h, 21, 21, 21, 2, 2, 2)
+	}
+	span := func(s Settings) (steep, flat int) {
+		b := newBuilder(t, c, nil, s)
+		m := b.Build(heightsMM(c, h...))
+		for k := 0; k < len(m.Indices); k += 3 {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for j := range 3 {
+				z := float64(m.Positions[3*m.Indices[k+j]+2])
+				lo, hi = math.Min(lo, z), math.Max(hi, z)
+			}
+			if hi-lo > 10*mm {
+				steep++
+			} else {
+				flat++
+			}
+		}
+		return steep, flat
+	}
+	s := noMeniscus()
+	steep, flat := span(s)
+	if steep == 0 {
+		t.Fatalf("FallDrop 0: no triangle spans the cliff; the paper's rule links the two pools")
+	}
+	s.FallDrop = 1.5 * mm
+	steepCut, flatCut := span(s)
+	if steepCut != 0 {
+		t.Fatalf("FallDrop 1.5 mm: %d triangles still span the 18 mm cliff", steepCut)
+	}
+	if flatCut != flat {
+		t.Fatalf("FallDrop 1.5 mm: %d flat triangles, %d without it: the pools themselves changed", flatCut, flat)
+	}
+	s.FallDrop = -1
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "FallDrop is -1") {
+		t.Fatalf("FallDrop -1: %v", err)
 	}
 }

@@ -21,6 +21,11 @@ type Settings struct {
 	ContactAngle float64
 	// Meniscus turns the meniscus shading (Sec. 5) on. Default true.
 	Meniscus bool
+	// FallDrop, when > 0, leaves two wet columns unlinked where one's surface lies more
+	// than FallDrop below the other's floor: the solver lets liquid fall there as
+	// particles (gpusim.Settings.Falling), so a steep sheet between the two pools would
+	// show liquid that is in the air, not on a wall. 0 links them as the paper does.
+	FallDrop float64
 	// Camera is the eye position, m, for the convex-meniscus cap (Sec. 5.3) and the
 	// guarantee that no normal faces away from the viewer. nil: no cap.
 	Camera *[3]float64
@@ -47,6 +52,9 @@ func (s Settings) Validate() error {
 	}
 	if !(s.ContactAngle >= 0 && s.ContactAngle <= math.Pi) {
 		return fmt.Errorf("surface: ContactAngle is %g rad: it must lie in [0, pi]", s.ContactAngle)
+	}
+	if !(s.FallDrop >= 0) || math.IsInf(s.FallDrop, 0) {
+		return fmt.Errorf("surface: FallDrop is %g m: it must be a finite number >= 0", s.FallDrop)
 	}
 	if s.Camera != nil {
 		for k, v := range s.Camera {
