@@ -85,6 +85,7 @@ type fallState struct {
 	land                []int32 // scratch: the column particle i lands in this step, or -1
 
 	changed []int32 // scratch: columns whose height the phase changed this step
+	targets []int32 // scratch: the columns a landing parcel shares its volume among
 	mark    []bool  // per column: listed in changed
 
 	// Totals since the start, m^3: released from columns, landed.
@@ -397,17 +398,22 @@ func (f *fallState) deposit(h, r []float32) {
 	keep := 0
 	for i := range f.vol {
 		if d := f.land[i]; d >= 0 {
-			old := float64(h[d]) + float64(r[d])
-			room := max((float64(c.Max[d])-old)*dx2, 0)
-			put := min(f.vol[i], room)
-			if put > 0 {
+			f.spread(i, d, h)
+			share := f.vol[i] / float64(len(f.targets))
+			for _, t := range f.targets {
+				old := float64(h[t]) + float64(r[t])
+				room := max((float64(c.Max[t])-old)*dx2, 0)
+				put := min(share, room, f.vol[i])
+				if put <= 0 {
+					continue
+				}
 				lvl := old + put/dx2
 				if put == room {
-					lvl = float64(c.Max[d])
+					lvl = float64(c.Max[t])
 				}
 				nh := float32(lvl)
-				h[d], r[d] = nh, float32(lvl-float64(nh))
-				f.touch(d)
+				h[t], r[t] = nh, float32(lvl-float64(nh))
+				f.touch(t)
 				f.landed += put
 				f.vol[i] -= put
 			}
@@ -425,6 +431,37 @@ func (f *fallState) deposit(h, r []float32) {
 	f.x, f.y, f.z = f.x[:keep], f.y[:keep], f.z[:keep]
 	f.vx, f.vy, f.vz = f.vx[:keep], f.vy[:keep], f.vz[:keep]
 	f.vol, f.land = f.vol[:keep], f.land[:keep]
+}
+
+// spread lists in f.targets the columns particle i, landing in column d, deposits into:
+// d alone for a parcel up to a cell across; a larger one (radius above dx/2) shares its
+// volume equally among the cells whose centres lie within its radius of where it lands,
+// each in the column there whose surface (liquid, or its floor when dry) lies within the
+// radius of the landing height, so that a large drop spreads as it lands instead of
+// piling up in one column. d first, then row by row: a fixed order.
+func (f *fallState) spread(i int, d int32, h []float32) {
+	f.targets = append(f.targets[:0], d)
+	c := f.cols
+	rad := math.Cbrt(3 * f.vol[i] / (4 * math.Pi))
+	if rad <= 0.5*c.Dx {
+		return
+	}
+	x, y, z := float64(f.x[i]), float64(f.y[i]), float64(f.z[i])
+	x0, x1 := max(int(math.Floor((x-rad)/c.Dx)), 0), min(int(math.Floor((x+rad)/c.Dx)), c.Nx-1)
+	y0, y1 := max(int(math.Floor((y-rad)/c.Dx)), 0), min(int(math.Floor((y+rad)/c.Dx)), c.Ny-1)
+	for cy := y0; cy <= y1; cy++ {
+		for cx := x0; cx <= x1; cx++ {
+			px, py := c.CellCentre(cx, cy)
+			if math.Hypot(px-x, py-y) > rad {
+				continue
+			}
+			t := c.ColumnAt(cx, cy, z)
+			if t < 0 || int32(t) == d || math.Abs(float64(h[t])-z) > rad {
+				continue // solid to the top, the landing column, or a surface far from the drop
+			}
+			f.targets = append(f.targets, int32(t))
+		}
+	}
 }
 
 // takeParticles moves old's particles (and totals) into f: a terrain change keeps what is

@@ -311,3 +311,61 @@ func BenchmarkPourOverLedge200(b *testing.B) {
 		})
 	}
 }
+
+// A parcel wider than a cell spreads over the cells under it as it lands (equal shares
+// within its radius), not into one column; a small one goes into the one column it hits.
+func TestLargeDropSpreads(t *testing.T) {
+	c := ledgeScene(t, 30, 30, 0.0005, 0, 0, 0.001, 0.03) // a flat floor at 1 mm
+	sim := newSim(t, c, fallSettings(0.002, 2))
+	const big = 1e-8 // 10 mm^3: radius 1.34 mm, 2.7 cells
+	if err := sim.Drop(0.0075, 0.0075, 0.01, big, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Drop(0.0025, 0.0125, 0.01, 1e-12, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	var wetBig, wetSmall int
+	for step := 1; sim.Stats().Particles > 0; step++ {
+		if step > 100 {
+			t.Fatal("the drops did not land in 100 steps")
+		}
+		sim.Step(1)
+		checkConserved(t, sim, step)
+		if sim.Stats().Particles == 0 {
+			var snap Snapshot
+			sim.Snapshot(&snap)
+			for i := range c.NumColumns() {
+				if snap.Depth(i) > 0 {
+					if x, _ := cellXY(c, int32(i)); x < 10 {
+						wetSmall++
+					} else {
+						wetBig++
+					}
+				}
+			}
+		}
+	}
+	// The cells within 1.34 mm of the centre: about pi (2.7)^2 = 23.
+	if wetBig < 15 || wetBig > 30 {
+		t.Errorf("a 10 mm^3 drop wetted %d cells on landing, want those within its radius (about 23)", wetBig)
+	}
+	if wetSmall != 1 {
+		t.Errorf("a 0.001 mm^3 drop wetted %d cells, want 1", wetSmall)
+	}
+}
+
+// Once the stream falls steadily, a step with particles in the air allocates nothing.
+func TestFallingStepAllocs(t *testing.T) {
+	c := ledgeScene(t, 40, 10, 0.0005, 0.008, 0.021, 0.001, 0.04)
+	sim := newSim(t, c, fallSettings(0, 2))
+	if _, err := sim.AddEmitter(Emitter{X: 0.004, Y: 0.0025, Z: 0.03, Radius: 0.0015, Rate: 2e-6}); err != nil {
+		t.Fatal(err)
+	}
+	sim.Step(100)
+	if sim.Stats().Particles == 0 {
+		t.Fatal("no particle in the air after 100 steps")
+	}
+	if a := testing.AllocsPerRun(20, func() { sim.Step(1) }); a != 0 {
+		t.Errorf("Step(1) with %d particles in the air allocates %g times", sim.Stats().Particles, a)
+	}
+}
