@@ -59,3 +59,52 @@ sim:export_mesh("out/pool.ply")
 		}
 	}
 }
+
+// TestExportDrops: liquid in the air is in the exported mesh as spheres (12 vertices and
+// 20 triangles a drop) after the surface; sim:drop, sim:stats and sim:info see it.
+func TestExportDrops(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	src := `
+local sim = vp.sim{ size = {0.02, 0.02}, height = 0.03, dx = 0.001, layers = 1, fall_drop = 0.002 }
+sim:terrain(vp.plane{ point = {0, 0, 0.001}, normal = {0, 0, 1} })
+sim:export_mesh("out/dry.obj")
+sim:drop{ at = {0.005, 0.005, 0.02}, volume = 1e-10 }
+sim:drop{ at = {0.015, 0.015, 0.02}, volume = 2e-10, velocity = {0.1, 0, 0} }
+local st, info = sim:stats(), sim:info()
+assert(st.particles == 2, "particles " .. st.particles)
+assert(math.abs(st.airborne - 3e-10) < 1e-20, "airborne " .. st.airborne)
+assert(math.abs(sim:volume() - 3e-10) < 1e-20, "volume " .. sim:volume())
+assert(info.falling == "particles" and info.fall_drop == 0.002, "info " .. info.falling .. " " .. info.fall_drop)
+sim:export_mesh("out/drops.obj")
+`
+	sc, err := LoadSource("drops.lua", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	count := func(name string) (v, f int) {
+		obj, err := os.ReadFile(filepath.Join(dir, "out", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(obj), "\n") {
+			switch {
+			case strings.HasPrefix(l, "v "):
+				v++
+			case strings.HasPrefix(l, "f "):
+				f++
+			}
+		}
+		return v, f
+	}
+	v0, f0 := count("dry.obj")
+	v, f := count("drops.obj")
+	if v-v0 != 24 || f-f0 != 40 {
+		t.Errorf("two drops added %d vertices and %d faces to the mesh, want 24 and 40", v-v0, f-f0)
+	}
+}
