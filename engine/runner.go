@@ -778,7 +778,7 @@ func (r *Runner) state() State {
 	st.Volume, st.Added, st.Removed, st.Rejected = r.snap.Volume, r.snap.Added, r.snap.Removed, r.snap.Rejected
 	st.Wet, st.Columns, st.Pipes = r.snap.Wet, c.NumColumns(), stats.Pipes
 	st.Extended, st.Passages = r.snap.Extended, r.snap.Passages
-	st.Particles, st.Airborne = len(r.snap.Particles), r.snap.Airborne
+	st.Particles, st.Airborne, st.FallDrop = len(r.snap.Particles), r.snap.Airborne, sim.FallDrop()
 	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
 	st.Settings = sim.Settings()
 	st.Total = r.Timings()

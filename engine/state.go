@@ -107,9 +107,10 @@ type State struct {
 	Wet, Columns, Pipes              int
 	Extended, Passages               int
 	// Particles are the parcels of liquid in the air and Airborne their volume, m^3 (part
-	// of Volume).
+	// of Volume); FallDrop is the release threshold in use, m (gpusim.Sim.FallDrop).
 	Particles      int
 	Airborne       float64
+	FallDrop       float64
 	Nx, Ny, Layers int
 	Dx             float64
 	Settings       gpusim.Settings

@@ -44,9 +44,14 @@ func ParseFalling(s string) (Falling, error) {
 }
 
 // DefaultFallDropCells is the default release threshold (Settings.FallDrop = 0), in cells:
-// liquid leaving a column falls when the surface it would enter lies more than this many
-// cells below the column's floor.
-const DefaultFallDropCells = 3
+// liquid leaving a column starts to fall when the surface it would enter lies more than
+// this many cells below the column's floor, and falls whole at twice that (release). Eight
+// cells, 4 mm at dx = 0.5 mm: over a lower step the heightfield's sheet is a fair picture
+// (the coffee mug's 3.5 mm lip), and streams released there, landing a few steps later
+// next to where they left, fed back on their own release and kept the puddle rippling at
+// the cell scale (at 3 cells the coffee scene's table was 2 to 6 times rougher than with
+// falling off: mean |h - mean of the 4 neighbours| 0.05 to 0.13 mm against 0.023 mm).
+const DefaultFallDropCells = 8
 
 // minDropCells is the smallest parcel released, as the side of a cube in cells: an
 // outflow over a drop that moves less than (minDropCells dx)^3 in a step stays in the
@@ -253,7 +258,7 @@ func (f *fallState) release(h, r []float32, dt float64) {
 	for k, p := range f.cand {
 		q := f.candFlux[k]
 		if float64(q)*dt < f.minVol && float64(-q)*dt < f.minVol {
-			continue // no flow, or a film: it stays on the wall
+			continue // no flow, or a film: it stays on the wall (minDropCells)
 		}
 		src, dst := f.topo.pipeA[p], f.topo.pipeB[p]
 		ss, sd := f.slotA[k], f.slotB[k]
@@ -264,13 +269,20 @@ func (f *fallState) release(h, r []float32, dt float64) {
 		if fall <= f.drop {
 			continue // liquid climbing up a step, or a low step
 		}
+		// The share released grows from none where d's level without the stream lies
+		// drop below s's floor to all at twice that: all or nothing, a pool rising to
+		// the threshold would take the stream by turns as a pipe's flow and as landing
+		// parcels, and that flicker kept it rippling at the cell scale (the coffee
+		// scene's table, 3.5 mm below the mug's lip, roughened eightfold).
 		old := f.relLevel[sd]
-		lvl := old - float64(q)*dt/dx2
+		take := float64(q) * dt / dx2
+		share := min((float64(c.Base[src])-max(old-take, float64(c.Base[dst])))/f.drop-1, 1)
+		if !(share > 0) || share*take*dx2 < f.minVol {
+			continue
+		}
+		lvl := old - share*take
 		if lvl < float64(c.Base[dst]) {
 			lvl = float64(c.Base[dst]) // rounding: take no more than is there
-		}
-		if float64(c.Base[src])-lvl <= f.drop {
-			continue
 		}
 		vol := (old - lvl) * dx2
 		if vol <= 0 {
@@ -380,6 +392,9 @@ func (f *fallState) flyOne(i int, h []float32, dt float64) int32 {
 			z = max(float64(h[col]), nz)
 			land = int32(col)
 			break
+		}
+		if top := float64(c.Max[col]); nz > top { // thrown up into a ceiling: it stops rising
+			nz, vz = top, 0
 		}
 		z = nz
 	}

@@ -132,7 +132,7 @@ func (s Settings) Validate() error {
 		{"viscosity", s.Viscosity, s.Viscosity >= 0, ">= 0 m^2/s"},
 		{"damping", s.Damping, s.Damping >= 0 && s.Damping <= 1, "in [0, 1] (fraction of flux kept per second)"},
 		{"gravity", s.Gravity, s.Gravity > 0, "> 0 m/s^2"},
-		{"fall_drop", s.FallDrop, s.FallDrop >= 0, ">= 0 m (0 = 3 cells)"},
+		{"fall_drop", s.FallDrop, s.FallDrop >= 0, ">= 0 m (0 = 8 cells)"},
 	} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("%s is %v: it must be a finite number, %s", f.name, f.v, f.want)

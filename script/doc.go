@@ -68,8 +68,9 @@
 // Module vp (a global, and require("vp")):
 //
 //   - vp.sim{size, height, dx, dt, layers, viscosity, damping, gravity, cross_section,
-//     extended_pipes, backend, workers} -> sim: once per script; every field optional with
-//     the contract's defaults; each is checked (unknown name, type, NaN, range, memory).
+//     extended_pipes, falling, fall_drop, backend, workers} -> sim: once per script; every
+//     field optional with the contract's defaults (falling = "particles", fall_drop = 0:
+//     8 cells); each is checked (unknown name, type, NaN, range, memory).
 //   - vp.param(name, default): Options.Params[name] converted to default's type (number,
 //     boolean or string), or default.
 //   - vp.version: the API version (Version).
@@ -95,7 +96,10 @@
 //   - sim:fill{at, level} -> volume added.
 //   - sim:source{at, radius, rate, start, stop} and sim:sink{...} -> handle with
 //     :set_rate(q) and :stop(); rate >= 0 for both.
-//   - sim:set{viscosity, damping, gravity, cross_section, extended_pipes, dt, workers}.
+//   - sim:drop{at, volume, velocity} (velocity optional): a parcel of liquid put into the
+//     air, booked as added; it falls and lands like liquid released over a drop.
+//   - sim:set{viscosity, damping, gravity, cross_section, extended_pipes, falling,
+//     fall_drop, dt, workers}. vp.sim and sim:set read these with one parser (settings).
 //
 // Time:
 //
@@ -107,11 +111,14 @@
 //
 // Reading: sim:time(), sim:volume(), sim:depth(x, y), sim:columns(x, y) ->
 // {{min, base, max, h}, ...}, sim:stats() -> {steps, time, dt, columns, wet, pipes,
-// extended, passages, volume, added, removed, rejected, backend, workers, step_ms, sim,
-// surface, render}, sim:info() -> grid, memory, dt, settings.
+// extended, passages, particles, airborne, volume, added, removed, rejected, backend,
+// workers, step_ms, sim, surface, render}, sim:info() -> grid, memory, dt, settings
+// (falling, and fall_drop: the release threshold in use, m). sim:volume() and the stats'
+// volume include the liquid in the air (airborne).
 //
 // Output: print(...) goes to Options.Print; sim:export_mesh(path) writes the liquid
-// surface (OBJ, or PLY by extension; relative paths inside the working folder only);
+// surface (OBJ, or PLY by extension; relative paths inside the working folder only), with
+// each particle in the air appended as a small sphere (BuildSurface);
 // sim:screenshot(path) calls Options.Screenshot (the command's preview renders the view
 // offscreen when no window is open; an error says so when the hook is nil).
 // sim:set{liquid = "blood"} (water, blood, coffee, paint, or {r, g, b}) sets the colour

@@ -88,7 +88,7 @@ func TestBadInput(t *testing.T) {
 		{"set unknown field", small + "sim:set{ viscocity = 1e-6 }", 2, []string{`sim:set: unknown field "viscocity": allowed fields are viscosity, damping, gravity, cross_section, extended_pipes, falling, fall_drop, dt, workers`}},
 		{"set bad value", small + "sim:set{ damping = -0.5 }", 2, []string{"sim:set: damping is -0.5: it must be in [0, 1]"}},
 		{"falling", small + "sim:set{ falling = 'drops' }", 2, []string{`sim:set: falling is "drops": want "particles", "off"`}},
-		{"fall_drop negative", "vp.sim{ fall_drop = -0.001 }", 1, []string{"vp.sim: fall_drop is -0.001: it must be >= 0 m (0 = 3 cells)"}},
+		{"fall_drop negative", "vp.sim{ fall_drop = -0.001 }", 1, []string{"vp.sim: fall_drop is -0.001: it must be >= 0 m (0 = 8 cells)"}},
 		{"drop in a solid", small + "sim:terrain(vp.box{min = {0, 0, 0}, max = {0.01, 0.01, 0.003}})\nsim:drop{ at = {0.005, 0.005, 0.001}, volume = 1e-9 }", 3, []string{"sim:drop: at = {0.005, 0.005, 0.001} is inside a solid"}},
 		{"drop volume", small + "sim:drop{ at = {0.005, 0.005, 0.005}, volume = -1 }", 2, []string{"sim:drop: volume is -1 m^3: it must be > 0"}},
 		{"drop velocity", small + "sim:drop{ at = {0.005, 0.005, 0.005}, volume = 1e-9, velocity = {1, 2} }", 2, []string{"sim:drop: velocity"}},

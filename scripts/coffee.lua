@@ -22,6 +22,7 @@ local spill = vp.param("spill", 2e-5) -- m^3/s for 1 s
 
 local sim = vp.sim{
   size = {0.1, 0.1}, height = 0.07, dx = dx, dt = 0.003, layers = 4, viscosity = 1e-6,
+  falling = vp.param("falling", "particles"),
 }
 
 local table_top = 0.002

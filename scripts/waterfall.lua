@@ -18,7 +18,7 @@
 --
 -- Parameters: --param falling=off gives the paper's method (no particles: the heightfield
 -- moves the water down the edge at once); --param fall_drop=0.005 (m) releases only over
--- drops of more than 5 mm (default: 3 cells, 1.5 mm).
+-- drops of more than 5 mm (default: 8 cells, 4 mm).
 --
 --   vpbench scripts/waterfall.lua
 --   vpbench run --headless --surface --until 4 scripts/waterfall.lua

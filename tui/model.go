@@ -58,7 +58,7 @@ func newKeyMap() keyMap {
 
 // ShortHelp is the help line (help.KeyMap).
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Quit, k.Pause, k.Step, k.Speed, k.ViscUp, k.Layer, k.Reload, k.Preview, k.Shot, k.Record}
+	return []key.Binding{k.Quit, k.Pause, k.Step, k.Speed, k.ViscUp, k.Layer, k.Reload, k.Preview, k.Shot, k.Record, k.Falling}
 }
 
 // FullHelp is every key, in columns (help.KeyMap).

@@ -72,7 +72,7 @@ func TestViewShowsTheState(t *testing.T) {
 	for _, w := range []int{90, 130} { // the log under the map, and beside it
 		m, _ := newTestModel(t, w, 40)
 		st := knownState()
-		st.Particles, st.Airborne = 12, 0.0123e-6
+		st.Particles, st.Airborne, st.FallDrop = 12, 0.0123e-6, 0.004
 		m.Update(st)
 		v := m.Rendered()
 		wantIn(t, v,
@@ -90,7 +90,7 @@ func TestViewShowsTheState(t *testing.T) {
 			"q quit • space pause • s step • f speed • +/- viscosity",
 		)
 		if w > 110 {
-			wantIn(t, v, "extended pipes: axis │ falling: particles below 1.5 mm")
+			wantIn(t, v, "extended pipes: axis │ falling: particles below 4 mm")
 			wantIn(t, v, "q quit • space pause • s step • f speed • +/- viscosity • l layer • r reload • w preview • c screenshot")
 		}
 		if strings.Contains(v, "cannot keep up") {

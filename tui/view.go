@@ -8,7 +8,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/vpbench/vpbench/engine"
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/timing"
 )
 
@@ -254,12 +253,8 @@ func padRight(s string, width int, fill ...rune) string {
 
 // falling is the falling setting with the release threshold in use, as people read it.
 func falling(st *engine.State) string {
-	if st.Settings.Falling != gpusim.FallingParticles {
-		return st.Settings.Falling.String()
+	if f := st.Settings.Falling.String(); f != "particles" {
+		return f
 	}
-	d := st.Settings.FallDrop
-	if d == 0 {
-		d = gpusim.DefaultFallDropCells * st.Dx
-	}
-	return fmt.Sprintf("particles below %.3g mm", d*1e3)
+	return fmt.Sprintf("particles below %.3g mm", st.FallDrop*1e3)
 }
