@@ -60,7 +60,7 @@ const DefaultFallDropCells = 8
 const minDropCells = 0.25
 
 // maxSubsteps bounds the sub-steps of one particle's flight in one step (each moves it at
-// most half a cell sideways, so that it cannot jump over a wall).
+// most one cell sideways, so that it cannot jump over a wall: it meets every cell it crosses).
 const maxSubsteps = 64
 
 // fallState is the liquid in flight and the pipes that may release more (docs/solver.md,
@@ -328,7 +328,7 @@ func cellXY(c *terrain.Columns, i int32) (x, y int) {
 }
 
 // flyOne moves particle i ballistically through dt (symplectic Euler: velocity, then
-// position) in sub-steps of at most half a cell sideways, and returns the column it lands
+// position) in sub-steps of at most a cell sideways, and returns the column it lands
 // in, or -1 while it flies. It lands in the column whose liquid surface (or floor) it
 // reaches: moving down within a cell, or moving sideways into a cell at a height below
 // that cell's surface there. Moving sideways into solid, it stops moving that way and
@@ -349,7 +349,7 @@ func (f *fallState) flyOne(i int, h []float32, dt float64) int32 {
 	if z <= float64(h[col]) {
 		return int32(col) // already at or under a surface (or inside the solid below col)
 	}
-	n := int(math.Ceil(math.Max(math.Abs(vx), math.Abs(vy)) * dt / (0.5 * dx)))
+	n := int(math.Ceil(math.Max(math.Abs(vx), math.Abs(vy)) * dt / dx))
 	n = min(max(n, 1), maxSubsteps)
 	hs := dt / float64(n)
 	land := int32(-1)
@@ -437,9 +437,12 @@ func (f *fallState) deposit(h, r []float32) {
 			}
 		}
 		if f.vol[i] > 0 {
-			f.x[keep], f.y[keep], f.z[keep] = f.x[i], f.y[i], f.z[i]
-			f.vx[keep], f.vy[keep], f.vz[keep] = f.vx[i], f.vy[i], f.vz[i]
-			f.vol[keep], f.land[keep] = f.vol[i], -1
+			if keep != i {
+				f.x[keep], f.y[keep], f.z[keep] = f.x[i], f.y[i], f.z[i]
+				f.vx[keep], f.vy[keep], f.vz[keep] = f.vx[i], f.vy[i], f.vz[i]
+				f.vol[keep] = f.vol[i]
+			}
+			f.land[keep] = -1
 			keep++
 		}
 	}
