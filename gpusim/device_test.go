@@ -72,6 +72,12 @@ func conformanceCases() []conformanceCase {
 		{name: "ledge/particles", cols: func(t testing.TB) *terrain.Columns {
 			return ledgeScene(t, 40, 10, 0.0005, 0.008, 0.021, 0.001, 0.04)
 		}, st: falling(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: pour, steps: 120, flux: 2e-8},
+		{name: "floor/falling-source", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: falling(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: []Emitter{
+			{X: 0.007, Y: 0.006, Z: 0.02, Radius: 0.002, Rate: 2e-6, Stop: math.Inf(1), Falls: true, VX: 0.05},
+			src[1],
+		}, steps: 80, flux: 2e-8},
 		{name: "shelf/particles", cols: func(t testing.TB) *terrain.Columns {
 			return shelfScene(t, 40, 10, 0.0005, 0.012, 0.021, 0.001, 0.04)
 		}, st: falling(st(CrossFilm, ExtendedUnified, 4e-6)), emitters: pour, steps: 120, flux: 2e-8},

@@ -16,6 +16,12 @@ type Emitter struct {
 	Rate  float64 // m^3/s: > 0 adds liquid, < 0 removes it
 	Start float64 // s: active from Start ...
 	Stop  float64 // ... until Stop (exclusive); +Inf (or 0 from NewSource) = never stops
+	// Falls makes a source pour from its point: its liquid leaves (X, Y, Z) each step as a
+	// particle moving at (VX, VY, VZ) m/s, which falls and lands like released liquid
+	// (docs/solver.md, "Liquid that falls"), instead of entering the columns there at once.
+	// The point must lie in free space; a sink cannot fall.
+	Falls      bool
+	VX, VY, VZ float64
 }
 
 // emitterSet holds every emitter with its target columns precomputed (flat CSR arrays), so
@@ -90,6 +96,19 @@ func validateEmitter(e Emitter) error {
 	if e.Stop < e.Start {
 		return fmt.Errorf("stop (%g s) is before start (%g s)", e.Stop, e.Start)
 	}
+	if e.Falls {
+		if e.Rate < 0 {
+			return fmt.Errorf("falls: a sink takes liquid from its columns, it cannot fall")
+		}
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"velocity[1]", e.VX}, {"velocity[2]", e.VY}, {"velocity[3]", e.VZ}} {
+			if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+				return fmt.Errorf("%s is %v: it must be a finite number of m/s", f.name, f.v)
+			}
+		}
+	}
 	return nil
 }
 
@@ -101,8 +120,23 @@ func (s *emitterSet) add(cols *terrain.Columns, e Emitter) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if e.Falls {
+		if err := fallPoint(cols, e); err != nil {
+			return 0, err
+		}
+		tg = nil // the particle phase pours it: the backends see no column
+	}
 	s.push(e, true, tg)
 	return len(s.list) - 1, nil
+}
+
+// fallPoint checks that a falling source's point lies in free space.
+func fallPoint(cols *terrain.Columns, e Emitter) error {
+	cx, cy, _ := cols.CellAt(e.X, e.Y)
+	if c := cols.ColumnAt(cx, cy, e.Z); c < 0 || float64(cols.Base[c]) > e.Z || e.Z > cols.Height {
+		return fmt.Errorf("at = {%g, %g, %g} is inside a solid: a falling source pours from free space", e.X, e.Y, e.Z)
+	}
+	return nil
 }
 
 // push appends an emitter acting on targets, which share its rate equally.
@@ -112,7 +146,7 @@ func (s *emitterSet) push(e Emitter, active bool, targets []int32) {
 	}
 	s.list = append(s.list, e)
 	s.active = append(s.active, active)
-	w := 1 / float64(len(targets))
+	w := 1 / float64(max(len(targets), 1))
 	for _, c := range targets {
 		s.tCol = append(s.tCol, c)
 		s.tWeight = append(s.tWeight, w)
@@ -128,12 +162,25 @@ func (s *emitterSet) retarget(cols *terrain.Columns) (emitterSet, error) {
 	var n emitterSet
 	for id, e := range s.list {
 		tg, err := emitterTargets(cols, e)
+		if err == nil && e.Falls {
+			err, tg = fallPoint(cols, e), nil
+		}
 		if err != nil && s.active[id] {
 			return emitterSet{}, fmt.Errorf("source or sink %d: %w", id, err)
 		}
 		n.push(e, s.active[id] && err == nil, tg)
 	}
 	return n, nil
+}
+
+// pours tells whether some falling source may still pour at time t or later.
+func (s *emitterSet) pours(t float64) bool {
+	for i, a := range s.active {
+		if e := &s.list[i]; a && e.Falls && e.Rate > 0 && t < e.Stop {
+			return true
+		}
+	}
+	return false
 }
 
 // any tells whether some emitter may act.

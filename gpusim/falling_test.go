@@ -92,11 +92,20 @@ func TestFreeFallLandsOnTime(t *testing.T) {
 		if math.Abs(landed-want) > dt {
 			t.Fatalf("workers %d: landed at t = %g s, sqrt(2H/g) = %g s (dt %g)", workers, landed, want, dt)
 		}
+		// It lands spread over the 3 x 3 cells around where it fell, binomially: a quarter
+		// in the middle, an eighth in each side cell, a sixteenth in each corner.
 		var snap Snapshot
 		sim.Snapshot(&snap)
-		i := c.ColumnAt(10, 10, 0.002)
-		if got := snap.Depth(i) * dx * dx; math.Abs(got-vol) > 1e-6*vol {
-			t.Fatalf("workers %d: the landing column holds %g m^3, want %g", workers, got, vol)
+		var all float64
+		for i := range c.NumColumns() {
+			all += snap.Depth(i) * dx * dx
+		}
+		mid := snap.Depth(c.ColumnAt(10, 10, 0.002)) * dx * dx
+		side := snap.Depth(c.ColumnAt(11, 10, 0.002)) * dx * dx
+		corner := snap.Depth(c.ColumnAt(9, 11, 0.002)) * dx * dx
+		if math.Abs(all-vol) > 1e-6*vol || math.Abs(mid-vol/4) > 1e-6*vol || math.Abs(side-vol/8) > 1e-6*vol || math.Abs(corner-vol/16) > 1e-6*vol {
+			t.Fatalf("workers %d: %g m^3 on the floor (want %g): %g in the middle, %g beside, %g in a corner; want 1/4, 1/8, 1/16 of it",
+				workers, all, vol, mid, side, corner)
 		}
 	}
 }
@@ -116,19 +125,20 @@ func TestThrowLandsAtRange(t *testing.T) {
 			sim.Step(1)
 			checkConserved(t, sim, step)
 		}
+		// Where it landed: the middle of the 3 x 3 cells it spread over, the centroid of
+		// the floor's liquid along x.
 		var snap Snapshot
 		sim.Snapshot(&snap)
-		wet := -1
+		var sum, moment float64
 		for x := range c.Nx {
-			if snap.Depth(c.ColumnAt(x, 4, 0)) > 0 {
-				if wet >= 0 {
-					t.Fatalf("u = %g: two wet cells, %d and %d", u, wet, x)
-				}
-				wet = x
+			for y := range c.Ny {
+				d := snap.Depth(c.ColumnAt(x, y, 0))
+				sum += d
+				moment += d * (float64(x) + 0.5) * dx
 			}
 		}
 		want := x0 + u*math.Sqrt(2*H/9.81)
-		if got := (float64(wet) + 0.5) * dx; math.Abs(got-want) > 1.5*dx+u*dt {
+		if got := moment / sum; math.Abs(got-want) > 1.5*dx+u*dt {
 			t.Fatalf("u = %g: landed in the cell at x = %g m, u sqrt(2H/g) predicts %g m", u, got, want)
 		}
 	}
@@ -312,8 +322,8 @@ func BenchmarkPourOverLedge200(b *testing.B) {
 	}
 }
 
-// A parcel wider than a cell spreads over the cells under it as it lands (equal shares
-// within its radius), not into one column; a small one goes into the one column it hits.
+// A parcel wider than three cells spreads over the cells under it as it lands (equal
+// shares within its radius); a small one over the 3 x 3 cells around where it lands.
 func TestLargeDropSpreads(t *testing.T) {
 	c := ledgeScene(t, 30, 30, 0.0005, 0, 0, 0.001, 0.03) // a flat floor at 1 mm
 	sim := newSim(t, c, fallSettings(0.002, 2))
@@ -349,8 +359,8 @@ func TestLargeDropSpreads(t *testing.T) {
 	if wetBig < 15 || wetBig > 30 {
 		t.Errorf("a 10 mm^3 drop wetted %d cells on landing, want those within its radius (about 23)", wetBig)
 	}
-	if wetSmall != 1 {
-		t.Errorf("a 0.001 mm^3 drop wetted %d cells, want 1", wetSmall)
+	if wetSmall != 9 {
+		t.Errorf("a 0.001 mm^3 drop wetted %d cells, want the 3 x 3 around it", wetSmall)
 	}
 }
 
@@ -391,5 +401,58 @@ func TestThrownUpStopsAtCeiling(t *testing.T) {
 	}
 	if top > 0.019 || top < 0.0189 {
 		t.Errorf("thrown up at 2 m/s under a shelf at 19 mm, it rose to %.3f mm; want it stopped at the shelf", top*1e3)
+	}
+}
+
+// A falling source pours from its point: its liquid reaches the floor H below after
+// sqrt(2H/g) (within a step), the stream spreads over the source's disc, and every drop
+// poured ends on the floor with the volume exact. A sink cannot fall, and a falling source
+// must pour from free space.
+func TestFallingSource(t *testing.T) {
+	const dx, H = 0.0005, 0.029
+	c := ledgeScene(t, 40, 40, dx, 0, 0, 0.001, 0.04) // a flat floor at 1 mm
+	for _, workers := range []int{1, 2} {
+		sim := newSim(t, c, fallSettings(0, workers))
+		const rate, stop = 1e-6, 0.3
+		if _, err := sim.AddEmitter(Emitter{X: 0.01, Y: 0.01, Z: 0.001 + H, Radius: 0.002, Rate: rate, Stop: stop, Falls: true}); err != nil {
+			t.Fatal(err)
+		}
+		first := -1.0
+		for step := 1; sim.Time() < stop || sim.Stats().Particles > 0; step++ {
+			if step > 1000 {
+				t.Fatal("the stream did not land in 1,000 steps")
+			}
+			t0 := sim.Time()
+			sim.Step(1)
+			checkConserved(t, sim, step)
+			if first < 0 && sim.Stats().Wet > 0 {
+				first = t0 // poured at the step's start, landed within the step ending now
+			}
+		}
+		if want := math.Sqrt(2 * H / 9.81); math.Abs(first-want) > 2*sim.Dt() {
+			t.Errorf("workers %d: the first drop reached the floor at t = %.4f s, sqrt(2H/g) = %.4f s", workers, first, want)
+		}
+		st := sim.Stats()
+		steps := math.Ceil(stop / sim.Dt())
+		if want := rate * sim.Dt() * steps; math.Abs(st.Volume-want) > 1e-12*want || math.Abs(st.Added-want) > 1e-12*want {
+			t.Errorf("workers %d: volume %g, added %g; want the %g poured", workers, st.Volume, st.Added, want)
+		}
+		// The stream's width: wet cells over the source's disc, not one column.
+		if st.Wet < 20 {
+			t.Errorf("workers %d: %d wet cells under a source 2 mm in radius", workers, st.Wet)
+		}
+	}
+	sim := newSim(t, c, fallSettings(0, 1))
+	for _, tc := range []struct {
+		e    Emitter
+		want string
+	}{
+		{Emitter{X: 0.01, Y: 0.01, Z: 0.02, Rate: -1e-6, Falls: true}, "a sink"},
+		{Emitter{X: 0.01, Y: 0.01, Z: 0.0005, Rate: 1e-6, Falls: true}, "inside a solid"},
+		{Emitter{X: 0.01, Y: 0.01, Z: 0.02, Rate: 1e-6, Falls: true, VZ: math.NaN()}, "velocity[3] is NaN"},
+	} {
+		if _, err := sim.AddEmitter(tc.e); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.e, err, tc.want)
+		}
 	}
 }

@@ -400,7 +400,7 @@ func (s *Sim) Step(n int) {
 	if n <= 0 {
 		return
 	}
-	if s.fall.active() {
+	if s.fall.active() || s.em.pours(s.time) {
 		s.stepFalling(n)
 		return
 	}
@@ -443,10 +443,11 @@ func (s *Sim) stepFalling(n int) {
 	hs := s.be.(hostState)
 	for range n {
 		a := s.be.step(1, s.time, &s.em, nil, nil)
+		t1 := time.Now()
+		a.added += s.fall.pour(&s.em, s.time, s.dt, s.steps)
 		s.book(a)
 		s.steps++
 		s.time += s.dt
-		t1 := time.Now()
 		s.fall.step(hs, s.dt)
 		s.fall.wall += time.Since(t1)
 	}

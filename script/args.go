@@ -248,3 +248,16 @@ func (c call) vecValue(name string, v lua.LValue, n int) []float64 {
 	}
 	return out
 }
+
+// boolean reads an optional boolean field (def when absent).
+func (c call) boolean(t *lua.LTable, key string, def bool) bool {
+	switch v := t.RawGetString(key).(type) {
+	case lua.LBool:
+		return bool(v)
+	case *lua.LNilType:
+		return def
+	default:
+		c.fail("%s is a %s: want true or false", key, v.Type())
+	}
+	return def
+}

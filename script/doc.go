@@ -94,8 +94,9 @@
 //     ones (also mid-run) rebuild its columns keeping the liquid. Without any call the
 //     terrain is the empty domain.
 //   - sim:fill{at, level} -> volume added.
-//   - sim:source{at, radius, rate, start, stop} and sim:sink{...} -> handle with
-//     :set_rate(q) and :stop(); rate >= 0 for both.
+//   - sim:source{at, radius, rate, start, stop, falls, velocity} and sim:sink{at, radius,
+//     rate, start, stop} -> handle with :set_rate(q) and :stop(); rate >= 0 for both; a
+//     source with falls = true pours from its point as particles moving at velocity.
 //   - sim:drop{at, volume, velocity} (velocity optional): a parcel of liquid put into the
 //     air, booked as added; it falls and lands like liquid released over a drop.
 //   - sim:set{viscosity, damping, gravity, cross_section, extended_pipes, falling,

@@ -297,7 +297,7 @@ func (e *emitterVal) describe() string {
 // addEmitter is sim:source and sim:sink: rate >= 0 in both (a sink removes it).
 func (s *Scenario) addEmitter(c call, sink bool) int {
 	t := c.table(2, "{at = {x, y, z}, radius = r, rate = q, start = t0, stop = t1}")
-	c.keys(t, "at", "radius", "rate", "start", "stop")
+	c.keys(t, "at", "radius", "rate", "start", "stop", "falls", "velocity")
 	at, _ := c.vec(t, "at", 3, true)
 	radius := c.numAtLeast(t, "radius", 0, false, 0, false, "m")
 	rate := c.numAtLeast(t, "rate", 0, true, 0, false, "m^3/s")
@@ -309,12 +309,24 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 			c.fail("stop is %s s: it must be after start (%s s)", fmtNum(stop), fmtNum(start))
 		}
 	}
+	falls := c.boolean(t, "falls", false)
+	vel, hasVel := c.vec(t, "velocity", 3, false)
+	if sink && falls {
+		c.fail("falls = true: a sink takes liquid from its columns, it cannot fall")
+	}
+	if hasVel && !falls {
+		c.fail("velocity is for a source that falls (falls = true): one that does not puts its liquid into its columns")
+	}
+	if !hasVel {
+		vel = []float64{0, 0, 0}
+	}
 	c.ensureSim()
 	q := rate
 	if sink {
 		q = -rate
 	}
-	id, err := s.sim.AddEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop})
+	id, err := s.sim.AddEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
+		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2]})
 	if err != nil {
 		c.fail("%v", err)
 	}

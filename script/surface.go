@@ -117,13 +117,7 @@ func (s *Scenario) surfaceSettings(c call, t *lua.LTable) surface.Settings {
 	st.DepthMax = c.num(t, "depth_max", st.DepthMax, false, "")
 	st.MeniscusLength = c.num(t, "meniscus_length", st.MeniscusLength, false, "")
 	st.ContactAngle = c.num(t, "contact_angle", st.ContactAngle, false, "")
-	switch v := t.RawGetString("meniscus").(type) {
-	case lua.LBool:
-		st.Meniscus = bool(v)
-	case *lua.LNilType:
-	default:
-		c.fail("meniscus is a %s: want true or false", v.Type())
-	}
+	st.Meniscus = c.boolean(t, "meniscus", st.Meniscus)
 	if err := st.Validate(); err != nil {
 		c.fail("%v", err)
 	}

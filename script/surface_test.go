@@ -108,3 +108,31 @@ sim:export_mesh("out/drops.obj")
 		t.Errorf("two drops added %d vertices and %d faces to the mesh, want 24 and 40", v-v0, f-f0)
 	}
 }
+
+// TestFallingSourceScript: sim:source{falls = true, velocity = ...} pours from its point
+// into the air; the drops land and the volume is what it poured.
+func TestFallingSourceScript(t *testing.T) {
+	src := `
+local sim = vp.sim{ size = {0.02, 0.02}, height = 0.03, dx = 0.001, layers = 1 }
+sim:terrain(vp.plane{ point = {0, 0, 0.001}, normal = {0, 0, 1} })
+sim:source{ at = {0.01, 0.01, 0.02}, radius = 0.002, rate = 1e-6, stop = 0.05, falls = true, velocity = {0.1, 0, 0} }
+`
+	sc, err := LoadSource("pour.lua", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	if _, err := sc.Advance(10); err != nil {
+		t.Fatal(err)
+	}
+	if st := sc.Sim().Stats(); st.Particles == 0 || st.Wet != 0 {
+		t.Fatalf("after 10 steps: %d particles, %d wet columns; want the stream in the air, not yet down", st.Particles, st.Wet)
+	}
+	if _, err := sc.Advance(200); err != nil {
+		t.Fatal(err)
+	}
+	st := sc.Sim().Stats()
+	if st.Particles != 0 || st.Wet == 0 || st.Added == 0 || (st.Volume-st.Added) > 1e-12*st.Added || (st.Added-st.Volume) > 1e-12*st.Added {
+		t.Fatalf("after 210 steps: %d particles, %d wet, volume %g, added %g", st.Particles, st.Wet, st.Volume, st.Added)
+	}
+}
