@@ -346,7 +346,7 @@ func TestLargeDropSpreads(t *testing.T) {
 			sim.Snapshot(&snap)
 			for i := range c.NumColumns() {
 				if snap.Depth(i) > 0 {
-					if x, _ := cellXY(c, int32(i)); x < 10 {
+					if x := int(sim.fall.colCell[i]) % c.Nx; x < 10 {
 						wetSmall++
 					} else {
 						wetBig++

@@ -69,10 +69,11 @@ func countPipes(c *terrain.Columns) int {
 // What a topology and a CPU backend hold. Per column: h, r, K, S, two snapshot
 // buffers, two host copies, adjStart, the construction's fill list, the workers' flag
 // lists (13 x 4 bytes); the extended pipes' per-column arrays (30 bytes) and list of
-// capped columns (up to 8 with its growth). Per pipe: a, b, flux, two adjacency entries
-// of three 4-byte values, and a direction flag.
+// capped columns (up to 8 with its growth); the particle phase's column flags and cells
+// (5 bytes, falling.go). Per pipe: a, b, flux, two adjacency entries of three 4-byte
+// values, and a direction flag.
 const (
-	topologyColumnBytes = 13*4 + 30 + 8
+	topologyColumnBytes = 13*4 + 30 + 8 + 5
 	topologyPipeBytes   = 4*9 + 1
 )
 
