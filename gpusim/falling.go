@@ -66,9 +66,11 @@ const minDropCells = 0.25
 const maxSubsteps = 64
 
 // fallState is the liquid in flight and the pipes that may release more (docs/solver.md,
-// "Liquid that falls"). Particles are a structure of arrays, in the order they were
-// released; every loop over them runs in that order, so the state does not depend on the
-// number of workers. Nothing is allocated per step once the arrays have grown.
+// "Liquid that falls"). Particles are a structure of arrays, appended as they are
+// released and each landed one replaced by the last (deposit): their order depends only
+// on what was released and what landed, every serial loop over them runs in it, and the
+// flight of each depends on it alone, so the state does not depend on the number of
+// workers. Nothing is allocated per step once the arrays have grown.
 type fallState struct {
 	cols    *terrain.Columns
 	topo    *topology

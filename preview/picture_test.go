@@ -325,7 +325,7 @@ func isBrown(c [3]float64) bool {
 
 // defaultPicture renders sc's current state at 800 x 450 from the default camera fitted
 // to the frame (as vpbench render does).
-func defaultPicture(t *testing.T, sc *script.Scenario) (*image.RGBA, Camera) {
+func defaultPicture(t *testing.T, sc *script.Scenario) (*image.RGBA, Camera, Frame) {
 	t.Helper()
 	const w, h = 800, 450
 	m, err := sc.BuildSurface()
@@ -344,7 +344,7 @@ func defaultPicture(t *testing.T, sc *script.Scenario) (*image.RGBA, Camera) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return img, cam
+	return img, cam, f
 }
 
 // fraction is the share of img's pixels for which is holds.
@@ -378,16 +378,8 @@ func fraction(img *image.RGBA, is func([3]float64) bool) float64 {
 func TestBloodReadsRed(t *testing.T) {
 	needGL(t)
 	sc := loadLibrary(t, "surgery.lua", 2, nil)
-	img, cam := defaultPicture(t, sc)
+	img, cam, f := defaultPicture(t, sc)
 	keep(t, "surgery", img)
-	m, err := sc.BuildSurface()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := frameOf(sc, m)
-	if err != nil {
-		t.Fatal(err)
-	}
 	under, _, err := testHost.Render(&f, cam, img.Bounds().Dx(), img.Bounds().Dy(), RenderOptions{HideLiquid: true})
 	if err != nil {
 		t.Fatal(err)
@@ -422,7 +414,7 @@ func TestBloodReadsRed(t *testing.T) {
 func TestCoffeeReadsBrown(t *testing.T) {
 	needGL(t)
 	sc := loadLibrary(t, "coffee.lua", 2, nil)
-	img, _ := defaultPicture(t, sc)
+	img, _, _ := defaultPicture(t, sc)
 	keep(t, "coffee", img)
 	frac := fraction(img, isBrown)
 	t.Logf("coffee at t = 2 s: %.2f%% brown", 100*frac)

@@ -12,11 +12,7 @@ import (
 // surface settings from sim:set; unsafe paths are refused with the script's line.
 func TestExportMesh(t *testing.T) {
 	dir := t.TempDir()
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
+	t.Chdir(dir)
 	src := `
 local sim = vp.sim{ size = {0.02, 0.02}, height = 0.01, dx = 0.001, layers = 1 }
 sim:terrain(vp.plane{ point = {0, 0, 0.001}, normal = {0, 0, 1} })
@@ -64,11 +60,7 @@ sim:export_mesh("out/pool.ply")
 // 20 triangles a drop) after the surface; sim:drop, sim:stats and sim:info see it.
 func TestExportDrops(t *testing.T) {
 	dir := t.TempDir()
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
+	t.Chdir(dir)
 	src := `
 local sim = vp.sim{ size = {0.02, 0.02}, height = 0.03, dx = 0.001, layers = 1, fall_drop = 0.002 }
 sim:terrain(vp.plane{ point = {0, 0, 0.001}, normal = {0, 0, 1} })
