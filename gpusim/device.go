@@ -108,8 +108,12 @@ type deviceBackend struct {
 	hostI32, hostAct []int32
 	hostF32          []float32
 	hostF64          []float64
-	// The particle phase's copies of the state (hostState).
+	// The particle phase's copies of the state and its bound read-back and upload
+	// (hostState); fallChanged is commit's list while fallWrite runs.
 	fallH, fallR, fallF []float32
+	fallRead, fallWrite func()
+	fallFluxRead        func()
+	fallChanged         []int32
 	mark                []int32
 	stamp               int32
 
@@ -894,24 +898,55 @@ func (d *deviceBackend) close() {
 
 // columns reads the heights and residuals back for the particle phase (hostState): the
 // particles run on the host, and while liquid may fall the device backend reads its state
-// back after every step (docs/cuda.md, "Particles").
+// back after every step (docs/cuda.md, "Particles"). The runtime calls are bound once
+// (fallRead, fallWrite): a closure made per step would allocate.
 func (d *deviceBackend) columns() (h, r []float32) {
+	d.inFlight("columns")
 	if len(d.fallH) != d.n {
 		d.fallH, d.fallR = make([]float32, d.n), make([]float32, d.n)
+		d.fallRead = func() {
+			download(d.rt, d.fallH, d.h)
+			download(d.rt, d.fallR, d.r)
+		}
+		d.fallWrite = func() {
+			for _, i := range d.fallChanged {
+				off := uint64(4 * i)
+				upload(d.rt, d.h+off, d.fallH[i:i+1])
+				upload(d.rt, d.r+off, d.fallR[i:i+1])
+			}
+		}
 	}
-	d.readHeight(d.fallH)
-	d.readResidual(d.fallR)
+	d.rt.Do(d.fallRead)
 	return d.fallH, d.fallR
 }
 
 // fluxesOf reads the fluxes back and copies those of pipes into dst (hostState).
 func (d *deviceBackend) fluxesOf(pipes []int32, dst []float32) {
-	if len(d.fallF) != d.np {
-		d.fallF = make([]float32, d.np)
+	d.inFlight("fluxesOf")
+	if d.fallFluxRead == nil {
+		if d.dense {
+			fx, fy := d.denseFlux()
+			d.fallFluxRead = func() {
+				download(d.rt, fx, d.fx)
+				download(d.rt, fy, d.fy)
+			}
+		} else {
+			d.fallF = make([]float32, d.np)
+			d.fallFluxRead = func() { download(d.rt, d.fallF, d.f) }
+		}
 	}
-	d.readFlux(d.fallF)
+	d.rt.Do(d.fallFluxRead)
 	for k, p := range pipes {
-		dst[k] = d.fallF[p]
+		if !d.dense {
+			dst[k] = d.fallF[p]
+			continue
+		}
+		a, b := int(d.topo.pipeA[p]), int(d.topo.pipeB[p])
+		if b == a+1 {
+			dst[k] = d.hostFx[a+1]
+		} else {
+			dst[k] = d.hostFy[a+d.nx]
+		}
 	}
 }
 
@@ -919,13 +954,9 @@ func (d *deviceBackend) fluxesOf(pipes []int32, dst []float32) {
 // handed out; a changed capped column makes the passages be found again (hostState).
 func (d *deviceBackend) commit(changed []int32) {
 	d.inFlight("commit")
-	d.rt.Do(func() {
-		for _, i := range changed {
-			off := uint64(4 * i)
-			upload(d.rt, d.h+off, d.fallH[i:i+1])
-			upload(d.rt, d.r+off, d.fallR[i:i+1])
-		}
-	})
+	d.fallChanged = changed
+	d.rt.Do(d.fallWrite)
+	d.fallChanged = nil
 	if d.ext == nil {
 		return
 	}

@@ -369,11 +369,11 @@ func TestBackendSelection(t *testing.T) {
 }
 
 // TestDeviceStepAllocs: the device backend's Step allocates nothing, pipelined or not,
-// with sources and sinks and extended pipes active (the host-kernel runtime; the cuda one
-// adds only cgo calls).
+// with sources and sinks and extended pipes active, and with particles poured, flying
+// and landing (the host-kernel runtime; the cuda one adds only cgo calls).
 func TestDeviceStepAllocs(t *testing.T) {
 	for _, tc := range conformanceCases() {
-		if tc.name != "three-layer/unified" && tc.name != "dense/paper" {
+		if tc.name != "three-layer/unified" && tc.name != "dense/paper" && tc.name != "floor/falling-source" {
 			continue
 		}
 		for _, pipelined := range []bool{false, true} {
@@ -388,6 +388,9 @@ func TestDeviceStepAllocs(t *testing.T) {
 			sim.SetPipelined(pipelined)
 			sim.Step(40) // sizes the read-back stages and the passages' lists
 			sim.Step(40)
+			if n := sim.Stats().Particles; tc.emitters[0].Falls && n == 0 {
+				t.Fatalf("%s: no particle in the air: the case does not test the particle phase", tc.name)
+			}
 			if a := testing.AllocsPerRun(20, func() { sim.Step(5) }); a != 0 {
 				t.Errorf("%s, pipelined %v: Step(5) allocates %g times", tc.name, pipelined, a)
 			}

@@ -223,9 +223,11 @@ type hostState interface {
 // workers; below it the pool's start costs more than it saves.
 const parallelFlight = 512
 
-// step runs the particle phase after one solver step of dt: release, flight, landing.
-func (f *fallState) step(be hostState, dt float64) {
-	h, r := be.columns()
+// step runs the particle phase after one solver step of dt: release, flight, landing. It
+// returns the heights and residuals after it (be.columns' slices, which then hold the
+// state the backend has: the phase commits what it changed).
+func (f *fallState) step(be hostState, dt float64) (h, r []float32) {
+	h, r = be.columns()
 	f.changed = f.changed[:0]
 	if f.mode == FallingParticles && len(f.cand) > 0 {
 		be.fluxesOf(f.cand, f.candFlux)
@@ -249,6 +251,7 @@ func (f *fallState) step(be hostState, dt float64) {
 			f.mark[c] = false
 		}
 	}
+	return h, r
 }
 
 // maxPourParcels bounds the particles a falling source pours in one step.

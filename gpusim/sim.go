@@ -441,6 +441,7 @@ func (s *Sim) stepFalling(n int) {
 	s.Sync()
 	t0 := time.Now()
 	hs := s.be.(hostState)
+	var h, r []float32
 	for range n {
 		a := s.be.step(1, s.time, &s.em, nil, nil)
 		t1 := time.Now()
@@ -448,11 +449,15 @@ func (s *Sim) stepFalling(n int) {
 		s.book(a)
 		s.steps++
 		s.time += s.dt
-		s.fall.step(hs, s.dt)
+		h, r = s.fall.step(hs, s.dt)
 		s.fall.wall += time.Since(t1)
 	}
 	s.wall += time.Since(t0)
-	s.publish()
+	// Publish from the phase's view of the state (a device backend's read-back, already
+	// on the host), not a second read.
+	copy(s.back.Height, h)
+	copy(s.back.residual, r)
+	s.swapSnapshot(s.steps, s.time)
 }
 
 // Drop puts a parcel of liquid of volume vol (m^3) into the air at (x, y, z) moving at
