@@ -68,6 +68,15 @@ func checkConserved(t *testing.T, sim *Sim, step int) {
 	}
 }
 
+// stepConserved runs n single steps, checking the volume, bounds and particles after each.
+func stepConserved(t *testing.T, sim *Sim, n int) {
+	t.Helper()
+	for step := range n {
+		sim.Step(1)
+		checkConserved(t, sim, step)
+	}
+}
+
 // A parcel dropped from rest at height H above a dry floor lands after sqrt(2H/g), within a
 // step, and its whole volume is then on the floor.
 func TestFreeFallLandsOnTime(t *testing.T) {
@@ -217,10 +226,7 @@ func TestFallingOff(t *testing.T) {
 	if err := sim.Set(st); err != nil {
 		t.Fatal(err)
 	}
-	for step := range 30 {
-		sim.Step(1)
-		checkConserved(t, sim, step)
-	}
+	stepConserved(t, sim, 30)
 	if sim.Stats().Particles == 0 {
 		t.Fatal("falling turned on mid-run: no particle")
 	}
@@ -228,10 +234,7 @@ func TestFallingOff(t *testing.T) {
 	if err := sim.Set(st); err != nil {
 		t.Fatal(err)
 	}
-	for step := range 100 {
-		sim.Step(1)
-		checkConserved(t, sim, step)
-	}
+	stepConserved(t, sim, 100)
 	if n := sim.Stats().Particles; n != 0 {
 		t.Fatalf("falling off for 100 steps: %d particles still in the air", n)
 	}
@@ -250,20 +253,14 @@ func TestLandingRespectsMax(t *testing.T) {
 	if err := sim.Drop(0.0015, 0.0015, 0.0029, 1e-10, 0, 0, 0); err != nil {
 		t.Fatal(err)
 	}
-	for step := range 20 {
-		sim.Step(1)
-		checkConserved(t, sim, step)
-	}
+	stepConserved(t, sim, 20)
 	if s := sim.Stats(); s.Particles != 1 || s.Airborne != 1e-10 {
 		t.Fatalf("a full box: %d particles, %g m^3 in the air; want the one parcel waiting", s.Particles, s.Airborne)
 	}
 	if _, err := sim.AddEmitter(Emitter{X: 0.0015, Y: 0.0015, Radius: 0.01, Rate: -1e-6, Stop: 0.1}); err != nil {
 		t.Fatal(err)
 	}
-	for step := range 100 {
-		sim.Step(1)
-		checkConserved(t, sim, step)
-	}
+	stepConserved(t, sim, 100)
 	if s := sim.Stats(); s.Particles != 0 {
 		t.Fatalf("room made: %d particles still in the air", s.Particles)
 	}
