@@ -364,17 +364,23 @@ func fraction(img *image.RGBA, is func([3]float64) bool) float64 {
 
 // TestBloodReadsRed: on the surgery scene at t = 2 s (the blood pooled on the wound's
 // floor, at the vertebra's foot and under the overhangs), the blood reads red: at least
-// 1.5% of the default 800 x 450 picture is saturated red (isSaturatedRed), and so is at
-// least half of what the liquid changes in it. Blood's measured absorption
-// (script.LiquidAbsorptions) takes green away within hundredths of a millimetre; rates
-// derived from its colour, capped at 4/mm, left it pink, and the shader that added
-// reflections whatever the depth left it white (0.26% of the frame read red then).
-// Issue 14 asked for 3% of the frame: that was met (3.36%) only while translucent red
-// sheets stood up the vertebra's walls, columns at a wall's foot lifted by the
-// minimum-height correction (surface/doc.go, "Minimum heights"). Without them the pool
-// is 1.86% of the frame and 58% of the liquid's pixels on llvmpipe; the rest are the
-// pool's rim, films of a few hundredths of a millimetre that read pink over the light
-// terrain, and the meniscus band's reflections.
+// 2.5% of the default 800 x 450 picture is saturated red (isSaturatedRed), and so is at
+// least three quarters of what the liquid changes in it. Blood's measured absorption
+// (script.LiquidAbsorptions) takes green away within hundredths of a millimetre, along
+// the path down to the terrain and back up (liquidFS); the dark studio keeps the flat
+// pool's reflection from whitening it. Rates derived from its colour, capped at 4/mm,
+// left it pink, and the shader that added reflections whatever the depth left it white
+// (0.26% of the frame read red then).
+//
+// Issue 14 asked for 3% of the frame. The liquid changes 3.28% of this picture, so 3%
+// would take 91% of it; on llvmpipe 2.72% of the frame (83%) is saturated red. The rest
+// is physical: films thinner than about 27 microns (blood's green transmittance over
+// the two-way path is then above 0.22, the most a pixel can keep and read saturated)
+// read pink over the light terrain, at the pool's rim and on the vertebra's process
+// where it bleeds, and the meniscus band and the ripples mirror the studio's lights.
+// The 3% was met earlier (3.36%) only while translucent red sheets stood up the
+// vertebra's walls: columns at a wall's foot lifted by the minimum-height correction
+// (surface/doc.go, "Minimum heights").
 func TestBloodReadsRed(t *testing.T) {
 	needGL(t)
 	sc := loadLibrary(t, "surgery.lua", 2, nil)
@@ -403,8 +409,8 @@ func TestBloodReadsRed(t *testing.T) {
 	share := float64(red) / float64(max(liquid, 1))
 	t.Logf("surgery at t = 2 s: %.2f%% of the picture saturated red, %.0f%% of the %.2f%% the liquid changes",
 		100*frame, 100*share, 100*float64(liquid)/float64(b.Dx()*b.Dy()))
-	if share < 0.5 || frame < 0.015 {
-		t.Errorf("surgery at t = 2 s: %.0f%% of the liquid's pixels read saturated red (want >= 50%%), %.2f%% of the picture (want >= 1.5%%)", 100*share, 100*frame)
+	if share < 0.75 || frame < 0.025 {
+		t.Errorf("surgery at t = 2 s: %.0f%% of the liquid's pixels read saturated red (want >= 75%%), %.2f%% of the picture (want >= 2.5%%)", 100*share, 100*frame)
 	}
 }
 

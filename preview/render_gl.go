@@ -70,7 +70,7 @@ func (b *buffer) upload(p unsafe.Pointer, n int) {
 
 // uniforms are a program's uniform locations (-1 when the program lacks one).
 type uniforms struct {
-	viewProj, eye, lightDir, color, sigma, depthMax, shininess, specular, checker int32
+	viewProj, eye, lightDir, color, sigma, depthMax, checker int32
 	// The key light's shadow (shadowMap.bind).
 	lightViewProj, shadow, shadowOn, shadowOffset, shadowTexel int32
 }
@@ -83,8 +83,6 @@ func (u *uniforms) find(prog uint32) {
 	u.color = loc("uColor")
 	u.sigma = loc("uSigma")
 	u.depthMax = loc("uDepthMax")
-	u.shininess = loc("uShininess")
-	u.specular = loc("uSpecular")
 	u.checker = loc("uChecker")
 	u.lightViewProj = loc("uLightViewProj")
 	u.shadow = loc("uShadow")
@@ -180,10 +178,14 @@ void main() {
 // linear RGB; each output is encoded with pow(1/2.2) before blending, so the framebuffer
 // (RGBA8, not sRGB) holds display-encoded values and blending happens in that space.
 //
-// The depth is d = vOpacity * uDepthMax (m; exact below depth_max, depth_max beyond). The
-// transmittance through it, per channel, is T = exp(-uSigma * d): uSigma (1/m) is the
-// liquid's extinction (Frame.Absorption, or derived from its colour by liquidSigma). The fragment writes two
-// colours (dual-source blending, ONE and SRC1_COLOR: dst' = src0 + src1 * dst):
+// The depth is d = vOpacity * uDepthMax (m; exact below depth_max, depth_max beyond).
+// The terrain under the liquid is seen by light that crossed the layer twice, down from
+// the key light and back up to the eye, each along its slant refracted into the liquid
+// (index 1.33): the path is p = d (1/cos t_view + 1/cos t_light), 2.3 d for the default
+// view over flat liquid, and the transmittance per channel is T = exp(-uSigma * p).
+// uSigma (1/m) is the liquid's extinction (Frame.Absorption, or derived from its colour by
+// liquidSigma). The fragment writes two colours (dual-source blending, ONE and
+// SRC1_COLOR: dst' = src0 + src1 * dst):
 //   - src1, what is behind is multiplied by: T (per channel) times the part the surface
 //     does not reflect (1 - F'), encoded. pow distributes over products, so the encoded
 //     product equals the linear product encoded: the attenuation is exact.
@@ -192,17 +194,35 @@ void main() {
 //     reflects. The sum of the encoded values is brighter than the encoded sum of linear
 //     values where both are large (pow(1/2.2) is concave); it is the one approximation.
 //
-// What the surface reflects, all weighted by the wetness w = smoothstep(0.02 mm, 0.3 mm,
-// d) so that a film a few microns thick does not shine like a mirror: a sky gradient by
-// Schlick's Fresnel term F (F0 = 0.02, water; F' = w F), a sharp Blinn-Phong highlight of
-// the key light, and a ring light: a bright annulus around the flat surface's mirror
-// direction r0 (the view ray reflected about +z), between 10 and 40 degrees from it (soft
-// edges). A flat surface mirrors the ring's dark middle; a surface tilted by 5 to 20
-// degrees mirrors the ring. The meniscus-corrected normals are tilted so along the
-// boundary: with the meniscus on, the liquid's edge shows a bright band; with it off, it
-// does not (waves still glint). The band lies where the liquid is already deeper than
-// 0.3 mm a cell or so from the contact line (the meniscus is 2.8 mm long), so the
-// wetness leaves it.
+// What the surface reflects is F' times the studio's radiance along the reflected ray
+// r: Schlick's Fresnel term (F0 = 0.02, water) weighted by the wetness w =
+// smoothstep(0.02 mm, 0.3 mm, d), so that a film a few microns thick does not shine like
+// a mirror. The studio (func studio) is a dark room lit by softboxes, in linear radiance:
+//   - the room: 0.03 overhead, lighter (0.2) toward the horizon, 0.04 below it; a flat
+//     pool mirrors it as a dark glossy body, so deep blood stays a saturated red;
+//   - a softbox strip all round the horizon, 1.5 to 12 degrees up (radiance 1.2): at
+//     grazing views, where F is large, the far liquid shows a bright horizon line;
+//   - the key light as a round softbox 5 to 7 degrees across (radiance 60, shadowed):
+//     a crisp white highlight where the surface mirrors the key light;
+//   - a ring softbox around the flat surface's mirror direction r0 (the view ray
+//     reflected about +z), 10 to 40 degrees from it (radiance 4). A flat surface
+//     mirrors the ring's dark middle; a surface tilted by 5 to 20 degrees mirrors the
+//     ring. The meniscus-corrected normals are tilted so along the boundary: with the
+//     meniscus on, the liquid's edge shows a bright band; with it off, it does not
+//     (waves still glint). The band lies where the liquid is already deeper than 0.3 mm
+//     a cell or so from the contact line (the meniscus is 2.8 mm long), so the wetness
+//     leaves it.
+//
+// The room and the strip are fixed in the world (they depend on elevation only); the key
+// light and the ring turn with the camera. A studio fixed in the world cannot give the
+// band all round a pool: the meniscus tilts the surface by a few degrees, so along the
+// pool's sides its mirror direction stays within a few degrees of r0's elevation, and a
+// world-fixed light there would light the flat pool too. A world-fixed studio (a
+// cyclorama, the horizon strip and an overhead ring 52 to 76 degrees up) brightened
+// only the near and far rims: 128 and 30 band pixels in TestMeniscusHighlightBand
+// against the 300 it asks for. The ring's radiance is the least that keeps the band
+// there from the top view (3; 2 leaves none): any more whitens the ripples of a spill
+// (coffee: 23% of the picture brown with no ring, 16% with 4, 15% with 16).
 const liquidFS = `#version 330 core
 in vec3 vPos;
 in vec3 vNormal;
@@ -212,33 +232,39 @@ uniform vec3 uLightDir;
 uniform vec3 uColor;
 uniform vec3 uSigma;
 uniform float uDepthMax;
-uniform float uShininess;
-uniform float uSpecular;
 uniform float uChecker;
 layout(location = 0, index = 0) out vec4 fragColor;
 layout(location = 0, index = 1) out vec4 fragBehind;
 ` + terrainShading + `
+// studio is the radiance (linear RGB) the surface mirrors along r, seen from direction
+// v, with lit the key light's unshadowed share: see liquidFS's comment.
+vec3 studio(vec3 r, vec3 v, float lit) {
+	float el = r.z; // the sine of r's elevation
+	vec3 room = el >= 0.0 ? mix(vec3(0.20, 0.21, 0.23), vec3(0.03, 0.035, 0.045), smoothstep(0.0, 0.6, el)) : vec3(0.04);
+	float strip = smoothstep(0.02, 0.05, el) * smoothstep(0.22, 0.18, el); // 1.5 to 12 degrees up
+	float c = dot(r, reflect(-v, vec3(0.0, 0.0, 1.0))); // cos of the angle from the flat mirror direction
+	float ring = smoothstep(0.9848, 0.9743, c) * smoothstep(0.7660, 0.8090, c); // 10 to 40 degrees, 3-degree edges
+	float key = smoothstep(0.9925, 0.9962, dot(r, uLightDir)) * lit; // a disc 5 to 7 degrees across
+	return room + 1.2 * strip + 4.0 * ring + 60.0 * key;
+}
 void main() {
 	vec3 n = normalize(vNormal);
 	vec3 v = normalize(uEye - vPos);
 	if (dot(n, v) < 0.0 && !gl_FrontFacing) n = -n;
 	float d = clamp(vOpacity, 0.0, 1.0) * uDepthMax;
-	vec3 T = exp(-uSigma * d);
-	float w = smoothstep(2e-5, 3e-4, d);
 	float ndv = clamp(dot(n, v), 0.0, 1.0);
+	// The terrain under the liquid is seen by light that crossed the layer twice: down
+	// from the light and back up to the eye, each along its slant refracted into the
+	// liquid (n = 1.33, Snell): the path is d (1/cos t_view + 1/cos t_light).
+	float ndl = clamp(dot(n, uLightDir), 0.0, 1.0);
+	float path = inversesqrt(1.0 - (1.0 - ndv * ndv) / 1.7689) + inversesqrt(1.0 - (1.0 - ndl * ndl) / 1.7689);
+	vec3 T = exp(-uSigma * d * path);
+	float w = smoothstep(2e-5, 3e-4, d);
 	float F = w * (0.02 + 0.98 * pow(1.0 - ndv, 5.0));
-	vec3 r = reflect(-v, n);
-	vec3 r0 = reflect(-v, vec3(0.0, 0.0, 1.0));
-	vec3 sky = mix(vec3(0.30, 0.32, 0.36), vec3(0.85, 0.90, 1.0), clamp(r.z, 0.0, 1.0));
-	float c = dot(r, r0); // cos of the angle from the mirror direction
-	float ring = smoothstep(0.9848, 0.9703, c) * smoothstep(0.7071, 0.7660, c); // 10..40 deg, soft edges
-	vec3 h = normalize(uLightDir + v);
 	float lit = keyShadow(vPos, n); // the key light's share here (the terrain's shadow)
-	float spec = 0.5 * uSpecular * pow(max(dot(n, h), 0.0), uShininess) * step(0.0, dot(n, uLightDir)) * lit;
-	spec = w * (spec + uSpecular * ring * (0.5 + F));
 	float cover = 1.0 - (T.r + T.g + T.b) / 3.0;
 	vec3 body = pow(uColor, vec3(2.2)) * (0.35 + 0.65 * max(dot(n, uLightDir), 0.0) * lit);
-	vec3 add = body * cover * (1.0 - F) + sky * F + vec3(spec);
+	vec3 add = body * cover * (1.0 - F) + F * studio(reflect(-v, n), v, lit);
 	vec3 behind = pow(T * (1.0 - F), vec3(1.0 / 2.2));
 	float b = (behind.r + behind.g + behind.b) / 3.0;
 	// Composite in linear RGB against the terrain as it would be drawn here (est), then
@@ -515,8 +541,6 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.Uniform3f(r.lu.sigma, r.sigma[0], r.sigma[1], r.sigma[2])
 		gl.Uniform1f(r.lu.depthMax, r.depthMax)
 		gl.Uniform1f(r.lu.checker, 0.01)
-		gl.Uniform1f(r.lu.shininess, 300)
-		gl.Uniform1f(r.lu.specular, 0.8)
 		shadow.bind(&r.lu)
 		gl.BindVertexArray(r.liquidVAO)
 		gl.DrawElementsWithOffset(gl.TRIANGLES, r.liquidCount, gl.UNSIGNED_INT, 0)
