@@ -208,6 +208,9 @@ type meshSolid struct {
 	openEdges int
 	wnodes    []windingNode
 	flip      bool // the open mesh is wound inside out: inside where -w >= 1/2
+	// pseudo are the faces' pseudonormals (pseudonormal.go), in tris' order; nil where
+	// inside and outside come from crossing counts.
+	pseudo []pseudoNormals
 }
 
 type triangle struct{ a, b, c Vec3 }
@@ -240,9 +243,12 @@ func newMeshSolid(md *Model) (*meshSolid, error) {
 		}
 		id[i] = j
 	}
-	type use struct{ n int32 }
+	// Per undirected edge: the faces using it, the direction they walk it in (+1 from the
+	// lower vertex id to the higher, -1 the other way, summed) and its index.
+	type use struct{ n, dir, idx int32 }
 	edges := make(map[uint64]use, 3*len(tris)/2)
 	kept := make([][3]int32, 0, len(tris))
+	keptEdges := make([][3]int32, 0, len(tris)) // the edges of kept[k]: ab, bc, ca
 	area := 0.0
 	for t, tri := range tris {
 		for _, i := range tri {
@@ -254,13 +260,24 @@ func newMeshSolid(md *Model) (*meshSolid, error) {
 		if a == b || b == c || a == c {
 			continue
 		}
-		for _, e := range [3][2]int32{{a, b}, {b, c}, {c, a}} {
+		var fe [3]int32
+		for x, e := range [3][2]int32{{a, b}, {b, c}, {c, a}} {
 			k := uint64(min(e[0], e[1]))<<32 | uint64(max(e[0], e[1]))
-			u := edges[k]
+			u, ok := edges[k]
+			if !ok {
+				u.idx = int32(len(edges))
+			}
 			u.n++
+			if e[0] < e[1] {
+				u.dir++
+			} else {
+				u.dir--
+			}
 			edges[k] = u
+			fe[x] = u.idx
 		}
 		kept = append(kept, [3]int32{a, b, c})
+		keptEdges = append(keptEdges, fe)
 		va := verts[tri[0]]
 		area += verts[tri[1]].Sub(va).Cross(verts[tri[2]].Sub(va)).Len()
 	}
@@ -272,15 +289,19 @@ func newMeshSolid(md *Model) (*meshSolid, error) {
 	}
 	// Edges not shared by exactly two faces (a hole's rim, or three faces on one edge):
 	// such a mesh is inside where its winding number is (winding.go).
-	open := 0
+	open, consistent := 0, true
 	for _, u := range edges {
 		if u.n != 2 {
 			open++
 		}
+		consistent = consistent && u.dir == 0
 	}
 	m := &meshSolid{tris: make([]triangle, len(kept)), openEdges: open}
 	for i, t := range kept {
 		m.tris[i] = triangle{verts[first[t[0]]], verts[first[t[1]]], verts[first[t[2]]]}
+	}
+	if open == 0 && consistent {
+		m.buildPseudoNormals(kept, keptEdges, len(edges), len(first))
 	}
 	m.build()
 	m.reach = m.nodes[0].hi.Sub(m.nodes[0].lo).Len() / meshReachDiv
@@ -303,7 +324,14 @@ const meshReachDiv = 16
 // Dist is the distance to the nearest triangle, negative inside the mesh, capped at
 // m.reach: min(d, reach) is still 1-Lipschitz, so it remains a safe step length.
 func (m *meshSolid) Dist(p Vec3) float64 {
-	d := math.Sqrt(m.nearest2(p, m.reach*m.reach))
+	d2, k := m.nearest2(p, m.reach*m.reach)
+	d := math.Sqrt(d2)
+	if m.pseudo != nil && k >= 0 {
+		if m.outsideOf(p, k) {
+			return d
+		}
+		return -d
+	}
 	if m.inside(p) {
 		return -d
 	}
@@ -365,6 +393,13 @@ func (m *meshSolid) build() {
 		tris[i] = m.tris[o]
 	}
 	m.tris = tris
+	if m.pseudo != nil {
+		pseudo := make([]pseudoNormals, n)
+		for i, o := range order {
+			pseudo[i] = m.pseudo[o]
+		}
+		m.pseudo = pseudo
+	}
 	// Bounds, children before parents: children always come after their parent.
 	for i := len(m.nodes) - 1; i >= 0; i-- {
 		nd := &m.nodes[i]
@@ -423,10 +458,10 @@ func selectNth(s []int32, k int, key func(int32) float64) {
 	}
 }
 
-// nearest2 returns the squared distance from p to the nearest triangle, or limit when
-// that is smaller: nodes at least that far are never visited.
-func (m *meshSolid) nearest2(p Vec3, limit float64) float64 {
-	best := limit
+// nearest2 returns the squared distance from p to the nearest triangle and its index,
+// or limit and -1 when limit is smaller: nodes at least that far are never visited.
+func (m *meshSolid) nearest2(p Vec3, limit float64) (float64, int32) {
+	best, bestK := limit, int32(-1)
 	var stack [64]int32
 	sp := 0
 	stack[sp] = 0
@@ -439,7 +474,9 @@ func (m *meshSolid) nearest2(p Vec3, limit float64) float64 {
 		}
 		if nd.count > 0 {
 			for i := nd.first; i < nd.first+nd.count; i++ {
-				best = min(best, triDist2(p, &m.tris[i]))
+				if d := triDist2(p, &m.tris[i]); d < best {
+					best, bestK = d, i
+				}
 			}
 			continue
 		}
@@ -458,7 +495,7 @@ func (m *meshSolid) nearest2(p Vec3, limit float64) float64 {
 			sp++
 		}
 	}
-	return best
+	return best, bestK
 }
 
 func boxDist2(p, lo, hi Vec3) float64 {

@@ -1,0 +1,82 @@
+package terrain
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestPseudoNormalSignMatchesCrossings: on closed meshes (a cube, a sphere wound either
+// way, the library's scanned rock) the sign Dist takes from the nearest point's
+// pseudonormal is the one the crossing count gives, at random points and at points just
+// off the mesh's vertices and edges, where the nearest point is a vertex or an edge.
+func TestPseudoNormalSignMatchesCrossings(t *testing.T) {
+	sphere, _ := icosphere(3, Vec3{0.5, 0.5, 0.5}, 0.4, false)
+	inverted, _ := icosphere(3, Vec3{0.5, 0.5, 0.5}, 0.4, true)
+	rock, err := LoadModel("../scripts/models/rock.stl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rockSolid, err := rock.Solid()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		s    Solid
+	}{
+		{"cube", parse(t, cubeOBJ)},
+		{"sphere", parse(t, sphere)},
+		{"inverted sphere", parse(t, inverted)},
+		{"rock", rockSolid},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range cases {
+		m := c.s.(*meshSolid)
+		if m.pseudo == nil {
+			t.Fatalf("%s: no pseudonormals for a closed, consistently wound mesh", c.name)
+		}
+		lo, hi := m.nodes[0].lo, m.nodes[0].hi
+		size := hi.Sub(lo)
+		var pts []Vec3
+		for range 3000 {
+			pts = append(pts, Vec3{lo.X + size.X*(1.4*rng.Float64()-0.2), lo.Y + size.Y*(1.4*rng.Float64()-0.2), lo.Z + size.Z*(1.4*rng.Float64()-0.2)})
+		}
+		// Just off the corners and the edges' midpoints, on both sides.
+		step := 1e-3 * size.Len()
+		for k := 0; k < len(m.tris); k += max(1, len(m.tris)/500) {
+			tr := m.tris[k]
+			for _, q := range []Vec3{tr.a, tr.b, tr.c, tr.a.Add(tr.b).Scale(0.5), tr.b.Add(tr.c).Scale(0.5)} {
+				off := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Unit().Scale(step)
+				pts = append(pts, q.Add(off), q.Sub(off))
+			}
+		}
+		checked := 0
+		for _, p := range pts {
+			d2, k := m.nearest2(p, m.reach*m.reach)
+			if k < 0 || d2 < 1e-18*size.Dot(size) {
+				continue // beyond the reach (crossings decide), or on the mesh
+			}
+			checked++
+			if got, want := !m.outsideOf(p, k), m.inside(p); got != want {
+				t.Errorf("%s: at %v the pseudonormal says inside %v, the crossings %v", c.name, p, got, want)
+			}
+		}
+		if checked < 1500 {
+			t.Errorf("%s: only %d points checked", c.name, checked)
+		}
+	}
+}
+
+// TestPseudoNormalsNeedAClosedConsistentMesh: a mesh with a face wound against its
+// neighbours, or with a hole, keeps the crossing count (or the winding number).
+func TestPseudoNormalsNeedAClosedConsistentMesh(t *testing.T) {
+	// The cube with its first face's corners reversed: closed, but not consistent.
+	flipped := strings.Replace(cubeOBJ, "f 1/1/1 4/1/1 3/1/1 2/1/1", "f 2/1/1 3/1/1 4/1/1 1/1/1", 1)
+	if flipped == cubeOBJ {
+		t.Fatal("the cube's first face was not found")
+	}
+	if m := parse(t, flipped).(*meshSolid); m.pseudo != nil {
+		t.Error("a mesh with a face wound against its neighbours has pseudonormals")
+	}
+}
