@@ -197,3 +197,12 @@ func BenchmarkPassageDetection(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStepIncline200General: BenchmarkStepIncline200's scene on the general
+// layout (kernels_csr.go), which every terrain with more than one column in a cell
+// uses: the general kernels' cost per column against the dense ones' on the same scene.
+func BenchmarkStepIncline200General(b *testing.B) {
+	forceGeneralLayout = true
+	defer func() { forceGeneralLayout = false }()
+	BenchmarkStepIncline200(b)
+}
