@@ -505,43 +505,14 @@ func boxDist2(p, lo, hi Vec3) float64 {
 	return dx*dx + dy*dy + dz*dz
 }
 
-// triDist2 returns the squared distance from p to triangle t (the closest point by
-// Voronoi regions of the vertices, edges and face).
+// triDist2 returns the squared distance from p to triangle t (+Inf for a degenerate,
+// zero-area triangle whose face region triClosest cannot name; its edges are handled).
 func triDist2(p Vec3, t *triangle) float64 {
-	a, b, c := t.a, t.b, t.c
-	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
-	d1, d2 := ab.Dot(ap), ac.Dot(ap)
-	if d1 <= 0 && d2 <= 0 {
-		return ap.Dot(ap) // vertex a
-	}
-	bp := p.Sub(b)
-	d3, d4 := ab.Dot(bp), ac.Dot(bp)
-	if d3 >= 0 && d4 <= d3 {
-		return bp.Dot(bp) // vertex b
-	}
-	vc := d1*d4 - d3*d2
-	if vc <= 0 && d1 >= 0 && d3 <= 0 {
-		return dist2(p, a.Add(ab.Scale(d1/(d1-d3)))) // edge ab
-	}
-	cp := p.Sub(c)
-	d5, d6 := ab.Dot(cp), ac.Dot(cp)
-	if d6 >= 0 && d5 <= d6 {
-		return cp.Dot(cp) // vertex c
-	}
-	vb := d5*d2 - d1*d6
-	if vb <= 0 && d2 >= 0 && d6 <= 0 {
-		return dist2(p, a.Add(ac.Scale(d2/(d2-d6)))) // edge ac
-	}
-	va := d3*d6 - d5*d4
-	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		return dist2(p, b.Add(c.Sub(b).Scale((d4-d3)/((d4-d3)+(d5-d6))))) // edge bc
-	}
-	denom := va + vb + vc
-	if denom == 0 { // degenerate (zero-area) triangle: its edges were handled above
+	q, f := triClosest(p, t)
+	if f == featNone {
 		return math.Inf(1)
 	}
-	v, w := vb/denom, vc/denom
-	return dist2(p, a.Add(ab.Scale(v)).Add(ac.Scale(w)))
+	return dist2(p, q)
 }
 
 func dist2(p, q Vec3) float64 { d := p.Sub(q); return d.Dot(d) }

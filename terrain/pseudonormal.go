@@ -22,9 +22,11 @@ import "math"
 // outward, in the order of the features triClosest names.
 type pseudoNormals [7][3]float32
 
-// Features of a triangle, as triClosest names them.
+// Features of a triangle, as triClosest names them; featNone: none (the face region of
+// a zero-area triangle).
 const (
-	featFace = iota
+	featNone = iota - 1
+	featFace
 	featA
 	featB
 	featC
@@ -92,8 +94,10 @@ func (t triangle) corner(c int) Vec3 {
 	return t.c
 }
 
-// triClosest returns the point of t nearest to p and the feature it lies on, by the
-// Voronoi regions triDist2 walks, in the same order.
+// triClosest returns the point of t nearest to p and the feature it lies on, walking the
+// Voronoi regions of its vertices, edges and face (Ericson, "Real-Time Collision
+// Detection", 5.1.5). A zero-area triangle whose face region p falls in gives featNone:
+// its edges were tried first.
 func triClosest(p Vec3, t *triangle) (Vec3, int) {
 	a, b, c := t.a, t.b, t.c
 	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
@@ -124,6 +128,9 @@ func triClosest(p Vec3, t *triangle) (Vec3, int) {
 		return b.Add(c.Sub(b).Scale((d4 - d3) / ((d4 - d3) + (d5 - d6)))), featBC
 	}
 	denom := va + vb + vc
+	if denom == 0 {
+		return Vec3{}, featNone
+	}
 	v, w := vb/denom, vc/denom
 	return a.Add(ab.Scale(v)).Add(ac.Scale(w)), featFace
 }
