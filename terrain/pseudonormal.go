@@ -14,9 +14,12 @@ import "math"
 // two or three rays through the whole mesh (half the time of meshing a scanned rock).
 //
 // The test needs the mesh closed (every edge shared by two faces), each edge walked in
-// opposite directions by its two faces, and no face of zero area; a mesh that is not
-// keeps the crossing count. Points beyond the reach, whose nearest point Dist does not
-// look for, keep it too.
+// opposite directions by its two faces, no face of zero area, and no two of its separate
+// pieces (connected components) with overlapping bounding boxes: the theorem holds for a
+// surface that does not cross itself, and pieces modelled overlapping do (a point inside
+// one piece can be nearest to another piece's face inside it). A mesh that does not
+// qualify keeps the crossing count. Points beyond the reach, whose nearest point Dist
+// does not look for, keep it too.
 
 // pseudoNormals are a triangle's pseudonormals (float32: only signs are read from them),
 // outward, in the order of the features triClosest names.
@@ -61,6 +64,9 @@ func (m *meshSolid) buildPseudoNormals(kept, keptEdges [][3]int32, nedges, nvert
 			vert[f[e]] = vert[f[e]].Add(n.Scale(angle(u.Sub(p), v.Sub(p))))
 		}
 	}
+	if piecesOverlap(m.tris, kept, nverts) {
+		return
+	}
 	out := float32(1)
 	if volume < 0 {
 		out = -1 // wound inside out: every normal points in
@@ -75,6 +81,60 @@ func (m *meshSolid) buildPseudoNormals(kept, keptEdges [][3]int32, nedges, nvert
 			pn[featAB+e] = f32(edge[keptEdges[k][e]])
 		}
 	}
+}
+
+// maxPieces bounds the pieces piecesOverlap compares pairwise; a mesh of more keeps the
+// crossing count.
+const maxPieces = 256
+
+// piecesOverlap tells whether two connected components of the faces kept (vertex ids
+// below nverts; tris[k] is face k) have overlapping bounding boxes, or there are more
+// than maxPieces of them.
+func piecesOverlap(tris []triangle, kept [][3]int32, nverts int) bool {
+	parent := make([]int32, nverts)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(int32) int32
+	find = func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for _, f := range kept {
+		a, b, c := find(f[0]), find(f[1]), find(f[2])
+		parent[b], parent[c] = a, a
+	}
+	type box struct{ lo, hi Vec3 }
+	index := map[int32]int{}
+	var boxes []box
+	for k, f := range kept {
+		r := find(f[0])
+		i, ok := index[r]
+		if !ok {
+			if len(boxes) == maxPieces {
+				return true
+			}
+			i = len(boxes)
+			index[r] = i
+			t := tris[k]
+			boxes = append(boxes, box{t.a, t.a})
+		}
+		t := tris[k]
+		boxes[i].lo = vmin(boxes[i].lo, vmin(t.a, vmin(t.b, t.c)))
+		boxes[i].hi = vmax(boxes[i].hi, vmax(t.a, vmax(t.b, t.c)))
+	}
+	for i := range boxes {
+		for j := range i {
+			a, b := boxes[i], boxes[j]
+			if a.lo.X <= b.hi.X && b.lo.X <= a.hi.X && a.lo.Y <= b.hi.Y && b.lo.Y <= a.hi.Y && a.lo.Z <= b.hi.Z && b.lo.Z <= a.hi.Z {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // angle is the angle between u and v, radians.

@@ -1,6 +1,7 @@
 package terrain
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -78,5 +79,41 @@ func TestPseudoNormalsNeedAClosedConsistentMesh(t *testing.T) {
 	}
 	if m := parse(t, flipped).(*meshSolid); m.pseudo != nil {
 		t.Error("a mesh with a face wound against its neighbours has pseudonormals")
+	}
+}
+
+// cubesOBJ is an OBJ of axis-aligned unit cubes with their low corners at lows, each
+// a separate closed piece wound outwards.
+func cubesOBJ(lows ...Vec3) string {
+	var b strings.Builder
+	for n, o := range lows {
+		for _, c := range [8][3]float64{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}} {
+			fmt.Fprintf(&b, "v %g %g %g\n", o.X+c[0], o.Y+c[1], o.Z+c[2])
+		}
+		k := 8 * n
+		for _, f := range [6][4]int{{1, 4, 3, 2}, {5, 6, 7, 8}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 4, 8, 7}, {4, 1, 5, 8}} {
+			fmt.Fprintf(&b, "f %d %d %d %d\n", k+f[0], k+f[1], k+f[2], k+f[3])
+		}
+	}
+	return b.String()
+}
+
+// TestPseudoNormalsNeedSeparatePieces: two cubes apart keep the pseudonormals; two
+// cubes modelled overlapping (a surface that crosses itself, where a point inside one
+// cube can be nearest to the other's face inside it) keep the crossing count, which
+// gives the same solid as before.
+func TestPseudoNormalsNeedSeparatePieces(t *testing.T) {
+	if m := parse(t, cubesOBJ(Vec3{}, Vec3{X: 2})).(*meshSolid); m.pseudo == nil {
+		t.Error("two cubes apart: no pseudonormals")
+	}
+	m := parse(t, cubesOBJ(Vec3{}, Vec3{X: 0.5, Y: 0.5})).(*meshSolid)
+	if m.pseudo != nil {
+		t.Error("two overlapping cubes have pseudonormals")
+	}
+	// Inside the first cube and outside the second, nearest to the second's face at x =
+	// 0.5, whose outward normal points at it: the pseudonormal would say outside; the
+	// crossings count one face, inside.
+	if p := (Vec3{0.45, 0.6, 0.5}); m.Dist(p) >= 0 {
+		t.Errorf("Dist%v = %g, want negative: the point is inside the first cube", p, m.Dist(p))
 	}
 }
