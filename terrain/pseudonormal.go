@@ -46,7 +46,11 @@ func (m *meshSolid) buildPseudoNormals(kept, keptEdges [][3]int32, nedges, nvert
 	edge := make([]Vec3, nedges)
 	vert := make([]Vec3, nverts)
 	face := make([]Vec3, len(kept))
-	volume := 0.0
+	piece, npieces, ok := pieces(m.tris, kept, nverts)
+	if !ok {
+		return
+	}
+	volume := make([]float64, npieces) // six times each piece's signed volume
 	for k, f := range kept {
 		t := m.tris[k]
 		c := t.b.Sub(t.a).Cross(t.c.Sub(t.a))
@@ -56,7 +60,7 @@ func (m *meshSolid) buildPseudoNormals(kept, keptEdges [][3]int32, nedges, nvert
 		}
 		n := c.Scale(1 / l)
 		face[k] = n
-		volume += t.a.Dot(t.b.Cross(t.c))
+		volume[piece[k]] += t.a.Dot(t.b.Cross(t.c))
 		for e := range 3 {
 			edge[keptEdges[k][e]] = edge[keptEdges[k][e]].Add(n)
 			// The angle of the face at its corner e.
@@ -64,16 +68,13 @@ func (m *meshSolid) buildPseudoNormals(kept, keptEdges [][3]int32, nedges, nvert
 			vert[f[e]] = vert[f[e]].Add(n.Scale(angle(u.Sub(p), v.Sub(p))))
 		}
 	}
-	if piecesOverlap(m.tris, kept, nverts) {
-		return
-	}
-	out := float32(1)
-	if volume < 0 {
-		out = -1 // wound inside out: every normal points in
-	}
-	f32 := func(v Vec3) [3]float32 { return [3]float32{out * float32(v.X), out * float32(v.Y), out * float32(v.Z)} }
 	m.pseudo = make([]pseudoNormals, len(m.tris))
 	for k, f := range kept {
+		out := float32(1)
+		if volume[piece[k]] < 0 {
+			out = -1 // the piece is wound inside out: its normals point in
+		}
+		f32 := func(v Vec3) [3]float32 { return [3]float32{out * float32(v.X), out * float32(v.Y), out * float32(v.Z)} }
 		pn := &m.pseudo[k]
 		pn[featFace] = f32(face[k])
 		for e := range 3 {
@@ -83,14 +84,14 @@ func (m *meshSolid) buildPseudoNormals(kept, keptEdges [][3]int32, nedges, nvert
 	}
 }
 
-// maxPieces bounds the pieces piecesOverlap compares pairwise; a mesh of more keeps the
+// maxPieces bounds the pieces that pieces compares pairwise; a mesh of more keeps the
 // crossing count.
 const maxPieces = 256
 
-// piecesOverlap tells whether two connected components of the faces kept (vertex ids
-// below nverts; tris[k] is face k) have overlapping bounding boxes, or there are more
-// than maxPieces of them.
-func piecesOverlap(tris []triangle, kept [][3]int32, nverts int) bool {
+// pieces returns the connected component of each face kept (vertex ids below nverts;
+// tris[k] is face k) and their number; ok is false where two have overlapping bounding
+// boxes or there are more than maxPieces.
+func pieces(tris []triangle, kept [][3]int32, nverts int) (piece []int32, n int, ok bool) {
 	parent := make([]int32, nverts)
 	for i := range parent {
 		parent[i] = int32(i)
@@ -110,18 +111,20 @@ func piecesOverlap(tris []triangle, kept [][3]int32, nverts int) bool {
 	type box struct{ lo, hi Vec3 }
 	index := map[int32]int{}
 	var boxes []box
+	piece = make([]int32, len(kept))
 	for k, f := range kept {
 		r := find(f[0])
-		i, ok := index[r]
-		if !ok {
+		i, seen := index[r]
+		if !seen {
 			if len(boxes) == maxPieces {
-				return true
+				return nil, 0, false
 			}
 			i = len(boxes)
 			index[r] = i
 			t := tris[k]
 			boxes = append(boxes, box{t.a, t.a})
 		}
+		piece[k] = int32(i)
 		t := tris[k]
 		boxes[i].lo = vmin(boxes[i].lo, vmin(t.a, vmin(t.b, t.c)))
 		boxes[i].hi = vmax(boxes[i].hi, vmax(t.a, vmax(t.b, t.c)))
@@ -130,11 +133,11 @@ func piecesOverlap(tris []triangle, kept [][3]int32, nverts int) bool {
 		for j := range i {
 			a, b := boxes[i], boxes[j]
 			if a.lo.X <= b.hi.X && b.lo.X <= a.hi.X && a.lo.Y <= b.hi.Y && b.lo.Y <= a.hi.Y && a.lo.Z <= b.hi.Z && b.lo.Z <= a.hi.Z {
-				return true
+				return nil, 0, false
 			}
 		}
 	}
-	return false
+	return piece, len(boxes), true
 }
 
 // angle is the angle between u and v, radians.

@@ -106,6 +106,22 @@ func TestPseudoNormalsNeedSeparatePieces(t *testing.T) {
 	if m := parse(t, cubesOBJ(Vec3{}, Vec3{X: 2})).(*meshSolid); m.pseudo == nil {
 		t.Error("two cubes apart: no pseudonormals")
 	}
+	// Two cubes apart, the second wound inside out: each piece's winding is its own.
+	mixed := cubesOBJ(Vec3{}) + strings.NewReplacer("f 9 12 11 10", "f 10 11 12 9", "f 13 14 15 16", "f 16 15 14 13",
+		"f 9 10 14 13", "f 13 14 10 9", "f 10 11 15 14", "f 14 15 11 10", "f 11 12 16 15", "f 15 16 12 11",
+		"f 12 9 13 16", "f 16 13 9 12").Replace(cubesOBJ(Vec3{}, Vec3{X: 2})[len(cubesOBJ(Vec3{})):])
+	mm := parse(t, mixed).(*meshSolid)
+	if mm.pseudo == nil {
+		t.Fatal("two cubes apart, one wound inside out: no pseudonormals")
+	}
+	for _, p := range []Vec3{{0.5, 0.5, 0.5}, {2.5, 0.5, 0.5}, {0.2, 0.9, 0.3}, {2.9, 0.1, 0.6}} {
+		if d := mm.Dist(p); d >= 0 {
+			t.Errorf("Dist%v = %g, want negative (inside a cube)", p, d)
+		}
+	}
+	if p := (Vec3{1.5, 0.5, 0.5}); mm.Dist(p) <= 0 {
+		t.Errorf("Dist%v = %g, want positive (between the cubes)", p, mm.Dist(p))
+	}
 	m := parse(t, cubesOBJ(Vec3{}, Vec3{X: 0.5, Y: 0.5})).(*meshSolid)
 	if m.pseudo != nil {
 		t.Error("two overlapping cubes have pseudonormals")
