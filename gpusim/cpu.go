@@ -51,8 +51,15 @@ type cpuBackend struct {
 	ranges [][2]int  // per worker: the columns (general) or rows (dense) it owns
 	pipes  [][2]int  // per worker: its pipes (general layout)
 	flag   [][]int32 // per worker: columns that may need inflow scaling this step (general)
-	bar    barrier
-	pool   *parallel.Pool
+	// regular marks the columns the vector kernels take in runs (kernels_csr.go); runs
+	// cuts each worker's columns into them (nil without AVX2), csrBuf and csrMask are
+	// each worker's gathered fluxes and flag bits (general layout).
+	regular []bool
+	runs    [][]csrRun
+	csrBuf  [][]float32
+	csrMask [][]uint8
+	bar     barrier
+	pool    *parallel.Pool
 	// jobSteps is the step count of the job in flight; runJob, bound once, runs a
 	// worker's share of it (a function value made per Step would allocate).
 	jobSteps int
@@ -98,6 +105,7 @@ func newCPUBackend(t *topology, workers int, mode ExtendedPipes) *cpuBackend {
 		c.f = make([]float32, t.numPipes())
 		c.k = make([]float32, n)
 		c.s = make([]float32, n)
+		c.regular = regularColumns(t)
 	}
 	c.setWorkers(workers)
 	return c
@@ -124,8 +132,17 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.ranges = split(len(c.h), n)
 		c.pipes = split(len(c.f), n)
 		c.flag = make([][]int32, n)
+		c.runs, c.csrBuf, c.csrMask = nil, make([][]float32, n), make([][]uint8, n)
+		if useSIMD {
+			c.runs = make([][]csrRun, n)
+		}
 		for w, r := range c.ranges {
 			c.flag[w] = make([]int32, 0, r[1]-r[0])
+			if useSIMD {
+				groups := (r[1] - r[0] + 7) / 8
+				c.csrBuf[w], c.csrMask[w] = make([]float32, 8*csrMaxStreams*groups), make([]uint8, groups)
+				c.runs[w] = c.csrRuns(r[0], r[1])
+			}
 		}
 	}
 	if c.ext != nil {

@@ -3,6 +3,121 @@ package gpusim
 // The general layout: pipes in topology order, per-column pipe lists (topology.adj*).
 // Works for any terrain. In the column phases u = f*sign is a pipe's flux seen from
 // column i: > 0 leaves i.
+//
+// The vector path. Most columns of a multi-layer terrain are regular: exactly four pipes,
+// the first two entering them (sign -1) and the last two leaving them (sign +1), as a
+// column whose four neighbouring cells hold one column each has them (-y, -x, +x, +y).
+// Where AVX2 is there (useSIMD), the outflow and height phases take runs of at least
+// minCSRRun consecutive regular columns through the row kernels' twins (rows_amd64.go):
+// the run's fluxes are gathered into a buffer of groups of 8 columns, stream q of a group
+// holding pipe q's flux (gatherCSR), and the kernel does what the column loop does, in
+// the same order, with the same bits (TestCSRVectorMatchesColumns). The other columns
+// go through the column loops.
+
+// minCSRRun is the shortest run of regular columns the vector kernels take.
+const minCSRRun = 8
+
+// csrMaxStreams is the most streams a gathered column has (csrStreams(true)).
+const csrMaxStreams = 6
+
+// csrStreams is the streams a gathered column has: its four pipes' fluxes, and with
+// extended pipes their outflow and inflow (outflow phase) or net outflow and a spare
+// (height phase).
+func csrStreams(ext bool) int {
+	if ext {
+		return csrMaxStreams
+	}
+	return 4
+}
+
+// csrGroups is the groups of 8 that n columns take.
+func csrGroups(n int) int { return (n + 7) / 8 }
+
+// regularColumns marks the regular columns of t (see above).
+func regularColumns(t *topology) []bool {
+	reg := make([]bool, t.cols.NumColumns())
+	for i := range reg {
+		e := t.adjStart[i]
+		reg[i] = t.adjStart[i+1]-e == 4 && t.adjSign[e] < 0 && t.adjSign[e+1] < 0 && t.adjSign[e+2] > 0 && t.adjSign[e+3] > 0
+	}
+	return reg
+}
+
+// csrRun is a worker's run of columns taken by one path: up to column end (from the
+// previous run's end, or the worker's first column), through the vector kernels or not.
+type csrRun struct {
+	end    int32
+	vector bool
+}
+
+// csrRuns cuts columns [lo, hi) into runs (nextRun).
+func (c *cpuBackend) csrRuns(lo, hi int) []csrRun {
+	var runs []csrRun
+	for i := lo; i < hi; {
+		j, vector := c.nextRun(i, hi)
+		runs = append(runs, csrRun{int32(j), vector})
+		i = j
+	}
+	return runs
+}
+
+// nextRun returns the end of the run of columns from i that one path takes: a run of
+// regular columns (vector: true) of at least minCSRRun, or else the columns up to the
+// next such run (at least one).
+func (c *cpuBackend) nextRun(i, hi int) (end int, vector bool) {
+	j := i
+	for j < hi && c.regular[j] {
+		j++
+	}
+	if j-i >= minCSRRun {
+		return j, true
+	}
+	// Column by column up to the next long run.
+	for j = max(j, i+1); j < hi; j++ {
+		if !c.regular[j] {
+			continue
+		}
+		k := j
+		for k < hi && c.regular[k] && k-j < minCSRRun {
+			k++
+		}
+		if k-j >= minCSRRun {
+			break
+		}
+		j = k - 1
+	}
+	return j, false
+}
+
+// gatherCSR gathers, for the regular columns [lo, hi), the fluxes f of their four pipes
+// into u (groups of 8 columns, stream q of a group at 8q, streams a column), and extra
+// streams 4 and 5 from e4 and e5 (indexed from lo) where given. A run of regular columns
+// has its pipes contiguous in the adjacency, four a column.
+func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []float32) {
+	n := hi - lo
+	e := int(c.topo.adjStart[lo])
+	pp := c.topo.adjPipe[e : e+4*n]
+	for g := 0; 8*g < n; g++ {
+		q := u[8*streams*g : 8*streams*(g+1)]
+		q = q[:32] // the four pipes' streams
+		x0 := 8 * g
+		cols := min(8, n-x0)
+		p := pp[4*x0 : 4*(x0+cols)]
+		for lane := range cols {
+			pl := p[4*lane : 4*lane+4 : 4*lane+4]
+			l := lane & 7
+			q[l], q[8+l], q[16+l], q[24+l] = f[pl[0]], f[pl[1]], f[pl[2]], f[pl[3]]
+		}
+		if e4 != nil {
+			x := u[8*streams*g+32 : 8*streams*g+40]
+			copy(x[:cols], e4[x0:x0+cols])
+		}
+		if e5 != nil {
+			x := u[8*streams*g+40 : 8*streams*g+48]
+			copy(x[:cols], e5[x0:x0+cols])
+		}
+	}
+}
 
 func (c *cpuBackend) csrStep(w int) {
 	cr, pr := c.ranges[w], c.pipes[w]
@@ -57,12 +172,39 @@ func (c *cpuBackend) csrFinal(lo, hi int) {
 }
 
 // csrOutflow: K for columns [lo, hi), S = 1 where no overflow is possible, and the list
-// of the others for csrInflow.
+// of the others, in column order, for csrInflow.
 func (c *cpuBackend) csrOutflow(w, lo, hi int, ext *extended) {
+	flag := c.flag[w][:0]
+	if !useSIMD || c.runs == nil {
+		c.flag[w] = c.csrOutflowColumns(lo, hi, ext, flag)
+		return
+	}
+	for i, run := lo, 0; i < hi; run++ {
+		j, vector := int(c.runs[w][run].end), c.runs[w][run].vector
+		if !vector {
+			flag = c.csrOutflowColumns(i, j, ext, flag)
+			i = j
+			continue
+		}
+		streams := csrStreams(ext != nil)
+		u := c.csrBuf[w][:csrGroups(j-i)*8*streams]
+		if ext != nil {
+			c.gatherCSR(u, c.f, i, j, streams, ext.extOut[i:j], ext.extIn[i:j])
+		} else {
+			c.gatherCSR(u, c.f, i, j, streams, nil, nil)
+		}
+		flag = csrOutflowRun(&c.p, i, c.k[i:j], c.s[i:j], u, c.h[i:j], c.r[i:j], c.base[i:j], c.top[i:j], ext != nil, c.csrMask[w], flag)
+		i = j
+	}
+	c.flag[w] = flag
+}
+
+// csrOutflowColumns is csrOutflow for columns [lo, hi) one by one (csrOutflowRunGo),
+// appending to flag.
+func (c *cpuBackend) csrOutflowColumns(lo, hi int, ext *extended, flag []int32) []int32 {
 	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
 	raw, h, res, base, top, kk, ss := c.f, c.h, c.r, c.base, c.top, c.k, c.s
 	p := &c.p
-	flag := c.flag[w][:0]
 	var extOut, extIn []float32
 	if ext != nil {
 		extOut, extIn = ext.extOut, ext.extIn
@@ -83,7 +225,7 @@ func (c *cpuBackend) csrOutflow(w, lo, hi int, ext *extended) {
 			flag = append(flag, int32(i))
 		}
 	}
-	c.flag[w] = flag
+	return flag
 }
 
 // csrInflow: S for the columns csrOutflow listed. Extended inflows count unscaled (their
@@ -106,6 +248,43 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 // csrHeight: the height update of columns [lo, hi), and the full flags of its capped
 // columns for the extended pipes.
 func (c *cpuBackend) csrHeight(w, lo, hi int, ext *extended) {
+	var flips int32
+	if !useSIMD || c.runs == nil {
+		flips = c.csrHeightColumns(lo, hi, ext)
+	} else {
+		for i, run := lo, 0; i < hi; run++ {
+			j, vector := int(c.runs[w][run].end), c.runs[w][run].vector
+			if !vector {
+				flips += c.csrHeightColumns(i, j, ext)
+				i = j
+				continue
+			}
+			streams := csrStreams(ext != nil)
+			u := c.csrBuf[w][:csrGroups(j-i)*8*streams]
+			if ext != nil {
+				c.gatherCSR(u, c.f, i, j, streams, ext.extNet[i:j], nil)
+			} else {
+				c.gatherCSR(u, c.f, i, j, streams, nil, nil)
+			}
+			csrHeightRun(&c.p, c.h[i:j], c.r[i:j], u, c.base[i:j], c.top[i:j], ext != nil)
+			if ext != nil {
+				for x := i; x < j; x++ {
+					if ext.isCapped[x] && ext.updateFull(x, c.h[x]) {
+						flips++
+					}
+				}
+			}
+			i = j
+		}
+	}
+	if ext != nil {
+		ext.flips[w] = flips
+	}
+}
+
+// csrHeightColumns is csrHeight for columns [lo, hi) one by one (csrHeightRunGo); it
+// returns the number of full flags flipped.
+func (c *cpuBackend) csrHeightColumns(lo, hi int, ext *extended) int32 {
 	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
 	f, h, res, base, top := c.f, c.h, c.r, c.base, c.top
 	p := &c.p
@@ -128,7 +307,5 @@ func (c *cpuBackend) csrHeight(w, lo, hi int, ext *extended) {
 			flips++
 		}
 	}
-	if ext != nil {
-		ext.flips[w] = flips
-	}
+	return flips
 }

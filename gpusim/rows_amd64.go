@@ -98,3 +98,38 @@ func heightRow(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) {
 	}
 	heightAVX2(h, r[:n], above[:n], fxm[:n], fxp[:n], below[:n], b[:n], top[:n], p.dtOverDx2d)
 }
+
+// csrOutflowRun is csrOutflowColumns's vector twin for the run's len(k) columns: u holds
+// their raw fluxes gathered by gatherCSR (streams csrStreams(ext)), mask is scratch of
+// (len(k)+7)/8 bytes. It appends the flagged columns (lo + their index) to flags.
+func csrOutflowRun(p *stepParams, lo int, k, s, u, h, r, b, top []float32, ext bool, mask []uint8, flags []int32) []int32 {
+	n := len(k)
+	s, h, r, b, top = s[:n], h[:n], r[:n], b[:n], top[:n]
+	u, mask = u[:csrGroups(n)*8*csrStreams(ext)], mask[:csrGroups(n)]
+	var c int
+	if ext {
+		c = csrOutflowExtAVX2(k, s, u, h, r, b, top, mask, p.dx2OverDt, p.dtOverDx2)
+	} else {
+		c = csrOutflowAVX2(k, s, u, h, r, b, top, mask, p.dx2OverDt, p.dtOverDx2)
+	}
+	if c > 0 {
+		for g, bs := range mask {
+			for ; bs != 0; bs &= bs - 1 {
+				flags = append(flags, int32(lo+8*g+bits.TrailingZeros8(bs)))
+			}
+		}
+	}
+	return flags
+}
+
+// csrHeightRun is csrHeightColumns's vector twin for the run's len(h) columns: u holds
+// their final fluxes gathered by gatherCSR (streams csrStreams(ext)).
+func csrHeightRun(p *stepParams, h, r, u, b, top []float32, ext bool) {
+	n := len(h)
+	r, b, top, u = r[:n], b[:n], top[:n], u[:csrGroups(n)*8*csrStreams(ext)]
+	if ext {
+		csrHeightExtAVX2(h, r, u, b, top, p.dtOverDx2d)
+	} else {
+		csrHeightAVX2(h, r, u, b, top, p.dtOverDx2d)
+	}
+}

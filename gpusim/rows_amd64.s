@@ -483,6 +483,334 @@ done:
 	MOVQ         AX, ret+248(FP)
 	RET
 
+// func csrOutflowAVX2(k []float32, s []float32, u []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
+// Requires: AVX, AVX2
+TEXT ·csrOutflowAVX2(SB), NOSPLIT, $0-208
+	MOVQ         k_base+0(FP), AX
+	MOVQ         s_base+24(FP), CX
+	MOVQ         u_base+48(FP), DX
+	MOVQ         h_base+72(FP), BX
+	MOVQ         r_base+96(FP), SI
+	MOVQ         b_base+120(FP), DI
+	MOVQ         top_base+144(FP), R8
+	MOVQ         mask_base+168(FP), R9
+	MOVQ         k_len+8(FP), R10
+	VBROADCASTSS dx2OverDt+192(FP), Y0
+	VBROADCASTSS dtOverDx2+196(FP), Y1
+	MOVL         $0x80000000, R11
+	VMOVD        R11, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7fffffff, R11
+	VMOVD        R11, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x3f800000, R11
+	VMOVD        R11, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x3f000000, R11
+	VMOVD        R11, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	XORQ         R11, R11
+
+loop:
+	LEAQ      8(R11), R12
+	CMPQ      R12, R10
+	JA        tail
+	LEAQ      (R11)(R11*1), R12
+	VMOVUPS   (DX)(R12*8), Y9
+	VXORPS    Y2, Y9, Y9
+	VANDPS    Y3, Y9, Y10
+	VADDPS    Y10, Y9, Y8
+	VSUBPS    Y10, Y9, Y9
+	VADDPS    Y8, Y6, Y8
+	VADDPS    Y9, Y6, Y9
+	VMOVUPS   32(DX)(R12*8), Y10
+	VXORPS    Y2, Y10, Y10
+	VANDPS    Y3, Y10, Y11
+	VADDPS    Y11, Y10, Y12
+	VSUBPS    Y11, Y10, Y10
+	VADDPS    Y12, Y8, Y8
+	VADDPS    Y10, Y9, Y9
+	VMOVUPS   64(DX)(R12*8), Y10
+	VANDPS    Y3, Y10, Y11
+	VADDPS    Y11, Y10, Y12
+	VSUBPS    Y11, Y10, Y10
+	VADDPS    Y12, Y8, Y8
+	VADDPS    Y10, Y9, Y9
+	VMOVUPS   96(DX)(R12*8), Y10
+	VANDPS    Y3, Y10, Y11
+	VADDPS    Y11, Y10, Y12
+	VSUBPS    Y11, Y10, Y10
+	VADDPS    Y12, Y8, Y8
+	VADDPS    Y10, Y9, Y9
+	VMULPS    Y5, Y8, Y8
+	VMULPS    Y5, Y9, Y9
+	VMOVUPS   (BX)(R11*4), Y10
+	VMOVUPS   (SI)(R11*4), Y11
+	VSUBPS    (DI)(R11*4), Y10, Y12
+	VADDPS    Y11, Y12, Y12
+	VMULPS    Y0, Y12, Y12
+	VDIVPS    Y8, Y12, Y13
+	VCMPPS    $0x1d, Y8, Y12, Y8
+	VCMPPS    $0x12, Y6, Y12, Y12
+	VBLENDVPS Y12, Y6, Y13, Y12
+	VBLENDVPS Y8, Y4, Y12, Y12
+	VMOVUPS   Y12, (AX)(R11*4)
+	VMOVUPS   Y4, (CX)(R11*4)
+	VMOVUPS   (R8)(R11*4), Y8
+	VSUBPS    Y10, Y8, Y8
+	VSUBPS    Y11, Y8, Y8
+	VXORPS    Y2, Y9, Y9
+	VMULPS    Y1, Y9, Y9
+	VCMPPS    $0x1e, Y8, Y9, Y8
+	VPSUBD    Y8, Y7, Y7
+	VMOVMSKPS Y8, R12
+	MOVB      R12, (R9)
+	INCQ      R9
+	ADDQ      $0x08, R11
+	JMP       loop
+
+tail:
+	CMPQ       R11, R10
+	JAE        done
+	SUBQ       R11, R10
+	NEGQ       R10
+	LEAQ       tailmask<>+0(SB), R12
+	VMOVDQU    32(R12)(R10*4), Y8
+	LEAQ       (R11)(R11*1), R10
+	VMASKMOVPS (DX)(R10*8), Y8, Y10
+	VXORPS     Y2, Y10, Y10
+	VANDPS     Y3, Y10, Y11
+	VADDPS     Y11, Y10, Y9
+	VSUBPS     Y11, Y10, Y10
+	VADDPS     Y9, Y6, Y9
+	VADDPS     Y10, Y6, Y10
+	VMASKMOVPS 32(DX)(R10*8), Y8, Y11
+	VXORPS     Y2, Y11, Y11
+	VANDPS     Y3, Y11, Y12
+	VADDPS     Y12, Y11, Y13
+	VSUBPS     Y12, Y11, Y11
+	VADDPS     Y13, Y9, Y9
+	VADDPS     Y11, Y10, Y10
+	VMASKMOVPS 64(DX)(R10*8), Y8, Y11
+	VANDPS     Y3, Y11, Y12
+	VADDPS     Y12, Y11, Y13
+	VSUBPS     Y12, Y11, Y11
+	VADDPS     Y13, Y9, Y9
+	VADDPS     Y11, Y10, Y10
+	VMASKMOVPS 96(DX)(R10*8), Y8, Y11
+	VANDPS     Y3, Y11, Y3
+	VADDPS     Y3, Y11, Y12
+	VSUBPS     Y3, Y11, Y3
+	VADDPS     Y12, Y9, Y9
+	VADDPS     Y3, Y10, Y10
+	VMULPS     Y5, Y9, Y3
+	VMULPS     Y5, Y10, Y5
+	VMASKMOVPS (BX)(R11*4), Y8, Y9
+	VMASKMOVPS (SI)(R11*4), Y8, Y10
+	VMASKMOVPS (DI)(R11*4), Y8, Y11
+	VSUBPS     Y11, Y9, Y11
+	VADDPS     Y10, Y11, Y11
+	VMULPS     Y0, Y11, Y0
+	VDIVPS     Y3, Y0, Y11
+	VCMPPS     $0x1d, Y3, Y0, Y3
+	VCMPPS     $0x12, Y6, Y0, Y0
+	VBLENDVPS  Y0, Y6, Y11, Y0
+	VBLENDVPS  Y3, Y4, Y0, Y0
+	VMASKMOVPS Y0, Y8, (AX)(R11*4)
+	VMASKMOVPS Y4, Y8, (CX)(R11*4)
+	VMASKMOVPS (R8)(R11*4), Y8, Y0
+	VSUBPS     Y9, Y0, Y0
+	VSUBPS     Y10, Y0, Y0
+	VXORPS     Y2, Y5, Y2
+	VMULPS     Y1, Y2, Y2
+	VCMPPS     $0x1e, Y0, Y2, Y0
+	VANDPS     Y8, Y0, Y0
+	VPSUBD     Y0, Y7, Y7
+	VMOVMSKPS  Y0, AX
+	MOVB       AL, (R9)
+	INCQ       R9
+
+done:
+	VEXTRACTI128 $0x01, Y7, X0
+	VPADDD       X0, X7, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+200(FP)
+	RET
+
+// func csrOutflowExtAVX2(k []float32, s []float32, u []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
+// Requires: AVX, AVX2
+TEXT ·csrOutflowExtAVX2(SB), NOSPLIT, $0-208
+	MOVQ         k_base+0(FP), AX
+	MOVQ         s_base+24(FP), CX
+	MOVQ         u_base+48(FP), DX
+	MOVQ         h_base+72(FP), BX
+	MOVQ         r_base+96(FP), SI
+	MOVQ         b_base+120(FP), DI
+	MOVQ         top_base+144(FP), R8
+	MOVQ         mask_base+168(FP), R9
+	MOVQ         k_len+8(FP), R10
+	VBROADCASTSS dx2OverDt+192(FP), Y0
+	VBROADCASTSS dtOverDx2+196(FP), Y1
+	MOVL         $0x80000000, R11
+	VMOVD        R11, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7fffffff, R11
+	VMOVD        R11, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x3f800000, R11
+	VMOVD        R11, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x3f000000, R11
+	VMOVD        R11, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	XORQ         R11, R11
+
+loop:
+	LEAQ      8(R11), R12
+	CMPQ      R12, R10
+	JA        tail
+	LEAQ      (R11)(R11*2), R12
+	VMOVUPS   (DX)(R12*8), Y9
+	VXORPS    Y2, Y9, Y9
+	VANDPS    Y3, Y9, Y10
+	VADDPS    Y10, Y9, Y8
+	VSUBPS    Y10, Y9, Y9
+	VADDPS    Y8, Y6, Y8
+	VADDPS    Y9, Y6, Y9
+	VMOVUPS   32(DX)(R12*8), Y10
+	VXORPS    Y2, Y10, Y10
+	VANDPS    Y3, Y10, Y11
+	VADDPS    Y11, Y10, Y12
+	VSUBPS    Y11, Y10, Y10
+	VADDPS    Y12, Y8, Y8
+	VADDPS    Y10, Y9, Y9
+	VMOVUPS   64(DX)(R12*8), Y10
+	VANDPS    Y3, Y10, Y11
+	VADDPS    Y11, Y10, Y12
+	VSUBPS    Y11, Y10, Y10
+	VADDPS    Y12, Y8, Y8
+	VADDPS    Y10, Y9, Y9
+	VMOVUPS   96(DX)(R12*8), Y10
+	VANDPS    Y3, Y10, Y11
+	VADDPS    Y11, Y10, Y12
+	VSUBPS    Y11, Y10, Y10
+	VADDPS    Y12, Y8, Y8
+	VADDPS    Y10, Y9, Y9
+	VMULPS    Y5, Y8, Y8
+	VMULPS    Y5, Y9, Y9
+	VADDPS    128(DX)(R12*8), Y8, Y8
+	VADDPS    160(DX)(R12*8), Y9, Y9
+	VMOVUPS   (BX)(R11*4), Y10
+	VMOVUPS   (SI)(R11*4), Y11
+	VSUBPS    (DI)(R11*4), Y10, Y12
+	VADDPS    Y11, Y12, Y12
+	VMULPS    Y0, Y12, Y12
+	VDIVPS    Y8, Y12, Y13
+	VCMPPS    $0x1d, Y8, Y12, Y8
+	VCMPPS    $0x12, Y6, Y12, Y12
+	VBLENDVPS Y12, Y6, Y13, Y12
+	VBLENDVPS Y8, Y4, Y12, Y12
+	VMOVUPS   Y12, (AX)(R11*4)
+	VMOVUPS   Y4, (CX)(R11*4)
+	VMOVUPS   (R8)(R11*4), Y8
+	VSUBPS    Y10, Y8, Y8
+	VSUBPS    Y11, Y8, Y8
+	VXORPS    Y2, Y9, Y9
+	VMULPS    Y1, Y9, Y9
+	VCMPPS    $0x1e, Y8, Y9, Y8
+	VPSUBD    Y8, Y7, Y7
+	VMOVMSKPS Y8, R12
+	MOVB      R12, (R9)
+	INCQ      R9
+	ADDQ      $0x08, R11
+	JMP       loop
+
+tail:
+	CMPQ       R11, R10
+	JAE        done
+	SUBQ       R11, R10
+	NEGQ       R10
+	LEAQ       tailmask<>+0(SB), R12
+	VMOVDQU    32(R12)(R10*4), Y8
+	LEAQ       (R11)(R11*2), R10
+	VMASKMOVPS (DX)(R10*8), Y8, Y10
+	VXORPS     Y2, Y10, Y10
+	VANDPS     Y3, Y10, Y11
+	VADDPS     Y11, Y10, Y9
+	VSUBPS     Y11, Y10, Y10
+	VADDPS     Y9, Y6, Y9
+	VADDPS     Y10, Y6, Y10
+	VMASKMOVPS 32(DX)(R10*8), Y8, Y11
+	VXORPS     Y2, Y11, Y11
+	VANDPS     Y3, Y11, Y12
+	VADDPS     Y12, Y11, Y13
+	VSUBPS     Y12, Y11, Y11
+	VADDPS     Y13, Y9, Y9
+	VADDPS     Y11, Y10, Y10
+	VMASKMOVPS 64(DX)(R10*8), Y8, Y11
+	VANDPS     Y3, Y11, Y12
+	VADDPS     Y12, Y11, Y13
+	VSUBPS     Y12, Y11, Y11
+	VADDPS     Y13, Y9, Y9
+	VADDPS     Y11, Y10, Y10
+	VMASKMOVPS 96(DX)(R10*8), Y8, Y11
+	VANDPS     Y3, Y11, Y3
+	VADDPS     Y3, Y11, Y12
+	VSUBPS     Y3, Y11, Y3
+	VADDPS     Y12, Y9, Y9
+	VADDPS     Y3, Y10, Y10
+	VMULPS     Y5, Y9, Y3
+	VMULPS     Y5, Y10, Y5
+	VMASKMOVPS 128(DX)(R10*8), Y8, Y9
+	VADDPS     Y9, Y3, Y3
+	VMASKMOVPS 160(DX)(R10*8), Y8, Y9
+	VADDPS     Y9, Y5, Y5
+	VMASKMOVPS (BX)(R11*4), Y8, Y9
+	VMASKMOVPS (SI)(R11*4), Y8, Y10
+	VMASKMOVPS (DI)(R11*4), Y8, Y11
+	VSUBPS     Y11, Y9, Y11
+	VADDPS     Y10, Y11, Y11
+	VMULPS     Y0, Y11, Y0
+	VDIVPS     Y3, Y0, Y11
+	VCMPPS     $0x1d, Y3, Y0, Y3
+	VCMPPS     $0x12, Y6, Y0, Y0
+	VBLENDVPS  Y0, Y6, Y11, Y0
+	VBLENDVPS  Y3, Y4, Y0, Y0
+	VMASKMOVPS Y0, Y8, (AX)(R11*4)
+	VMASKMOVPS Y4, Y8, (CX)(R11*4)
+	VMASKMOVPS (R8)(R11*4), Y8, Y0
+	VSUBPS     Y9, Y0, Y0
+	VSUBPS     Y10, Y0, Y0
+	VXORPS     Y2, Y5, Y2
+	VMULPS     Y1, Y2, Y2
+	VCMPPS     $0x1e, Y0, Y2, Y0
+	VANDPS     Y8, Y0, Y0
+	VPSUBD     Y0, Y7, Y7
+	VMOVMSKPS  Y0, AX
+	MOVB       AL, (R9)
+	INCQ       R9
+
+done:
+	VEXTRACTI128 $0x01, Y7, X0
+	VPADDD       X0, X7, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+200(FP)
+	RET
+
 // func inflowAVX2(s []float32, above []float32, ka []float32, rx []float32, kr []float32, below []float32, kb []float32, top []float32, h []float32, r []float32, dtOverDx2 float32)
 // Requires: AVX, AVX2
 TEXT ·inflowAVX2(SB), NOSPLIT, $0-244
@@ -855,6 +1183,445 @@ clamp_tail:
 	VMASKMOVPS   16(R8)(R11*4), X5, X5
 	VEXTRACTF128 $0x01, Y2, X7
 	VMASKMOVPS   16(R9)(R11*4), X7, X7
+	VMAXPS       X1, X5, X8
+	VCMPPS       $0x00, X5, X1, X9
+	VANDPS       X5, X1, X5
+	VBLENDVPS    X9, X5, X8, X5
+	VMINPS       X5, X7, X8
+	VCMPPS       $0x00, X7, X5, X9
+	VORPS        X7, X5, X5
+	VBLENDVPS    X9, X5, X8, X5
+	VBLENDVPS    X6, X5, X1, X1
+	JMP          clamped_tail
+
+done:
+	VZEROUPPER
+	RET
+
+// func csrHeightAVX2(h []float32, r []float32, u []float32, b []float32, top []float32, dtOverDx2d float64)
+// Requires: AVX
+TEXT ·csrHeightAVX2(SB), NOSPLIT, $0-128
+	MOVQ         h_base+0(FP), AX
+	MOVQ         r_base+24(FP), CX
+	MOVQ         u_base+48(FP), DX
+	MOVQ         b_base+72(FP), BX
+	MOVQ         top_base+96(FP), SI
+	MOVQ         h_len+8(FP), DI
+	VBROADCASTSD dtOverDx2d+120(FP), Y0
+	VXORPD       Y1, Y1, Y1
+	XORQ         R8, R8
+
+loop:
+	LEAQ       8(R8), R9
+	CMPQ       R9, DI
+	JA         tail
+	LEAQ       (R8)(R8*1), R9
+	VCVTPS2PD  (DX)(R9*8), Y3
+	VSUBPD     Y3, Y1, Y2
+	VCVTPS2PD  32(DX)(R9*8), Y3
+	VSUBPD     Y3, Y2, Y2
+	VCVTPS2PD  64(DX)(R9*8), Y3
+	VADDPD     Y3, Y2, Y2
+	VCVTPS2PD  96(DX)(R9*8), Y3
+	VADDPD     Y3, Y2, Y2
+	VCVTPS2PD  (AX)(R8*4), Y3
+	VCVTPS2PD  (CX)(R8*4), Y4
+	VADDPD     Y4, Y3, Y3
+	VMULPD     Y0, Y2, Y2
+	VSUBPD     Y2, Y3, Y2
+	VCVTPD2PSY Y2, X3
+	VCMPPS     $0x11, (BX)(R8*4), X3, X4
+	VCMPPS     $0x1e, (SI)(R8*4), X3, X5
+	VORPS      X5, X4, X4
+	VCVTPS2PD  16(DX)(R9*8), Y6
+	VSUBPD     Y6, Y1, Y5
+	VCVTPS2PD  48(DX)(R9*8), Y6
+	VSUBPD     Y6, Y5, Y5
+	VCVTPS2PD  80(DX)(R9*8), Y6
+	VADDPD     Y6, Y5, Y5
+	VCVTPS2PD  112(DX)(R9*8), Y6
+	VADDPD     Y6, Y5, Y5
+	VCVTPS2PD  16(AX)(R8*4), Y6
+	VCVTPS2PD  16(CX)(R8*4), Y7
+	VADDPD     Y7, Y6, Y6
+	VMULPD     Y0, Y5, Y5
+	VSUBPD     Y5, Y6, Y5
+	VCVTPD2PSY Y5, X6
+	VCMPPS     $0x11, 16(BX)(R8*4), X6, X7
+	VCMPPS     $0x1e, 16(SI)(R8*4), X6, X8
+	VORPS      X8, X7, X7
+	VORPS      X7, X4, X8
+	VPTEST     X8, X8
+	JNZ        clamp
+
+clamped:
+	VMOVUPS    X3, (AX)(R8*4)
+	VCVTPS2PD  X3, Y3
+	VSUBPD     Y3, Y2, Y3
+	VCVTPD2PSY Y3, X2
+	VMOVUPS    X2, (CX)(R8*4)
+	VMOVUPS    X6, 16(AX)(R8*4)
+	VCVTPS2PD  X6, Y2
+	VSUBPD     Y2, Y5, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVUPS    X2, 16(CX)(R8*4)
+	ADDQ       $0x08, R8
+	JMP        loop
+
+clamp:
+	VMOVUPS   (BX)(R8*4), X8
+	VMOVUPS   (SI)(R8*4), X9
+	VMAXPS    X3, X8, X10
+	VCMPPS    $0x00, X8, X3, X11
+	VANDPS    X8, X3, X8
+	VBLENDVPS X11, X8, X10, X8
+	VMINPS    X8, X9, X10
+	VCMPPS    $0x00, X9, X8, X11
+	VORPS     X9, X8, X8
+	VBLENDVPS X11, X8, X10, X8
+	VBLENDVPS X4, X8, X3, X3
+	VMOVUPS   16(BX)(R8*4), X4
+	VMOVUPS   16(SI)(R8*4), X8
+	VMAXPS    X6, X4, X9
+	VCMPPS    $0x00, X4, X6, X10
+	VANDPS    X4, X6, X4
+	VBLENDVPS X10, X4, X9, X4
+	VMINPS    X4, X8, X9
+	VCMPPS    $0x00, X8, X4, X10
+	VORPS     X8, X4, X4
+	VBLENDVPS X10, X4, X9, X4
+	VBLENDVPS X7, X4, X6, X6
+	JMP       clamped
+
+tail:
+	CMPQ         R8, DI
+	JAE          done
+	SUBQ         R8, DI
+	NEGQ         DI
+	LEAQ         tailmask<>+0(SB), R9
+	VMOVDQU      32(R9)(DI*4), Y2
+	LEAQ         (R8)(R8*1), DI
+	VMASKMOVPS   (DX)(DI*8), X2, X3
+	VCVTPS2PD    X3, Y4
+	VSUBPD       Y4, Y1, Y3
+	VMASKMOVPS   32(DX)(DI*8), X2, X4
+	VCVTPS2PD    X4, Y4
+	VSUBPD       Y4, Y3, Y3
+	VMASKMOVPS   64(DX)(DI*8), X2, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	VMASKMOVPS   96(DX)(DI*8), X2, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	VMASKMOVPS   (AX)(R8*4), X2, X4
+	VCVTPS2PD    X4, Y4
+	VMASKMOVPS   (CX)(R8*4), X2, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       Y0, Y3, Y3
+	VSUBPD       Y3, Y4, Y3
+	VCVTPD2PSY   Y3, X4
+	VMASKMOVPS   (BX)(R8*4), X2, X5
+	VCMPPS       $0x11, X5, X4, X5
+	VMASKMOVPS   (SI)(R8*4), X2, X6
+	VCMPPS       $0x1e, X6, X4, X6
+	VORPS        X6, X5, X5
+	VANDPS       X2, X5, X5
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VSUBPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   48(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VSUBPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   80(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   112(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(AX)(R8*4), X6, X6
+	VCVTPS2PD    X6, Y6
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(CX)(R8*4), X7, X7
+	VCVTPS2PD    X7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y0, Y1, Y1
+	VSUBPD       Y1, Y6, Y0
+	VCVTPD2PSY   Y0, X1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(BX)(R8*4), X6, X6
+	VCMPPS       $0x11, X6, X1, X6
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(SI)(R8*4), X7, X7
+	VCMPPS       $0x1e, X7, X1, X7
+	VORPS        X7, X6, X6
+	VEXTRACTF128 $0x01, Y2, X7
+	VANDPS       X7, X6, X6
+	VORPS        X6, X5, X7
+	VPTEST       X7, X7
+	JNZ          clamp_tail
+
+clamped_tail:
+	VMASKMOVPS   X4, X2, (AX)(R8*4)
+	VCVTPS2PD    X4, Y4
+	VSUBPD       Y4, Y3, Y4
+	VCVTPD2PSY   Y4, X3
+	VMASKMOVPS   X3, X2, (CX)(R8*4)
+	VEXTRACTF128 $0x01, Y2, X3
+	VMASKMOVPS   X1, X3, 16(AX)(R8*4)
+	VCVTPS2PD    X1, Y1
+	VSUBPD       Y1, Y0, Y1
+	VCVTPD2PSY   Y1, X0
+	VEXTRACTF128 $0x01, Y2, X1
+	VMASKMOVPS   X0, X1, 16(CX)(R8*4)
+	JMP          done
+
+clamp_tail:
+	VMASKMOVPS   (BX)(R8*4), X2, X7
+	VMASKMOVPS   (SI)(R8*4), X2, X8
+	VMAXPS       X4, X7, X9
+	VCMPPS       $0x00, X7, X4, X10
+	VANDPS       X7, X4, X7
+	VBLENDVPS    X10, X7, X9, X7
+	VMINPS       X7, X8, X9
+	VCMPPS       $0x00, X8, X7, X10
+	VORPS        X8, X7, X7
+	VBLENDVPS    X10, X7, X9, X7
+	VBLENDVPS    X5, X7, X4, X4
+	VEXTRACTF128 $0x01, Y2, X5
+	VMASKMOVPS   16(BX)(R8*4), X5, X5
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(SI)(R8*4), X7, X7
+	VMAXPS       X1, X5, X8
+	VCMPPS       $0x00, X5, X1, X9
+	VANDPS       X5, X1, X5
+	VBLENDVPS    X9, X5, X8, X5
+	VMINPS       X5, X7, X8
+	VCMPPS       $0x00, X7, X5, X9
+	VORPS        X7, X5, X5
+	VBLENDVPS    X9, X5, X8, X5
+	VBLENDVPS    X6, X5, X1, X1
+	JMP          clamped_tail
+
+done:
+	VZEROUPPER
+	RET
+
+// func csrHeightExtAVX2(h []float32, r []float32, u []float32, b []float32, top []float32, dtOverDx2d float64)
+// Requires: AVX
+TEXT ·csrHeightExtAVX2(SB), NOSPLIT, $0-128
+	MOVQ         h_base+0(FP), AX
+	MOVQ         r_base+24(FP), CX
+	MOVQ         u_base+48(FP), DX
+	MOVQ         b_base+72(FP), BX
+	MOVQ         top_base+96(FP), SI
+	MOVQ         h_len+8(FP), DI
+	VBROADCASTSD dtOverDx2d+120(FP), Y0
+	VXORPD       Y1, Y1, Y1
+	XORQ         R8, R8
+
+loop:
+	LEAQ       8(R8), R9
+	CMPQ       R9, DI
+	JA         tail
+	LEAQ       (R8)(R8*2), R9
+	VCVTPS2PD  (DX)(R9*8), Y3
+	VSUBPD     Y3, Y1, Y2
+	VCVTPS2PD  32(DX)(R9*8), Y3
+	VSUBPD     Y3, Y2, Y2
+	VCVTPS2PD  64(DX)(R9*8), Y3
+	VADDPD     Y3, Y2, Y2
+	VCVTPS2PD  96(DX)(R9*8), Y3
+	VADDPD     Y3, Y2, Y2
+	VCVTPS2PD  128(DX)(R9*8), Y3
+	VADDPD     Y3, Y2, Y2
+	VCVTPS2PD  (AX)(R8*4), Y3
+	VCVTPS2PD  (CX)(R8*4), Y4
+	VADDPD     Y4, Y3, Y3
+	VMULPD     Y0, Y2, Y2
+	VSUBPD     Y2, Y3, Y2
+	VCVTPD2PSY Y2, X3
+	VCMPPS     $0x11, (BX)(R8*4), X3, X4
+	VCMPPS     $0x1e, (SI)(R8*4), X3, X5
+	VORPS      X5, X4, X4
+	VCVTPS2PD  16(DX)(R9*8), Y6
+	VSUBPD     Y6, Y1, Y5
+	VCVTPS2PD  48(DX)(R9*8), Y6
+	VSUBPD     Y6, Y5, Y5
+	VCVTPS2PD  80(DX)(R9*8), Y6
+	VADDPD     Y6, Y5, Y5
+	VCVTPS2PD  112(DX)(R9*8), Y6
+	VADDPD     Y6, Y5, Y5
+	VCVTPS2PD  144(DX)(R9*8), Y6
+	VADDPD     Y6, Y5, Y5
+	VCVTPS2PD  16(AX)(R8*4), Y6
+	VCVTPS2PD  16(CX)(R8*4), Y7
+	VADDPD     Y7, Y6, Y6
+	VMULPD     Y0, Y5, Y5
+	VSUBPD     Y5, Y6, Y5
+	VCVTPD2PSY Y5, X6
+	VCMPPS     $0x11, 16(BX)(R8*4), X6, X7
+	VCMPPS     $0x1e, 16(SI)(R8*4), X6, X8
+	VORPS      X8, X7, X7
+	VORPS      X7, X4, X8
+	VPTEST     X8, X8
+	JNZ        clamp
+
+clamped:
+	VMOVUPS    X3, (AX)(R8*4)
+	VCVTPS2PD  X3, Y3
+	VSUBPD     Y3, Y2, Y3
+	VCVTPD2PSY Y3, X2
+	VMOVUPS    X2, (CX)(R8*4)
+	VMOVUPS    X6, 16(AX)(R8*4)
+	VCVTPS2PD  X6, Y2
+	VSUBPD     Y2, Y5, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVUPS    X2, 16(CX)(R8*4)
+	ADDQ       $0x08, R8
+	JMP        loop
+
+clamp:
+	VMOVUPS   (BX)(R8*4), X8
+	VMOVUPS   (SI)(R8*4), X9
+	VMAXPS    X3, X8, X10
+	VCMPPS    $0x00, X8, X3, X11
+	VANDPS    X8, X3, X8
+	VBLENDVPS X11, X8, X10, X8
+	VMINPS    X8, X9, X10
+	VCMPPS    $0x00, X9, X8, X11
+	VORPS     X9, X8, X8
+	VBLENDVPS X11, X8, X10, X8
+	VBLENDVPS X4, X8, X3, X3
+	VMOVUPS   16(BX)(R8*4), X4
+	VMOVUPS   16(SI)(R8*4), X8
+	VMAXPS    X6, X4, X9
+	VCMPPS    $0x00, X4, X6, X10
+	VANDPS    X4, X6, X4
+	VBLENDVPS X10, X4, X9, X4
+	VMINPS    X4, X8, X9
+	VCMPPS    $0x00, X8, X4, X10
+	VORPS     X8, X4, X4
+	VBLENDVPS X10, X4, X9, X4
+	VBLENDVPS X7, X4, X6, X6
+	JMP       clamped
+
+tail:
+	CMPQ         R8, DI
+	JAE          done
+	SUBQ         R8, DI
+	NEGQ         DI
+	LEAQ         tailmask<>+0(SB), R9
+	VMOVDQU      32(R9)(DI*4), Y2
+	LEAQ         (R8)(R8*2), DI
+	VMASKMOVPS   (DX)(DI*8), X2, X3
+	VCVTPS2PD    X3, Y4
+	VSUBPD       Y4, Y1, Y3
+	VMASKMOVPS   32(DX)(DI*8), X2, X4
+	VCVTPS2PD    X4, Y4
+	VSUBPD       Y4, Y3, Y3
+	VMASKMOVPS   64(DX)(DI*8), X2, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	VMASKMOVPS   96(DX)(DI*8), X2, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	VMASKMOVPS   128(DX)(DI*8), X2, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	VMASKMOVPS   (AX)(R8*4), X2, X4
+	VCVTPS2PD    X4, Y4
+	VMASKMOVPS   (CX)(R8*4), X2, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       Y0, Y3, Y3
+	VSUBPD       Y3, Y4, Y3
+	VCVTPD2PSY   Y3, X4
+	VMASKMOVPS   (BX)(R8*4), X2, X5
+	VCMPPS       $0x11, X5, X4, X5
+	VMASKMOVPS   (SI)(R8*4), X2, X6
+	VCMPPS       $0x1e, X6, X4, X6
+	VORPS        X6, X5, X5
+	VANDPS       X2, X5, X5
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VSUBPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   48(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VSUBPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   80(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   112(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   144(DX)(DI*8), X6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y6, Y1, Y1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(AX)(R8*4), X6, X6
+	VCVTPS2PD    X6, Y6
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(CX)(R8*4), X7, X7
+	VCVTPS2PD    X7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y0, Y1, Y1
+	VSUBPD       Y1, Y6, Y0
+	VCVTPD2PSY   Y0, X1
+	VEXTRACTF128 $0x01, Y2, X6
+	VMASKMOVPS   16(BX)(R8*4), X6, X6
+	VCMPPS       $0x11, X6, X1, X6
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(SI)(R8*4), X7, X7
+	VCMPPS       $0x1e, X7, X1, X7
+	VORPS        X7, X6, X6
+	VEXTRACTF128 $0x01, Y2, X7
+	VANDPS       X7, X6, X6
+	VORPS        X6, X5, X7
+	VPTEST       X7, X7
+	JNZ          clamp_tail
+
+clamped_tail:
+	VMASKMOVPS   X4, X2, (AX)(R8*4)
+	VCVTPS2PD    X4, Y4
+	VSUBPD       Y4, Y3, Y4
+	VCVTPD2PSY   Y4, X3
+	VMASKMOVPS   X3, X2, (CX)(R8*4)
+	VEXTRACTF128 $0x01, Y2, X3
+	VMASKMOVPS   X1, X3, 16(AX)(R8*4)
+	VCVTPS2PD    X1, Y1
+	VSUBPD       Y1, Y0, Y1
+	VCVTPD2PSY   Y1, X0
+	VEXTRACTF128 $0x01, Y2, X1
+	VMASKMOVPS   X0, X1, 16(CX)(R8*4)
+	JMP          done
+
+clamp_tail:
+	VMASKMOVPS   (BX)(R8*4), X2, X7
+	VMASKMOVPS   (SI)(R8*4), X2, X8
+	VMAXPS       X4, X7, X9
+	VCMPPS       $0x00, X7, X4, X10
+	VANDPS       X7, X4, X7
+	VBLENDVPS    X10, X7, X9, X7
+	VMINPS       X7, X8, X9
+	VCMPPS       $0x00, X8, X7, X10
+	VORPS        X8, X7, X7
+	VBLENDVPS    X10, X7, X9, X7
+	VBLENDVPS    X5, X7, X4, X4
+	VEXTRACTF128 $0x01, Y2, X5
+	VMASKMOVPS   16(BX)(R8*4), X5, X5
+	VEXTRACTF128 $0x01, Y2, X7
+	VMASKMOVPS   16(SI)(R8*4), X7, X7
 	VMAXPS       X1, X5, X8
 	VCMPPS       $0x00, X5, X1, X9
 	VANDPS       X5, X1, X5

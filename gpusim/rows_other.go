@@ -25,3 +25,13 @@ func finalFluxRow(dst, raw, ki, ko, si, so []float32) { finalFluxRowGo(dst, raw,
 func heightRow(p *stepParams, h, r, above, fxm, fxp, below, b, top []float32) {
 	heightRowGo(p, h, r, above, fxm, fxp, below, b, top)
 }
+
+// csrOutflowRun and csrHeightRun are never called here (useSIMD is false): the general
+// layout's columns all go through the column loops of kernels_csr.go.
+func csrOutflowRun(p *stepParams, lo int, k, s, u, h, r, b, top []float32, ext bool, mask []uint8, flags []int32) []int32 {
+	panic("gpusim: no vector kernels in this build")
+}
+
+func csrHeightRun(p *stepParams, h, r, u, b, top []float32, ext bool) {
+	panic("gpusim: no vector kernels in this build")
+}

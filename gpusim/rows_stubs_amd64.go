@@ -21,6 +21,16 @@ func rawFluxFilmViscAVX2(dst []float32, prev []float32, ha []float32, hb []float
 // returns the number of columns flagged.
 func outflowAVX2(k []float32, s []float32, above []float32, rx []float32, below []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
 
+// csrOutflowAVX2 is csrOutflowColumns for len(k) columns without extended pipes: u
+// holds their raw fluxes (and extended outflows and inflows) gathered as csrStreams
+// says. Bit j%8 of mask[j/8] flags column j; it returns the number flagged.
+func csrOutflowAVX2(k []float32, s []float32, u []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
+
+// csrOutflowExtAVX2 is csrOutflowColumns for len(k) columns with extended pipes: u
+// holds their raw fluxes (and extended outflows and inflows) gathered as csrStreams
+// says. Bit j%8 of mask[j/8] flags column j; it returns the number flagged.
+func csrOutflowExtAVX2(k []float32, s []float32, u []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
+
 // inflowAVX2 is inflowColumn for each of len(s) columns x: the -y
 // flux above[x] from a column of factor ka[x], the -x flux rx[x] from kr[x], the +x
 // flux rx[x+1] from kr[x+2], the +y flux below[x] from kb[x].
@@ -31,3 +41,11 @@ func finalFluxAVX2(dst []float32, raw []float32, ki []float32, ko []float32, si 
 
 // heightAVX2 is heightRowGo for len(h) columns.
 func heightAVX2(h []float32, r []float32, above []float32, fxm []float32, fxp []float32, below []float32, b []float32, top []float32, dtOverDx2d float64)
+
+// csrHeightAVX2 is csrHeightColumns for len(h) columns without extended pipes: u holds
+// their final fluxes (and net extended outflows) gathered as csrStreams says.
+func csrHeightAVX2(h []float32, r []float32, u []float32, b []float32, top []float32, dtOverDx2d float64)
+
+// csrHeightExtAVX2 is csrHeightColumns for len(h) columns with extended pipes: u holds
+// their final fluxes (and net extended outflows) gathered as csrStreams says.
+func csrHeightExtAVX2(h []float32, r []float32, u []float32, b []float32, top []float32, dtOverDx2d float64)

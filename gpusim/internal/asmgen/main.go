@@ -46,9 +46,13 @@ func main() {
 		}
 	}
 	outflow()
+	csrOutflow(false)
+	csrOutflow(true)
 	inflow()
 	finalFlux()
 	height()
+	csrHeight(false)
+	csrHeight(true)
 	Generate()
 }
 
@@ -291,7 +295,86 @@ func outflow() {
 		"flux of column j and rx[j+1] its +x flux; bit j%8 of mask[j/8] flags column j. It",
 		"returns the number of columns flagged.")
 	bs := loadBases("k", "s", "above", "rx", "below", "h", "r", "b", "top", "mask")
-	k, s, above, rx, below, h, r, b, top, mask := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7], bs[8], bs[9]
+	above, rx, below := bs[2], bs[3], bs[4]
+	outflowBody(columns{k: bs[0], s: bs[1], h: bs[5], r: bs[6], b: bs[7], top: bs[8], mask: bs[9]},
+		func(i Register, q int) Mem {
+			return [4]Mem{elem(above, i, 0), elem(rx, i, 0), elem(rx, i, 4), elem(below, i, 0)}[q]
+		}, nil)
+}
+
+// csrStreams is how many floats a gathered buffer holds per column of a general-layout
+// run: the four pipes' fluxes, and with extended pipes their outflow and inflow (for
+// the outflow) or net outflow (for the height). The buffer holds groups of 8 columns,
+// stream q of a group at 8q floats from its start: one base register for them all.
+func csrStreams(ext bool, extra int) int {
+	if ext {
+		return 4 + extra
+	}
+	return 4
+}
+
+// packed is stream q of the group of columns from element i in a gathered buffer of
+// streams streams a column: gi must hold i*streams/2 (streams even), scale 8.
+func packed(u, gi Register, q int) Mem {
+	return Mem{Base: u, Index: gi, Scale: 8, Disp: 32 * q}
+}
+
+// groupIndex sets a new register to i*streams/2 for packed.
+func groupIndex(i Register, streams int) Register {
+	gi := GP64()
+	switch streams {
+	case 4:
+		LEAQ(Mem{Base: i, Index: i, Scale: 1}, gi)
+	case 6:
+		LEAQ(Mem{Base: i, Index: i, Scale: 2}, gi)
+	default:
+		panic("streams")
+	}
+	return gi
+}
+
+// csrOutflow: outflowAVX2 for a run of the general layout's columns whose four pipes
+// are seen from them as -, -, +, + (csrOutflowColumns), their fluxes gathered into u.
+func csrOutflow(ext bool) {
+	name, variant := "csrOutflowAVX2", "without"
+	if ext {
+		name, variant = "csrOutflowExtAVX2", "with"
+	}
+	TEXT(name, NOSPLIT, "func(k, s, u, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
+	Doc(name+" is csrOutflowColumns for len(k) columns "+variant+" extended pipes: u",
+		"holds their raw fluxes (and extended outflows and inflows) gathered as csrStreams",
+		"says. Bit j%8 of mask[j/8] flags column j; it returns the number flagged.")
+	bs := loadBases("k", "s", "u", "h", "r", "b", "top", "mask")
+	u, streams := bs[2], csrStreams(ext, 2)
+	var gi Register
+	src := func(i Register, q int) Mem {
+		if gi == nil {
+			gi = groupIndex(i, streams)
+		}
+		return packed(u, gi, q)
+	}
+	var extra func(i Register, q int) Mem
+	if ext {
+		extra = func(i Register, q int) Mem { return src(i, 4+q) }
+	}
+	outflowBody(columns{k: bs[0], s: bs[1], h: bs[3], r: bs[4], b: bs[5], top: bs[6], mask: bs[7]},
+		func(i Register, q int) Mem {
+			if q == 0 {
+				gi = nil // a new group index for this body (the loop emits it twice)
+			}
+			return src(i, q)
+		}, extra)
+}
+
+// columns are the base registers of a column kernel's per-column arrays.
+type columns struct{ k, s, h, r, b, top, mask Register }
+
+// outflowBody is outflowRowGo over columns c, the flux of each column's pipe q (in the
+// order -y, -x, +x, +y; the first two seen as leaving the column's neighbour, so
+// negated) at in(i, q) for the group from element i. extra, when set, gives the
+// extended pipes' outflow (q = 0) and inflow (q = 1), added to the halved sums.
+func outflowBody(c columns, in func(i Register, q int) Mem, extra func(i Register, q int) Mem) {
+	k, s, h, r, b, top, mask := c.k, c.s, c.h, c.r, c.b, c.top, c.mask
 	n := Load(Param("k").Len(), GP64())
 	dx2OverDt, dtOverDx2 := bcast("dx2OverDt"), bcast("dtOverDx2")
 	sign, abs := bcastBits(0x80000000), bcastBits(0x7fffffff)
@@ -302,12 +385,9 @@ func outflow() {
 	loop(n, func(i Register, l lanes) {
 		out2, in2 := YMM(), YMM()
 		// splitSum of each pipe's flux u seen from the column: out2 += u+|u|, in2 += u-|u|.
-		for p, src := range []struct {
-			m   Mem
-			neg bool
-		}{{elem(above, i, 0), true}, {elem(rx, i, 0), true}, {elem(rx, i, 4), false}, {elem(below, i, 0), false}} {
-			u, a, pp, nn := l.ldr(src.m), YMM(), YMM(), YMM()
-			if src.neg {
+		for p := range 4 {
+			u, a, pp, nn := l.ldr(in(i, p)), YMM(), YMM(), YMM()
+			if p < 2 {
 				VXORPS(sign, u, u)
 			}
 			VANDPS(abs, u, a)
@@ -324,6 +404,10 @@ func outflow() {
 		out, in := YMM(), YMM()
 		VMULPS(half, out2, out)
 		VMULPS(half, in2, in)
+		if extra != nil {
+			VADDPS(l.ld(extra(i, 0)), out, out)
+			VADDPS(l.ld(extra(i, 1)), in, in)
+		}
 		// K = outflowFactor(out, (h-b)+r).
 		hv, rv, depth, lim := l.ldr(elem(h, i, 0)), l.ldr(elem(r, i, 0)), YMM(), YMM()
 		VSUBPS(l.ld(elem(b, i, 0)), hv, depth)
@@ -457,7 +541,41 @@ func height() {
 	TEXT("heightAVX2", NOSPLIT, "func(h, r, above, fxm, fxp, below, b, top []float32, dtOverDx2d float64)")
 	Doc("heightAVX2 is heightRowGo for len(h) columns.")
 	bs := loadBases("h", "r", "above", "fxm", "fxp", "below", "b", "top")
-	h, r, above, fxm, fxp, below, b, top := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7]
+	above, fxm, fxp, below := bs[2], bs[3], bs[4], bs[5]
+	heightBody(bs[0], bs[1], bs[6], bs[7], func(i Register, q, d int) Mem {
+		return elem([4]Register{above, fxm, fxp, below}[q], i, d)
+	}, false)
+}
+
+// csrHeight: heightAVX2 for a run of the general layout's columns whose four pipes are
+// seen from them as -, -, +, + (csrHeightColumns), their final fluxes gathered into u
+// (with extended pipes, their net outflow as a fifth stream, and a sixth unused).
+func csrHeight(ext bool) {
+	name, variant := "csrHeightAVX2", "without"
+	if ext {
+		name, variant = "csrHeightExtAVX2", "with"
+	}
+	TEXT(name, NOSPLIT, "func(h, r, u, b, top []float32, dtOverDx2d float64)")
+	Doc(name+" is csrHeightColumns for len(h) columns "+variant+" extended pipes: u holds",
+		"their final fluxes (and net extended outflows) gathered as csrStreams says.")
+	bs := loadBases("h", "r", "u", "b", "top")
+	u, streams := bs[2], csrStreams(ext, 2)
+	var gi Register
+	heightBody(bs[0], bs[1], bs[3], bs[4], func(i Register, q, d int) Mem {
+		if q == 0 && d == 0 {
+			gi = groupIndex(i, streams) // a new one for each body (the loop emits it twice)
+		}
+		m := packed(u, gi, q)
+		m.Disp += d
+		return m
+	}, ext)
+}
+
+// heightBody is heightRowGo over the columns at h, r, b and top, the final flux of each
+// column's pipe q (-y, -x, +x, +y; the first two negated) at in(i, q, d) for the half
+// group d bytes from element i; with ext, the net extended outflow at in(i, 4, d),
+// added last.
+func heightBody(h, r, b, top Register, in func(i Register, q, d int) Mem, ext bool) {
 	n := Load(Param("h").Len(), GP64())
 	dtd := YMM()
 	VBROADCASTSD(param("dtOverDx2d"), dtd)
@@ -474,14 +592,18 @@ func height() {
 			// out = 0 + float64(-above) + float64(-fxm) + float64(fxp) + float64(below);
 			// adding -v is subtracting v, exactly (IEEE 754 defines x - y as x + (-y)).
 			out, t := YMM(), YMM()
-			VCVTPS2PD(l.ld4(elem(above, i, d), g), t)
+			VCVTPS2PD(l.ld4(in(i, 0, d), g), t)
 			VSUBPD(t, zero, out)
-			VCVTPS2PD(l.ld4(elem(fxm, i, d), g), t)
+			VCVTPS2PD(l.ld4(in(i, 1, d), g), t)
 			VSUBPD(t, out, out)
-			VCVTPS2PD(l.ld4(elem(fxp, i, d), g), t)
+			VCVTPS2PD(l.ld4(in(i, 2, d), g), t)
 			VADDPD(t, out, out)
-			VCVTPS2PD(l.ld4(elem(below, i, d), g), t)
+			VCVTPS2PD(l.ld4(in(i, 3, d), g), t)
 			VADDPD(t, out, out)
+			if ext {
+				VCVTPS2PD(l.ld4(in(i, 4, d), g), t)
+				VADDPD(t, out, out)
+			}
 			// x = (float64(h) + float64(r)) - out*dt/dx^2; h = float32(x).
 			hd, rd, x := YMM(), YMM(), YMM()
 			VCVTPS2PD(l.ld4(elem(h, i, d), g), hd)

@@ -1,0 +1,100 @@
+package gpusim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// TestCSRVectorMatchesColumns: the general layout's vector path (runs of regular columns
+// through the AVX2 kernels, kernels_csr.go) gives the bits of its column loops, on an
+// incline wet all over (long runs, no extended pipes), the five-layer scene flooded over
+// its slabs (short runs between multi-column cells, extended pipes through passages that
+// fill and flip full flags) and the four flooded passages, for 1, 2 and 3 workers (runs
+// cut at the workers' ranges). Heights, residuals and fluxes are compared bit for bit
+// after every chunk of steps.
+func TestCSRVectorMatchesColumns(t *testing.T) {
+	if !useSIMD {
+		t.Skip("no AVX2 here: the column loops are the only path")
+	}
+	forceGeneralLayout = true
+	defer func() { forceGeneralLayout = false }()
+	type scene struct {
+		name  string
+		cols  func(t *testing.T) *terrain.Columns
+		setup func(t *testing.T, sim *Sim)
+	}
+	scenes := []scene{
+		{"incline", func(t *testing.T) *terrain.Columns { return inclineScene(t, 61, 43, 0.0005, 10*math.Pi/180) },
+			func(t *testing.T, sim *Sim) {
+				filmEverywhere(t, sim, 0.0005)
+				if _, err := sim.AddEmitter(Emitter{X: 0.025, Y: 0.01, Z: 0.05, Radius: 0.003, Rate: 5e-6}); err != nil {
+					t.Fatal(err)
+				}
+			}},
+		{"five layers", func(t *testing.T) *terrain.Columns { return fiveLayerScene(t, 60, 60, 0.0005) },
+			func(t *testing.T, sim *Sim) {
+				if _, err := sim.Fill(0.015, 0.015, 0.004, 0.02); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := sim.AddEmitter(Emitter{X: 0.015, Y: 0.015, Z: 0.05, Radius: 0.003, Rate: 1e-5}); err != nil {
+					t.Fatal(err)
+				}
+			}},
+		{"four passages", func(t *testing.T) *terrain.Columns { c, _, _ := fourPassages(t); return c },
+			func(t *testing.T, sim *Sim) {
+				if _, err := sim.Fill(0.005, 0.005, 0.001, 0.006); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := sim.AddEmitter(Emitter{X: 0.05, Y: 0.05, Z: 0.03, Radius: 0.01, Rate: 1e-5}); err != nil {
+					t.Fatal(err)
+				}
+			}},
+	}
+	for _, sc := range scenes {
+		for _, workers := range []int{1, 2, 3} {
+			var sims [2]*Sim
+			for v, on := range []bool{false, true} {
+				withSIMD(on, func() {
+					st := settings(0.003, 4e-6, workers)
+					sims[v] = newSim(t, sc.cols(t), st)
+					sc.setup(t, sims[v])
+				})
+			}
+			be := sims[1].be.(*cpuBackend)
+			runs := 0
+			for i := 0; i < len(be.regular); {
+				j, vector := be.nextRun(i, len(be.regular))
+				if vector {
+					runs++
+				}
+				i = j
+			}
+			if runs == 0 {
+				t.Fatalf("%s: no run of regular columns for the vector kernels", sc.name)
+			}
+			for chunk := range 6 {
+				for v, on := range []bool{false, true} {
+					withSIMD(on, func() { sims[v].Step(50) })
+				}
+				var a, b Snapshot
+				sims[0].Snapshot(&a)
+				sims[1].Snapshot(&b)
+				fa, fb := sims[0].Fluxes(nil), sims[1].Fluxes(nil)
+				ra, rb := sims[0].be.(*cpuBackend).r, sims[1].be.(*cpuBackend).r
+				for i := range a.Height {
+					if math.Float32bits(a.Height[i]) != math.Float32bits(b.Height[i]) || math.Float32bits(ra[i]) != math.Float32bits(rb[i]) {
+						t.Fatalf("%s, %d workers, after %d steps: column %d: columns h %v r %v, vector h %v r %v",
+							sc.name, workers, 50*(chunk+1), i, a.Height[i], ra[i], b.Height[i], rb[i])
+					}
+				}
+				for p := range fa {
+					if math.Float32bits(fa[p]) != math.Float32bits(fb[p]) {
+						t.Fatalf("%s, %d workers, after %d steps: pipe %d: columns %v, vector %v", sc.name, workers, 50*(chunk+1), p, fa[p], fb[p])
+					}
+				}
+			}
+		}
+	}
+}
