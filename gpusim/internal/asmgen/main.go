@@ -303,14 +303,24 @@ func outflow() {
 }
 
 // csrStreams is how many floats a gathered buffer holds per column of a general-layout
-// run: the four pipes' fluxes, and with extended pipes their outflow and inflow (for
-// the outflow) or net outflow (for the height). The buffer holds groups of 8 columns,
-// stream q of a group at 8q floats from its start: one base register for them all.
-func csrStreams(ext bool, extra int) int {
+// run (gpusim's csrStreams): the four pipes' fluxes, and with extended pipes their
+// outflow and inflow (for the outflow) or net outflow and a spare (for the height). The
+// buffer holds groups of 8 columns, stream q of a group at 8q floats from its start:
+// one base register for them all.
+func csrStreams(ext bool) int {
 	if ext {
-		return 4 + extra
+		return 6
 	}
 	return 4
+}
+
+// csrName is the name of a general-layout kernel (base, or base's Ext variant) and the
+// word its doc uses for the extended pipes.
+func csrName(base string, ext bool) (name, variant string) {
+	if ext {
+		return base + "ExtAVX2", "with"
+	}
+	return base + "AVX2", "without"
 }
 
 // packed is stream q of the group of columns from element i in a gathered buffer of
@@ -336,16 +346,13 @@ func groupIndex(i Register, streams int) Register {
 // csrOutflow: outflowAVX2 for a run of the general layout's columns whose four pipes
 // are seen from them as -, -, +, + (csrOutflowColumns), their fluxes gathered into u.
 func csrOutflow(ext bool) {
-	name, variant := "csrOutflowAVX2", "without"
-	if ext {
-		name, variant = "csrOutflowExtAVX2", "with"
-	}
+	name, variant := csrName("csrOutflow", ext)
 	TEXT(name, NOSPLIT, "func(k, s, u, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
 	Doc(name+" is csrOutflowColumns for len(k) columns "+variant+" extended pipes: u",
 		"holds their raw fluxes (and extended outflows and inflows) gathered as csrStreams",
 		"says. Bit j%8 of mask[j/8] flags column j; it returns the number flagged.")
 	bs := loadBases("k", "s", "u", "h", "r", "b", "top", "mask")
-	u, streams := bs[2], csrStreams(ext, 2)
+	u, streams := bs[2], csrStreams(ext)
 	var gi Register
 	src := func(i Register, q int) Mem {
 		if gi == nil {
@@ -551,15 +558,12 @@ func height() {
 // seen from them as -, -, +, + (csrHeightColumns), their final fluxes gathered into u
 // (with extended pipes, their net outflow as a fifth stream, and a sixth unused).
 func csrHeight(ext bool) {
-	name, variant := "csrHeightAVX2", "without"
-	if ext {
-		name, variant = "csrHeightExtAVX2", "with"
-	}
+	name, variant := csrName("csrHeight", ext)
 	TEXT(name, NOSPLIT, "func(h, r, u, b, top []float32, dtOverDx2d float64)")
 	Doc(name+" is csrHeightColumns for len(h) columns "+variant+" extended pipes: u holds",
 		"their final fluxes (and net extended outflows) gathered as csrStreams says.")
 	bs := loadBases("h", "r", "u", "b", "top")
-	u, streams := bs[2], csrStreams(ext, 2)
+	u, streams := bs[2], csrStreams(ext)
 	var gi Register
 	heightBody(bs[0], bs[1], bs[3], bs[4], func(i Register, q, d int) Mem {
 		if q == 0 && d == 0 {
