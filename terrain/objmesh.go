@@ -462,16 +462,21 @@ func selectNth(s []int32, k int, key func(int32) float64) {
 // or limit and -1 when limit is smaller: nodes at least that far are never visited.
 func (m *meshSolid) nearest2(p Vec3, limit float64) (float64, int32) {
 	best, bestK := limit, int32(-1)
-	var stack [64]int32
+	// The nodes to visit with their boxes' squared distances, computed once when pushed.
+	type visit struct {
+		node int32
+		d2   float64
+	}
+	var stack [64]visit
 	sp := 0
-	stack[sp] = 0
+	stack[sp] = visit{0, boxDist2(p, m.nodes[0].lo, m.nodes[0].hi)}
 	sp++
 	for sp > 0 {
 		sp--
-		nd := &m.nodes[stack[sp]]
-		if boxDist2(p, nd.lo, nd.hi) >= best {
+		if stack[sp].d2 >= best {
 			continue
 		}
+		nd := &m.nodes[stack[sp].node]
 		if nd.count > 0 {
 			for i := nd.first; i < nd.first+nd.count; i++ {
 				if d := triDist2(p, &m.tris[i]); d < best {
@@ -487,11 +492,11 @@ func (m *meshSolid) nearest2(p Vec3, limit float64) (float64, int32) {
 			l, r, dl, dr = r, l, dr, dl
 		}
 		if dl < best {
-			stack[sp] = l
+			stack[sp] = visit{l, dl}
 			sp++
 		}
 		if dr < best {
-			stack[sp] = r
+			stack[sp] = visit{r, dr}
 			sp++
 		}
 	}
