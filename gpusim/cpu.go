@@ -54,12 +54,13 @@ type cpuBackend struct {
 	// regular marks the columns the vector kernels take in runs (kernels_csr.go); runs
 	// cuts each worker's columns into them (nil without AVX2), csrBuf and csrMask are
 	// each worker's gathered fluxes and flag bits (general layout).
-	regular []bool
-	runs    [][]csrRun
-	csrBuf  [][]float32
-	csrMask [][]uint8
-	bar     barrier
-	pool    *parallel.Pool
+	regular    []bool
+	runs       [][]csrRun
+	csrBuf     [][]float32
+	csrMask    [][]uint8
+	csrFluxBuf [][]float32 // per worker: a chunk of pipes' ends' heights and floors (csrFlux)
+	bar        barrier
+	pool       *parallel.Pool
 	// jobSteps is the step count of the job in flight; runJob, bound once, runs a
 	// worker's share of it (a function value made per Step would allocate).
 	jobSteps int
@@ -132,9 +133,9 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.ranges = split(len(c.h), n)
 		c.pipes = split(len(c.f), n)
 		c.flag = make([][]int32, n)
-		c.runs, c.csrBuf, c.csrMask = nil, make([][]float32, n), make([][]uint8, n)
+		c.runs, c.csrBuf, c.csrMask, c.csrFluxBuf = nil, make([][]float32, n), make([][]uint8, n), nil
 		if useSIMD {
-			c.runs = make([][]csrRun, n)
+			c.runs, c.csrFluxBuf = make([][]csrRun, n), make([][]float32, n)
 		}
 		for w, r := range c.ranges {
 			c.flag[w] = make([]int32, 0, r[1]-r[0])
@@ -142,6 +143,7 @@ func (c *cpuBackend) setWorkers(n int) {
 				groups := (r[1] - r[0] + 7) / 8
 				c.csrBuf[w], c.csrMask[w] = make([]float32, 8*csrMaxStreams*groups), make([]uint8, groups)
 				c.runs[w] = c.csrRuns(r[0], r[1])
+				c.csrFluxBuf[w] = make([]float32, 4*fluxChunk)
 			}
 		}
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // TestCSRVectorMatchesColumns: the general layout's vector path (runs of regular columns
-// through the AVX2 kernels, kernels_csr.go) gives the bits of its column loops, on an
+// through the AVX2 kernels, and the flux update of gathered chunks of pipes through the
+// dense layout's, kernels_csr.go) gives the bits of its scalar loops, on an
 // incline wet all over (long runs, no extended pipes), the five-layer scene flooded over
 // its slabs (short runs between multi-column cells, extended pipes through passages that
 // fill and flip full flags) and the four flooded passages, for 1, 2 and 3 workers (runs
