@@ -220,9 +220,10 @@ void main() {
 // world-fixed light there would light the flat pool too. A world-fixed studio (a
 // cyclorama, the horizon strip and an overhead ring 52 to 76 degrees up) brightened
 // only the near and far rims: 128 and 30 band pixels in TestMeniscusHighlightBand
-// against the 300 it asks for. The ring's radiance is the least that keeps the band
-// there from the top view (3; 2 leaves none): any more whitens the ripples of a spill
-// (coffee: 23% of the picture brown with no ring, 16% with 4, 15% with 16).
+// against the 300 it asks for. The ring's radiance, 4, is a little above the least that
+// keeps the band there from the top view (3; 2 leaves none): more whitens the ripples of
+// a spill (coffee, with the horizon strip at 3: 23% of the picture brown with no ring,
+// 16% with 4, 15% with 16).
 const liquidFS = `#version 330 core
 in vec3 vPos;
 in vec3 vNormal;
