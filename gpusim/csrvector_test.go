@@ -63,14 +63,13 @@ func TestCSRVectorMatchesColumns(t *testing.T) {
 					sc.setup(t, sims[v])
 				})
 			}
-			be := sims[1].be.(*cpuBackend)
 			runs := 0
-			for i := 0; i < len(be.regular); {
-				j, vector := be.nextRun(i, len(be.regular))
-				if vector {
-					runs++
+			for _, wr := range sims[1].be.(*cpuBackend).runs {
+				for _, r := range wr {
+					if r.vector {
+						runs++
+					}
 				}
-				i = j
 			}
 			if runs == 0 {
 				t.Fatalf("%s: no run of regular columns for the vector kernels", sc.name)

@@ -12,7 +12,12 @@ package gpusim
 // the run's fluxes are gathered into a buffer of groups of 8 columns, stream q of a group
 // holding pipe q's flux (gatherCSR), and the kernel does what the column loop does, in
 // the same order, with the same bits (TestCSRVectorMatchesColumns). The other columns
-// go through the column loops.
+// go through the column loops. The flux phase gathers its pipes' ends in chunks for the
+// dense layout's raw-flux kernel (csrFlux).
+
+// vector tells whether the phases take the vector path: AVX2 is there and setWorkers
+// prepared the runs and buffers (it does when useSIMD is set).
+func (c *cpuBackend) vector() bool { return useSIMD && c.runs != nil }
 
 // minCSRRun is the shortest run of regular columns the vector kernels take.
 const minCSRRun = 8
@@ -150,7 +155,7 @@ const fluxChunk = 512
 // updates the chunk's fluxes in place: the same arithmetic (rawFluxRowGo), so the same
 // bits, in fewer instructions.
 func (c *cpuBackend) csrFlux(w, lo, hi int) {
-	if useSIMD && c.csrFluxBuf != nil {
+	if c.vector() {
 		buf := c.csrFluxBuf[w][:4*fluxChunk]
 		h, base := c.h, c.base
 		for j0 := lo; j0 < hi; j0 += fluxChunk {
@@ -199,7 +204,7 @@ func (c *cpuBackend) csrFinal(lo, hi int) {
 // of the others, in column order, for csrInflow.
 func (c *cpuBackend) csrOutflow(w, lo, hi int, ext *extended) {
 	flag := c.flag[w][:0]
-	if !useSIMD || c.runs == nil {
+	if !c.vector() {
 		c.flag[w] = c.csrOutflowColumns(lo, hi, ext, flag)
 		return
 	}
@@ -273,7 +278,7 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 // columns for the extended pipes.
 func (c *cpuBackend) csrHeight(w, lo, hi int, ext *extended) {
 	var flips int32
-	if !useSIMD || c.runs == nil {
+	if !c.vector() {
 		flips = c.csrHeightColumns(lo, hi, ext)
 	} else {
 		for i, run := lo, 0; i < hi; run++ {

@@ -96,8 +96,7 @@ func pieces(tris []triangle, kept [][3]int32, nverts int) (piece []int32, n int,
 	for i := range parent {
 		parent[i] = int32(i)
 	}
-	var find func(int32) int32
-	find = func(i int32) int32 {
+	find := func(i int32) int32 {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
