@@ -47,6 +47,12 @@ assert(sim:depth(0.0055, 0.0055) == 0)
 local added = sim:fill{ at = {0.0055, 0.0055, 0.001}, level = 0.0012 }
 assert(added > 0 and math.abs(sim:volume() - added) < 1e-18)
 assert(sim:depth(0.0055, 0.0055) > 0.0003)
+-- sim:volume with a region: the pit's cells, and its floor below the box's top
+assert(sim:volume{} == sim:volume{ min = {0, 0}, max = {0.01, 0.01} })
+local pitv = sim:volume{ min = {0.004, 0.004}, max = {0.007, 0.007}, floor_below = 0.00099 }
+assert(pitv > 0 and pitv <= sim:volume{} and sim:volume{ floor_above = 0.0011 } == 0, "region volumes")
+local one = sim:volume{ min = {0.0055, 0.0055}, max = {0.0055, 0.0055} } -- the bounds hold one centre
+assert(math.abs(one - sim:depth(0.0055, 0.0055) * 1e-6) < 1e-12 * one, "one cell " .. one)
 local src = sim:source{ at = {0.003, 0.005, 0.005}, rate = 1e-9 }
 local snk = sim:sink{ at = {0.0055, 0.0055, 0.001}, rate = 1e-10, start = 0.01, stop = 0.05 }
 src:set_rate(2e-9)

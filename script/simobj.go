@@ -194,8 +194,14 @@ func (s *Scenario) simMethods() map[string]lua.LGFunction {
 		},
 		"volume": func(L *lua.LState) int {
 			c := s.simCall(L, "volume")
+			if L.Get(2) == lua.LNil {
+				c.ensureSim()
+				L.Push(lua.LNumber(s.snapshot().Volume))
+				return 1
+			}
+			r := c.region(c.table(2, "{ min = {x, y}, max = {x, y}, floor_above = z, floor_below = z }"))
 			c.ensureSim()
-			L.Push(lua.LNumber(s.snapshot().Volume))
+			L.Push(lua.LNumber(s.snapshot().VolumeIn(r)))
 			return 1
 		},
 		"depth": func(L *lua.LState) int {
@@ -549,4 +555,29 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	set("fall_drop", in.FallDrop)
 	t.RawSetString("version", lua.LString(Version))
 	return t
+}
+
+// region reads sim:volume's region table (gpusim.Region): min and max {x, y} bound the
+// cells' centres, floor_above and floor_below the floors of the columns counted; every
+// field is optional, and a bound left out does not bound.
+func (c call) region(t *lua.LTable) gpusim.Region {
+	c.keys(t, "min", "max", "floor_above", "floor_below")
+	r := gpusim.AllRegion
+	if lo, ok := c.vec(t, "min", 2, false); ok {
+		r.X0, r.Y0 = lo[0], lo[1]
+	}
+	if hi, ok := c.vec(t, "max", 2, false); ok {
+		r.X1, r.Y1 = hi[0], hi[1]
+	}
+	if r.X0 > r.X1 || r.Y0 > r.Y1 {
+		c.fail("min = {%s, %s} is not below max = {%s, %s}: the region would be empty",
+			fmtNum(r.X0), fmtNum(r.Y0), fmtNum(r.X1), fmtNum(r.Y1))
+	}
+	r.FloorAbove = c.num(t, "floor_above", r.FloorAbove, false, "")
+	r.FloorBelow = c.num(t, "floor_below", r.FloorBelow, false, "")
+	if r.FloorAbove >= r.FloorBelow {
+		c.fail("floor_above = %s is not below floor_below = %s: no floor lies between them",
+			fmtNum(r.FloorAbove), fmtNum(r.FloorBelow))
+	}
+	return r
 }
