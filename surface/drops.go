@@ -1,6 +1,9 @@
 package surface
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Drop is liquid in the air (gpusim.Particle): a sphere of its volume.
 type Drop struct {
@@ -41,17 +44,40 @@ func icosahedron() ([12][3]float32, [20][3]uint32) {
 // AppendDrops adds drops to m as spheres (see Drop) and returns m. depthMax is the
 // surface's Settings.DepthMax. Once m's arrays have grown, it allocates nothing.
 func (m *Mesh) AppendDrops(drops []Drop, depthMax float64) *Mesh {
-	for _, d := range drops {
-		first := uint32(m.NumVertices())
+	if len(drops) == 0 {
+		return m
+	}
+	// Grown once, then written in place: a stream of thousands of drops is rebuilt every
+	// frame, and appending value by value took 1.4-1.5 times as long (BenchmarkAppendDrops).
+	nv := m.NumVertices()
+	pos := grow(&m.Positions, 3*len(icoVerts)*len(drops))
+	nor := grow(&m.Normals, 3*len(icoVerts)*len(drops))
+	opa := grow(&m.Opacity, len(icoVerts)*len(drops))
+	idx := grow(&m.Indices, 3*len(icoFaces)*len(drops))
+	for k, d := range drops {
+		first := uint32(nv + k*len(icoVerts))
 		op := float32(min(float64(d.Radius)/depthMax, 1))
-		for _, v := range icoVerts {
-			m.Positions = append(m.Positions, d.X+d.Radius*v[0], d.Y+d.Radius*v[1], d.Z+d.Radius*v[2])
-			m.Normals = append(m.Normals, v[0], v[1], v[2])
-			m.Opacity = append(m.Opacity, op)
+		p := pos[3*len(icoVerts)*k : 3*len(icoVerts)*(k+1)]
+		n := nor[3*len(icoVerts)*k : 3*len(icoVerts)*(k+1)]
+		for j, v := range &icoVerts {
+			p[3*j], p[3*j+1], p[3*j+2] = d.X+d.Radius*v[0], d.Y+d.Radius*v[1], d.Z+d.Radius*v[2]
+			n[3*j], n[3*j+1], n[3*j+2] = v[0], v[1], v[2]
 		}
-		for _, f := range icoFaces {
-			m.Indices = append(m.Indices, first+f[0], first+f[1], first+f[2])
+		o := opa[len(icoVerts)*k : len(icoVerts)*(k+1)]
+		for j := range o {
+			o[j] = op
+		}
+		ix := idx[3*len(icoFaces)*k : 3*len(icoFaces)*(k+1)]
+		for j, f := range &icoFaces {
+			ix[3*j], ix[3*j+1], ix[3*j+2] = first+f[0], first+f[1], first+f[2]
 		}
 	}
 	return m
+}
+
+// grow lengthens *s by n elements (contents unset) and returns the new ones.
+func grow[T any](s *[]T, n int) []T {
+	l := len(*s)
+	*s = slices.Grow(*s, n)[:l+n]
+	return (*s)[l:]
 }
