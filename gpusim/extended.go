@@ -224,6 +224,17 @@ func (e *extended) resetSums() {
 	e.touched = e.touched[:0]
 }
 
+// sums is e if a column's extended sums (extOut, extIn, extNet) may be non-zero this
+// step, nil if every one is zero: no passage has an opening. The column phases then skip
+// the sums, which only added zeros (a -0 made +0, which no factor or height tells apart).
+// Valid from the flux phase's barrier (rawFluxes books every column final touches).
+func (e *extended) sums() *extended {
+	if e == nil || len(e.touched) == 0 {
+		return nil
+	}
+	return e
+}
+
 // addRaw books a raw extended flux u leaving column i (u < 0: entering it).
 func (e *extended) addRaw(i int32, u float32) {
 	if !e.isTouched[i] {

@@ -135,16 +135,17 @@ func (c *cpuBackend) csrStep(w int) {
 	}
 	c.csrFlux(w, pr[0], pr[1])
 	c.bar.wait()
-	c.csrOutflow(w, cr[0], cr[1], ext)
+	sums := ext.sums() // nil in a step without openings: the column phases skip the sums
+	c.csrOutflow(w, cr[0], cr[1], sums)
 	c.bar.wait()
-	c.csrInflow(w, ext)
+	c.csrInflow(w, sums)
 	c.bar.wait()
 	c.csrFinal(pr[0], pr[1])
 	if ext != nil && w == 0 {
 		ext.final(c.k, c.s, c.r, &c.p)
 	}
 	c.bar.wait()
-	c.csrHeight(w, cr[0], cr[1], ext)
+	c.csrHeight(w, cr[0], cr[1], ext, sums)
 }
 
 // fluxChunk is how many pipes csrFlux gathers at a time for the vector kernel.
@@ -275,27 +276,28 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 }
 
 // csrHeight: the height update of columns [lo, hi), and the full flags of its capped
-// columns for the extended pipes.
-func (c *cpuBackend) csrHeight(w, lo, hi int, ext *extended) {
+// columns for the extended pipes (ext). sums is ext when the extended net outflows may be
+// non-zero (extended.sums), nil otherwise.
+func (c *cpuBackend) csrHeight(w, lo, hi int, ext, sums *extended) {
 	var flips int32
 	if !c.vector() {
-		flips = c.csrHeightColumns(lo, hi, ext)
+		flips = c.csrHeightColumns(lo, hi, ext, sums)
 	} else {
 		for i, run := lo, 0; i < hi; run++ {
 			j, vector := int(c.runs[w][run].end), c.runs[w][run].vector
 			if !vector {
-				flips += c.csrHeightColumns(i, j, ext)
+				flips += c.csrHeightColumns(i, j, ext, sums)
 				i = j
 				continue
 			}
-			streams := csrStreams(ext != nil)
+			streams := csrStreams(sums != nil)
 			u := c.csrBuf[w][:csrGroups(j-i)*8*streams]
-			if ext != nil {
-				c.gatherCSR(u, c.f, i, j, streams, ext.extNet[i:j], nil)
+			if sums != nil {
+				c.gatherCSR(u, c.f, i, j, streams, sums.extNet[i:j], nil)
 			} else {
 				c.gatherCSR(u, c.f, i, j, streams, nil, nil)
 			}
-			csrHeightRun(&c.p, c.h[i:j], c.r[i:j], u, c.base[i:j], c.top[i:j], ext != nil)
+			csrHeightRun(&c.p, c.h[i:j], c.r[i:j], u, c.base[i:j], c.top[i:j], sums != nil)
 			if ext != nil {
 				for x := i; x < j; x++ {
 					if ext.isCapped[x] && ext.updateFull(x, c.h[x]) {
@@ -313,7 +315,7 @@ func (c *cpuBackend) csrHeight(w, lo, hi int, ext *extended) {
 
 // csrHeightColumns is csrHeight for columns [lo, hi) one by one (csrHeightRunGo); it
 // returns the number of full flags flipped.
-func (c *cpuBackend) csrHeightColumns(lo, hi int, ext *extended) int32 {
+func (c *cpuBackend) csrHeightColumns(lo, hi int, ext, sums *extended) int32 {
 	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
 	f, h, res, base, top := c.f, c.h, c.r, c.base, c.top
 	p := &c.p
@@ -321,7 +323,10 @@ func (c *cpuBackend) csrHeightColumns(lo, hi int, ext *extended) int32 {
 	var capped []bool
 	var flips int32
 	if ext != nil {
-		extNet, capped = ext.extNet, ext.isCapped
+		capped = ext.isCapped
+	}
+	if sums != nil {
+		extNet = sums.extNet
 	}
 	for i := lo; i < hi; i++ {
 		var out float64
