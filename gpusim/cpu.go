@@ -55,6 +55,7 @@ type cpuBackend struct {
 	// cuts each worker's columns into them (nil without AVX2), csrBuf and csrMask are
 	// each worker's gathered fluxes and flag bits (general layout).
 	regular    []bool
+	strided    []bool // the first column of each group of a vector run whose pipes are strided (kernels_csr.go)
 	runs       [][]csrRun
 	csrBuf     [][]float32
 	csrMask    [][]uint8
@@ -143,6 +144,7 @@ func (c *cpuBackend) setWorkers(n int) {
 				groups := (r[1] - r[0] + 7) / 8
 				c.csrBuf[w], c.csrMask[w] = make([]float32, 8*csrMaxStreams*groups), make([]uint8, groups)
 				c.runs[w] = c.csrRuns(r[0], r[1])
+				c.markStrided(r[0], c.runs[w])
 				c.csrFluxBuf[w] = make([]float32, 4*fluxChunk)
 			}
 		}

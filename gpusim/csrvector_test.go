@@ -2,6 +2,7 @@ package gpusim
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/vpbench/vpbench/terrain"
@@ -14,7 +15,8 @@ import (
 // its slabs (short runs between multi-column cells, extended pipes through passages that
 // fill and flip full flags) and the four flooded passages, for 1, 2 and 3 workers (runs
 // cut at the workers' ranges). Heights, residuals and fluxes are compared bit for bit
-// after every chunk of steps.
+// after every chunk of steps. Each scene's runs have groups read as strided stretches
+// (gatherStridedRun) and groups gathered pipe by pipe.
 func TestCSRVectorMatchesColumns(t *testing.T) {
 	if !useSIMD {
 		t.Skip("no AVX2 here: the column loops are the only path")
@@ -63,16 +65,27 @@ func TestCSRVectorMatchesColumns(t *testing.T) {
 					sc.setup(t, sims[v])
 				})
 			}
-			runs := 0
-			for _, wr := range sims[1].be.(*cpuBackend).runs {
+			runs, strided, gathered := 0, 0, 0 // vector runs, and their groups of 8 by path
+			be := sims[1].be.(*cpuBackend)
+			for w, wr := range be.runs {
+				i := be.ranges[w][0]
 				for _, r := range wr {
 					if r.vector {
 						runs++
+						for g := i; g < int(r.end); g += 8 {
+							if be.strided[g] {
+								strided++
+							} else {
+								gathered++
+							}
+						}
 					}
+					i = int(r.end)
 				}
 			}
-			if runs == 0 {
-				t.Fatalf("%s: no run of regular columns for the vector kernels", sc.name)
+			if runs == 0 || strided == 0 || gathered == 0 {
+				t.Fatalf("%s: %d runs of regular columns for the vector kernels, %d strided groups, %d gathered: want some of each",
+					sc.name, runs, strided, gathered)
 			}
 			for chunk := range 6 {
 				for v, on := range []bool{false, true} {
@@ -93,6 +106,45 @@ func TestCSRVectorMatchesColumns(t *testing.T) {
 					if math.Float32bits(fa[p]) != math.Float32bits(fb[p]) {
 						t.Fatalf("%s, %d workers, after %d steps: pipe %d: columns %v, vector %v", sc.name, workers, 50*(chunk+1), p, fa[p], fb[p])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestGatherStridedMatchesGo: the AVX2 strided gather puts each stream's fluxes where the
+// Go twin does, for groups at any offsets and either number of streams.
+func TestGatherStridedMatchesGo(t *testing.T) {
+	if !useSIMD {
+		t.Skip("no AVX2 here")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	f := make([]float32, 4000)
+	for i := range f {
+		f[i] = edgeValue(rng, 1e-4, 0)
+	}
+	for _, streams := range []int{4, 6} {
+		for _, groups := range []int{1, 2, 7} {
+			pp := make([]int32, 32*groups)
+			for g := range groups {
+				var base [4]int32
+				base[0], base[1], base[2] = rng.Int32N(3900), rng.Int32N(3900), rng.Int32N(3900)
+				base[3] = base[2] + 1
+				for l := range 8 {
+					for q := range 4 {
+						pp[32*g+4*l+q] = base[q] + int32(2*l)
+					}
+				}
+			}
+			want := make([]float32, 8*streams*groups)
+			got := make([]float32, len(want))
+			for g := range groups {
+				gatherStridedGo(want[8*streams*g:], f, pp[32*g:32*g+4])
+			}
+			gatherStridedRun(got, f, pp, groups, streams)
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%d streams, %d groups: u[%d] = %v, want %v", streams, groups, i, got[i], want[i])
 				}
 			}
 		}

@@ -94,6 +94,50 @@ func (c *cpuBackend) nextRun(i, hi int) (end int, vector bool) {
 	return j, false
 }
 
+// A group of 8 regular columns is strided when each of its four pipe streams steps by
+// two pipes from one column to the next (and its +y pipe follows its +x pipe): pipes are
+// numbered by the column they leave, +x then +y, so in a run of regular columns the +x and
+// +y streams always are, the -x stream is unless the group starts the run, and the -y
+// stream is where the columns below are regular too, which is most of a multi-layer
+// terrain. Such a group's fluxes are read from four stretches of f, no index at all.
+
+// markStrided marks in c.strided the first column of every strided group of runs (a
+// worker's runs from column lo).
+func (c *cpuBackend) markStrided(lo int, runs []csrRun) {
+	if c.strided == nil {
+		c.strided = make([]bool, len(c.h))
+	}
+	for i, run := lo, 0; run < len(runs); run++ {
+		j := int(runs[run].end)
+		if runs[run].vector {
+			for g := i; g < j; g += 8 {
+				c.strided[g] = g+8 <= j && stridedGroup(c.topo.adjPipe[c.topo.adjStart[g]:c.topo.adjStart[g]+32], len(c.f))
+			}
+		}
+		i = j
+	}
+}
+
+// stridedGroup tells whether the four pipes of 8 regular columns (p, 32 entries) step by
+// two from column to column, with each column's +y pipe after its +x one, and every
+// stretch read (16 fluxes from each stream's first) lies in npipes.
+func stridedGroup(p []int32, npipes int) bool {
+	if p[3] != p[2]+1 {
+		return false
+	}
+	for q := range 4 {
+		if int(p[q])+16 > npipes {
+			return false
+		}
+		for l := 1; l < 8; l++ {
+			if p[4*l+q] != p[q]+int32(2*l) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // gatherCSR gathers, for the regular columns [lo, hi), the fluxes f of their four pipes
 // into u (groups of 8 columns, stream q of a group at 8q, streams a column), and extra
 // streams 4 and 5 from e4 and e5 (indexed from lo) where given. A run of regular columns
@@ -102,7 +146,16 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 	n := hi - lo
 	e := int(c.topo.adjStart[lo])
 	pp := c.topo.adjPipe[e : e+4*n]
-	for g := 0; 8*g < n; g++ {
+	for g := 0; 8*g < n; {
+		if c.strided[lo+8*g] { // this group and the strided ones after it at once
+			k := g + 1
+			for 8*k < n && c.strided[lo+8*k] {
+				k++
+			}
+			gatherStridedRun(u[8*streams*g:], f, pp[32*g:32*k], k-g, streams)
+			g = k
+			continue
+		}
 		q := u[8*streams*g : 8*streams*(g+1)]
 		q = q[:32] // the four pipes' streams
 		x0 := 8 * g
@@ -113,6 +166,14 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 			l := lane & 7
 			q[l], q[8+l], q[16+l], q[24+l] = f[pl[0]], f[pl[1]], f[pl[2]], f[pl[3]]
 		}
+		g++
+	}
+	if e4 == nil && e5 == nil {
+		return
+	}
+	for g := 0; 8*g < n; g++ {
+		x0 := 8 * g
+		cols := min(8, n-x0)
 		if e4 != nil {
 			x := u[8*streams*g+32 : 8*streams*g+40]
 			copy(x[:cols], e4[x0:x0+cols])
@@ -121,6 +182,16 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 			x := u[8*streams*g+40 : 8*streams*g+48]
 			copy(x[:cols], e5[x0:x0+cols])
 		}
+	}
+}
+
+// gatherStridedGo fills the four streams q[0:32] of a strided group from f (its first
+// column's pipes at base).
+func gatherStridedGo(q, f []float32, base []int32) {
+	q = q[:32]
+	s, w, e := f[base[0]:base[0]+16], f[base[1]:base[1]+16], f[base[2]:base[2]+16]
+	for l := range 8 {
+		q[l], q[8+l], q[16+l], q[24+l] = s[2*l], w[2*l], e[2*l], e[2*l+1]
 	}
 }
 

@@ -133,3 +133,15 @@ func csrHeightRun(p *stepParams, h, r, u, b, top []float32, ext bool) {
 		csrHeightAVX2(h, r, u, b, top, p.dtOverDx2d)
 	}
 }
+
+// gatherStridedRun is gatherStridedGo for groups consecutive strided groups of a run:
+// group g's pipes are pp[32g:32g+32], its streams go to u[8*streams*g:]. Every group's
+// stretches lie in f (markStrided checked).
+func gatherStridedRun(u, f []float32, pp []int32, groups, streams int) {
+	if groups == 0 {
+		return
+	}
+	_ = u[8*streams*(groups-1)+31]
+	_ = pp[32*groups-1]
+	gatherStridedAVX2(u, f, pp, groups, 8*streams)
+}

@@ -1636,3 +1636,46 @@ clamp_tail:
 done:
 	VZEROUPPER
 	RET
+
+// func gatherStridedAVX2(u []float32, f []float32, pp []int32, groups int, uStride int)
+// Requires: AVX, AVX2
+TEXT ·gatherStridedAVX2(SB), NOSPLIT, $0-88
+	MOVQ u_base+0(FP), AX
+	MOVQ f_base+24(FP), CX
+	MOVQ pp_base+48(FP), DX
+	MOVQ groups+72(FP), BX
+	MOVQ uStride+80(FP), SI
+	SHLQ $0x02, SI
+
+loop:
+	TESTQ   BX, BX
+	JZ      done
+	MOVLQSX (DX), DI
+	VMOVUPS (CX)(DI*4), Y0
+	VMOVUPS 32(CX)(DI*4), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMPD $0xd8, Y0, Y0
+	VMOVUPS Y0, (AX)
+	MOVLQSX 4(DX), DI
+	VMOVUPS (CX)(DI*4), Y0
+	VMOVUPS 32(CX)(DI*4), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMPD $0xd8, Y0, Y0
+	VMOVUPS Y0, 32(AX)
+	MOVLQSX 8(DX), DI
+	VMOVUPS (CX)(DI*4), Y0
+	VMOVUPS 32(CX)(DI*4), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VPERMPD $0xd8, Y2, Y2
+	VMOVUPS Y2, 64(AX)
+	VSHUFPS $0xdd, Y1, Y0, Y0
+	VPERMPD $0xd8, Y0, Y0
+	VMOVUPS Y0, 96(AX)
+	ADDQ    $0x80, DX
+	ADDQ    SI, AX
+	DECQ    BX
+	JMP     loop
+
+done:
+	VZEROUPPER
+	RET

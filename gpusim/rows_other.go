@@ -35,3 +35,7 @@ func csrOutflowRun(p *stepParams, lo int, k, s, u, h, r, b, top []float32, ext b
 func csrHeightRun(p *stepParams, h, r, u, b, top []float32, ext bool) {
 	panic("gpusim: no vector kernels in this build")
 }
+
+func gatherStridedRun(u, f []float32, pp []int32, groups, streams int) {
+	panic("gpusim: no vector kernels in this build")
+}

@@ -49,3 +49,7 @@ func csrHeightAVX2(h []float32, r []float32, u []float32, b []float32, top []flo
 // csrHeightExtAVX2 is csrHeightColumns for len(h) columns with extended pipes: u holds
 // their final fluxes (and net extended outflows) gathered as csrStreams says.
 func csrHeightExtAVX2(h []float32, r []float32, u []float32, b []float32, top []float32, dtOverDx2d float64)
+
+// gatherStridedAVX2 is gatherStridedGo for groups strided groups: group g's pipes
+// are pp[32g:32g+32] and its streams go to u[g*uStride:].
+func gatherStridedAVX2(u []float32, f []float32, pp []int32, groups int, uStride int)

@@ -70,11 +70,11 @@ func countPipes(c *terrain.Columns) int {
 // buffers, two host copies, adjStart, the construction's fill list, the workers' flag
 // lists (13 x 4 bytes); the extended pipes' per-column arrays (30 bytes) and list of
 // capped columns (up to 8 with its growth); the particle phase's column flags and cells
-// (5 bytes, falling.go); the vector path's regular flags and gathered fluxes (1 + 6 x 4
-// bytes, kernels_csr.go). Per pipe: a, b, flux, two adjacency entries of three 4-byte
+// (5 bytes, falling.go); the vector path's regular and strided flags and gathered fluxes
+// (2 + 6 x 4 bytes, kernels_csr.go). Per pipe: a, b, flux, two adjacency entries of three 4-byte
 // values, and a direction flag.
 const (
-	topologyColumnBytes = 13*4 + 30 + 8 + 5 + 1 + 6*4
+	topologyColumnBytes = 13*4 + 30 + 8 + 5 + 2 + 6*4
 	topologyPipeBytes   = 4*9 + 1
 )
 

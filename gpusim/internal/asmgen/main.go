@@ -53,6 +53,7 @@ func main() {
 	height()
 	csrHeight(false)
 	csrHeight(true)
+	gatherStrided()
 	Generate()
 }
 
@@ -667,6 +668,49 @@ func heightBody(h, r, b, top Register, in func(i Register, q, d int) Mem, ext bo
 		}
 		JMP(LabelRef("clamped" + suffix))
 	})
+	VZEROUPPER()
+	RET()
+}
+
+// gatherStrided: gatherStridedGo for consecutive strided groups. Each stream of a group
+// is the even (or, for +y, odd) fluxes of 16 from its first pipe: two loads, a shuffle
+// that takes the evens (or odds) of each 128-bit half, and a permute that joins them.
+func gatherStrided() {
+	TEXT("gatherStridedAVX2", NOSPLIT, "func(u, f []float32, pp []int32, groups, uStride int)")
+	Doc("gatherStridedAVX2 is gatherStridedGo for groups strided groups: group g's pipes",
+		"are pp[32g:32g+32] and its streams go to u[g*uStride:].")
+	bs := loadBases("u", "f", "pp")
+	u, f, pp := bs[0], bs[1], bs[2]
+	n := Load(Param("groups"), GP64())
+	stride := Load(Param("uStride"), GP64())
+	SHLQ(Imm(2), stride) // bytes
+	Label("loop")
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	// Stream q's first pipe is pp[q]: -y, -x, +x (evens of its stretch); +y is the odds of
+	// the +x stretch.
+	for q := range 3 {
+		idx := GP64()
+		MOVLQSX(Mem{Base: pp, Disp: 4 * q}, idx)
+		a, b := YMM(), YMM()
+		VMOVUPS(Mem{Base: f, Index: idx, Scale: 4}, a)
+		VMOVUPS(Mem{Base: f, Index: idx, Scale: 4, Disp: 32}, b)
+		even := YMM()
+		VSHUFPS(Imm(0x88), b, a, even)
+		VPERMPD(Imm(0xd8), even, even)
+		VMOVUPS(even, Mem{Base: u, Disp: 32 * q})
+		if q == 2 {
+			odd := YMM()
+			VSHUFPS(Imm(0xdd), b, a, odd)
+			VPERMPD(Imm(0xd8), odd, odd)
+			VMOVUPS(odd, Mem{Base: u, Disp: 32 * 3})
+		}
+	}
+	ADDQ(Imm(128), pp)
+	ADDQ(stride, u)
+	DECQ(n)
+	JMP(LabelRef("loop"))
+	Label("done")
 	VZEROUPPER()
 	RET()
 }
