@@ -56,6 +56,7 @@ type cpuBackend struct {
 	// each worker's gathered fluxes and flag bits (general layout).
 	regular    []bool
 	strided    []bool // the first column of each group of a vector run whose pipes are strided (kernels_csr.go)
+	paired     []bool // the first pipe of each paired group of a worker's pipes (kernels_csr.go)
 	runs       [][]csrRun
 	csrBuf     [][]float32
 	csrMask    [][]uint8
@@ -145,6 +146,7 @@ func (c *cpuBackend) setWorkers(n int) {
 				c.csrBuf[w], c.csrMask[w] = make([]float32, 8*csrMaxStreams*groups), make([]uint8, groups)
 				c.runs[w] = c.csrRuns(r[0], r[1])
 				c.markStrided(r[0], c.runs[w])
+				c.markPaired(c.pipes[w][0], c.pipes[w][1])
 				c.csrFluxBuf[w] = make([]float32, 4*fluxChunk)
 			}
 		}

@@ -16,7 +16,8 @@ import (
 // fill and flip full flags) and the four flooded passages, for 1, 2 and 3 workers (runs
 // cut at the workers' ranges). Heights, residuals and fluxes are compared bit for bit
 // after every chunk of steps. Each scene's runs have groups read as strided stretches
-// (gatherStridedRun) and groups gathered pipe by pipe.
+// (gatherStridedRun) and groups gathered pipe by pipe, and its pipes paired groups
+// (gatherPairsRun) and pipes gathered one by one.
 func TestCSRVectorMatchesColumns(t *testing.T) {
 	if !useSIMD {
 		t.Skip("no AVX2 here: the column loops are the only path")
@@ -87,6 +88,19 @@ func TestCSRVectorMatchesColumns(t *testing.T) {
 				t.Fatalf("%s: %d runs of regular columns for the vector kernels, %d strided groups, %d gathered: want some of each",
 					sc.name, runs, strided, gathered)
 			}
+			paired, single := 0, 0 // pipes in paired groups, and the others
+			for _, pr := range be.pipes {
+				for j := pr[0]; j < pr[1]; j++ {
+					if be.paired[j] {
+						paired += 16
+					}
+				}
+				single += pr[1] - pr[0]
+			}
+			single -= paired
+			if paired == 0 || single == 0 {
+				t.Fatalf("%s: %d pipes in paired groups, %d others: want some of each", sc.name, paired, single)
+			}
 			for chunk := range 6 {
 				for v, on := range []bool{false, true} {
 					withSIMD(on, func() { sims[v].Step(50) })
@@ -146,6 +160,40 @@ func TestGatherStridedMatchesGo(t *testing.T) {
 				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 					t.Fatalf("%d streams, %d groups: u[%d] = %v, want %v", streams, groups, i, got[i], want[i])
 				}
+			}
+		}
+	}
+}
+
+// TestGatherPairsMatchesGo: the AVX2 paired gather puts each end's value where the Go
+// twin does, for groups at any offsets.
+func TestGatherPairsMatchesGo(t *testing.T) {
+	if !useSIMD {
+		t.Skip("no AVX2 here")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := make([]float32, 3000)
+	for i := range x {
+		x[i] = edgeValue(rng, 1e-2, 0)
+	}
+	for _, groups := range []int{1, 2, 5} {
+		pa, pb := make([]int32, 16*groups), make([]int32, 16*groups)
+		for g := range groups {
+			a, e, u := rng.Int32N(2990), rng.Int32N(2990), rng.Int32N(2990)
+			for k := range int32(8) {
+				pa[16*g+int(2*k)], pa[16*g+int(2*k)+1] = a+k, a+k
+				pb[16*g+int(2*k)], pb[16*g+int(2*k)+1] = e+k, u+k
+			}
+		}
+		wantA, wantB := make([]float32, 16*groups), make([]float32, 16*groups)
+		gotA, gotB := make([]float32, 16*groups), make([]float32, 16*groups)
+		for g := range groups {
+			gatherPairsGo(wantA[16*g:], wantB[16*g:], x, pa[16*g:], pb[16*g:])
+		}
+		gatherPairsRun(gotA, gotB, x, pa, pb, groups)
+		for i := range wantA {
+			if math.Float32bits(gotA[i]) != math.Float32bits(wantA[i]) || math.Float32bits(gotB[i]) != math.Float32bits(wantB[i]) {
+				t.Fatalf("%d groups: element %d: got %v %v, want %v %v", groups, i, gotA[i], gotB[i], wantA[i], wantB[i])
 			}
 		}
 	}

@@ -12,8 +12,10 @@ package gpusim
 // the run's fluxes are gathered into a buffer of groups of 8 columns, stream q of a group
 // holding pipe q's flux (gatherCSR), and the kernel does what the column loop does, in
 // the same order, with the same bits (TestCSRVectorMatchesColumns). The other columns
-// go through the column loops. The flux phase gathers its pipes' ends in chunks for the
-// dense layout's raw-flux kernel (csrFlux).
+// go through the column loops. The flux and final phases gather their pipes' ends in
+// chunks for the dense layout's raw-flux and final kernels (csrFlux, csrFinal). Where
+// the layout is regular enough, the gathers read stretches instead of pipe indices:
+// strided groups of columns and paired groups of pipes (below).
 
 // vector tells whether the phases take the vector path: AVX2 is there and setWorkers
 // prepared the runs and buffers (it does when useSIMD is set).
@@ -211,7 +213,7 @@ func (c *cpuBackend) csrStep(w int) {
 	c.bar.wait()
 	c.csrInflow(w, sums)
 	c.bar.wait()
-	c.csrFinal(pr[0], pr[1])
+	c.csrFinal(w, pr[0], pr[1])
 	if ext != nil && w == 0 {
 		ext.final(c.k, c.s, c.r, &c.p)
 	}
@@ -219,27 +221,99 @@ func (c *cpuBackend) csrStep(w int) {
 	c.csrHeight(w, cr[0], cr[1], ext, sums)
 }
 
-// fluxChunk is how many pipes csrFlux gathers at a time for the vector kernel.
+// fluxChunk is how many pipes csrFlux and csrFinal gather at a time for the vector
+// kernels.
 const fluxChunk = 512
 
+// Paired groups. The pipes of 8 consecutive columns that each leave by exactly a +x and
+// a +y pipe are 16 consecutive pipes, +x then +y for each column in turn (pipes are
+// numbered by the column they leave). Where the columns' +x neighbours are the next 8
+// columns and their +y neighbours 8 consecutive columns too (the cells above hold one
+// column each, as over most of a multi-layer terrain), the group's ends read as three
+// stretches of 8 columns' values: its own (each twice, end a of both pipes) and its +x
+// and +y neighbours' (in turn, ends b). gatherPairsAVX2 interleaves them with no pipe
+// index read; the flux and final phases use it for their gathers (heights and floors;
+// K and S).
+
+// markPaired marks in c.paired the first pipe of every paired group of pipes [lo, hi),
+// scanning from lo: a group found, the scan goes on after it.
+func (c *cpuBackend) markPaired(lo, hi int) {
+	if c.paired == nil {
+		c.paired = make([]bool, len(c.f))
+	}
+	n := len(c.h)
+	for j := lo; j < hi; {
+		if j+16 <= hi && pairedGroup(c.topo.pipeA[j:j+16], c.topo.pipeB[j:j+16], n) {
+			c.paired[j] = true
+			for x := j + 1; x < j+16; x++ {
+				c.paired[x] = false
+			}
+			j += 16
+			continue
+		}
+		c.paired[j] = false
+		j++
+	}
+}
+
+// pairedGroup tells whether 16 pipes (ends pa, pb) are the +x and +y pipes of 8
+// consecutive columns whose +x and +y neighbours are each 8 consecutive columns, all of
+// n columns.
+func pairedGroup(pa, pb []int32, n int) bool {
+	a, e, u := pa[0], pb[0], pb[1]
+	if int(a)+8 > n || int(e)+8 > n || int(u)+8 > n {
+		return false
+	}
+	for t := range int32(8) {
+		if pa[2*t] != a+t || pa[2*t+1] != a+t || pb[2*t] != e+t || pb[2*t+1] != u+t {
+			return false
+		}
+	}
+	return true
+}
+
+// gatherPairsGo puts the values x of the ends of the 16 pipes of a paired group (ends
+// pa, pb) into da and db.
+func gatherPairsGo(da, db, x []float32, pa, pb []int32) {
+	own, e, u := x[pa[0]:pa[0]+8], x[pb[0]:pb[0]+8], x[pb[1]:pb[1]+8]
+	for t := range 8 {
+		da[2*t], da[2*t+1] = own[t], own[t]
+		db[2*t], db[2*t+1] = e[t], u[t]
+	}
+}
+
+// gatherEnds puts the values x of the ends of pipes [j0, j1) into da and db (indexed from
+// j0): paired groups through gatherPairsRun, the other pipes one by one.
+func (c *cpuBackend) gatherEnds(da, db, x []float32, j0, j1 int) {
+	pa, pb := c.topo.pipeA, c.topo.pipeB
+	for j := j0; j < j1; {
+		if c.paired[j] && j+16 <= j1 {
+			k := j + 16
+			for k+16 <= j1 && c.paired[k] {
+				k += 16
+			}
+			gatherPairsRun(da[j-j0:k-j0], db[j-j0:k-j0], x, pa[j:k], pb[j:k], (k-j)/16)
+			j = k
+			continue
+		}
+		da[j-j0], db[j-j0] = x[pa[j]], x[pb[j]]
+		j++
+	}
+}
+
 // csrFlux: the flux update of pipes [lo, hi). With AVX2 the heights and floors of each
-// chunk of pipes' ends are gathered (csrFluxBuf) and the dense layout's row kernel
-// updates the chunk's fluxes in place: the same arithmetic (rawFluxRowGo), so the same
-// bits, in fewer instructions.
+// chunk of pipes' ends are gathered (csrFluxBuf, gatherEnds) and the dense layout's row
+// kernel updates the chunk's fluxes in place: the same arithmetic (rawFluxRowGo), so
+// the same bits, in fewer instructions.
 func (c *cpuBackend) csrFlux(w, lo, hi int) {
 	if c.vector() {
 		buf := c.csrFluxBuf[w][:4*fluxChunk]
-		h, base := c.h, c.base
 		for j0 := lo; j0 < hi; j0 += fluxChunk {
 			j1 := min(j0+fluxChunk, hi)
-			pa, pb := c.topo.pipeA[j0:j1], c.topo.pipeB[j0:j1]
-			n := len(pa)
-			pb = pb[:n]
+			n := j1 - j0
 			ha, hb, ba, bb := buf[:n], buf[fluxChunk:fluxChunk+n], buf[2*fluxChunk:2*fluxChunk+n], buf[3*fluxChunk:3*fluxChunk+n]
-			for x, a := range pa {
-				b := pb[x]
-				ha[x], hb[x], ba[x], bb[x] = h[a], h[b], base[a], base[b]
-			}
+			c.gatherEnds(ha, hb, c.h, j0, j1)
+			c.gatherEnds(ba, bb, c.base, j0, j1)
 			f := c.f[j0:j1]
 			rawFluxRow(&c.p, f, f, ha, hb, ba, bb)
 		}
@@ -259,8 +333,23 @@ func (c *cpuBackend) csrFlux(w, lo, hi int) {
 	}
 }
 
-// csrFinal: the scaled fluxes of pipes [lo, hi), raw*K[from]*S[to], in place.
-func (c *cpuBackend) csrFinal(lo, hi int) {
+// csrFinal: the scaled fluxes of pipes [lo, hi), raw*K[from]*S[to], in place. With AVX2,
+// chunk by chunk as csrFlux: K and S of the ends gathered, the dense layout's final
+// kernel (finalFluxRowGo's arithmetic).
+func (c *cpuBackend) csrFinal(w, lo, hi int) {
+	if c.vector() {
+		buf := c.csrFluxBuf[w][:4*fluxChunk]
+		for j0 := lo; j0 < hi; j0 += fluxChunk {
+			j1 := min(j0+fluxChunk, hi)
+			n := j1 - j0
+			ka, kb, sa, sb := buf[:n], buf[fluxChunk:fluxChunk+n], buf[2*fluxChunk:2*fluxChunk+n], buf[3*fluxChunk:3*fluxChunk+n]
+			c.gatherEnds(ka, kb, c.k, j0, j1)
+			c.gatherEnds(sa, sb, c.s, j0, j1)
+			f := c.f[j0:j1]
+			finalFluxRow(f, f, ka, kb, sa, sb)
+		}
+		return
+	}
 	pa, pb := c.topo.pipeA[lo:hi], c.topo.pipeB[lo:hi]
 	f := c.f[lo:hi]
 	pb = pb[:len(pa)]

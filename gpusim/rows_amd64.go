@@ -145,3 +145,15 @@ func gatherStridedRun(u, f []float32, pp []int32, groups, streams int) {
 	_ = pp[32*groups-1]
 	gatherStridedAVX2(u, f, pp, groups, 8*streams)
 }
+
+// gatherPairsRun is gatherPairsGo for groups consecutive paired groups: group g's pipes
+// are pa and pb[16g:16g+16], their ends' values go to da and db[16g:16g+16]. Every
+// group's reads lie in x (markPaired checked).
+func gatherPairsRun(da, db, x []float32, pa, pb []int32, groups int) {
+	if groups == 0 {
+		return
+	}
+	_, _ = da[16*groups-1], db[16*groups-1]
+	_, _ = pa[16*groups-1], pb[16*groups-1]
+	gatherPairsAVX2(da, db, x, pa, pb, groups)
+}

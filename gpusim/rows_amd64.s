@@ -1679,3 +1679,45 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func gatherPairsAVX2(da []float32, db []float32, x []float32, pa []int32, pb []int32, groups int)
+// Requires: AVX
+TEXT ·gatherPairsAVX2(SB), NOSPLIT, $0-128
+	MOVQ da_base+0(FP), AX
+	MOVQ db_base+24(FP), CX
+	MOVQ x_base+48(FP), DX
+	MOVQ pa_base+72(FP), BX
+	MOVQ pb_base+96(FP), SI
+	MOVQ groups+120(FP), DI
+
+loop:
+	TESTQ      DI, DI
+	JZ         done
+	MOVLQSX    (BX), R8
+	MOVLQSX    (SI), R9
+	MOVLQSX    4(SI), R10
+	VMOVUPS    (DX)(R8*4), Y0
+	VMOVUPS    (DX)(R9*4), Y1
+	VMOVUPS    (DX)(R10*4), Y2
+	VUNPCKLPS  Y0, Y0, Y3
+	VUNPCKHPS  Y0, Y0, Y0
+	VPERM2F128 $0x20, Y0, Y3, Y4
+	VMOVUPS    Y4, (AX)
+	VPERM2F128 $0x31, Y0, Y3, Y4
+	VMOVUPS    Y4, 32(AX)
+	VUNPCKLPS  Y2, Y1, Y0
+	VUNPCKHPS  Y2, Y1, Y1
+	VPERM2F128 $0x20, Y1, Y0, Y2
+	VMOVUPS    Y2, (CX)
+	VPERM2F128 $0x31, Y1, Y0, Y2
+	VMOVUPS    Y2, 32(CX)
+	ADDQ       $0x40, BX
+	ADDQ       $0x40, SI
+	ADDQ       $0x40, AX
+	ADDQ       $0x40, CX
+	DECQ       DI
+	JMP        loop
+
+done:
+	VZEROUPPER
+	RET

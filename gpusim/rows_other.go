@@ -39,3 +39,7 @@ func csrHeightRun(p *stepParams, h, r, u, b, top []float32, ext bool) {
 func gatherStridedRun(u, f []float32, pp []int32, groups, streams int) {
 	panic("gpusim: no vector kernels in this build")
 }
+
+func gatherPairsRun(da, db, x []float32, pa, pb []int32, groups int) {
+	panic("gpusim: no vector kernels in this build")
+}

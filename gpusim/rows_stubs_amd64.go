@@ -53,3 +53,7 @@ func csrHeightExtAVX2(h []float32, r []float32, u []float32, b []float32, top []
 // gatherStridedAVX2 is gatherStridedGo for groups strided groups: group g's pipes
 // are pp[32g:32g+32] and its streams go to u[g*uStride:].
 func gatherStridedAVX2(u []float32, f []float32, pp []int32, groups int, uStride int)
+
+// gatherPairsAVX2 is gatherPairsGo for groups paired groups: group g's pipes are
+// pa[16g:16g+16] and pb[16g:16g+16], its ends' values go to da and db[16g:16g+16].
+func gatherPairsAVX2(da []float32, db []float32, x []float32, pa []int32, pb []int32, groups int)

@@ -54,6 +54,7 @@ func main() {
 	csrHeight(false)
 	csrHeight(true)
 	gatherStrided()
+	gatherPairs()
 	Generate()
 }
 
@@ -708,6 +709,52 @@ func gatherStrided() {
 	}
 	ADDQ(Imm(128), pp)
 	ADDQ(stride, u)
+	DECQ(n)
+	JMP(LabelRef("loop"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// gatherPairs: gatherPairsGo for consecutive paired groups. A group is 8 columns' +x and
+// +y pipes, interleaved: the columns' own values twice each (their ends a), and their +x
+// and +y neighbours' in turn (ends b). An unpack of the low and of the high halves of
+// each 128-bit lane interleaves two vectors; a 128-bit permute puts the halves in order.
+func gatherPairs() {
+	TEXT("gatherPairsAVX2", NOSPLIT, "func(da, db, x []float32, pa, pb []int32, groups int)")
+	Doc("gatherPairsAVX2 is gatherPairsGo for groups paired groups: group g's pipes are",
+		"pa[16g:16g+16] and pb[16g:16g+16], its ends' values go to da and db[16g:16g+16].")
+	bs := loadBases("da", "db", "x", "pa", "pb")
+	da, db, x, pa, pb := bs[0], bs[1], bs[2], bs[3], bs[4]
+	n := Load(Param("groups"), GP64())
+	// interleave stores X0, Y0, X1, Y1, ... X7, Y7 at m and m+32.
+	interleave := func(xv, yv VecVirtual, dst Register) {
+		lo, hi := YMM(), YMM()
+		VUNPCKLPS(yv, xv, lo) // x0 y0 x1 y1 | x4 y4 x5 y5
+		VUNPCKHPS(yv, xv, hi) // x2 y2 x3 y3 | x6 y6 x7 y7
+		out := YMM()
+		VPERM2F128(Imm(0x20), hi, lo, out)
+		VMOVUPS(out, Mem{Base: dst})
+		VPERM2F128(Imm(0x31), hi, lo, out)
+		VMOVUPS(out, Mem{Base: dst, Disp: 32})
+	}
+	Label("loop")
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	ia, ie, in := GP64(), GP64(), GP64()
+	MOVLQSX(Mem{Base: pa}, ia)
+	MOVLQSX(Mem{Base: pb}, ie)
+	MOVLQSX(Mem{Base: pb, Disp: 4}, in)
+	a, e, nb := YMM(), YMM(), YMM()
+	VMOVUPS(Mem{Base: x, Index: ia, Scale: 4}, a)
+	VMOVUPS(Mem{Base: x, Index: ie, Scale: 4}, e)
+	VMOVUPS(Mem{Base: x, Index: in, Scale: 4}, nb)
+	interleave(a, a, da)
+	interleave(e, nb, db)
+	ADDQ(Imm(64), pa)
+	ADDQ(Imm(64), pb)
+	ADDQ(Imm(64), da)
+	ADDQ(Imm(64), db)
 	DECQ(n)
 	JMP(LabelRef("loop"))
 	Label("done")
