@@ -60,9 +60,12 @@ type cpuBackend struct {
 	runs       [][]csrRun
 	csrBuf     [][]float32
 	csrMask    [][]uint8
-	csrFluxBuf [][]float32 // per worker: a chunk of pipes' ends' heights and floors (csrFlux)
-	bar        barrier
-	pool       *parallel.Pool
+	csrFluxBuf [][]float32 // per worker: a chunk of pipes' ends' heights (csrFlux), or K and S (csrFinal)
+	// pipeBase holds the floors of each pipe's ends a and b, in pipe order, for the
+	// vector flux phase: fixed with the terrain, so read, not gathered, every step.
+	pipeBase [2][]float32
+	bar      barrier
+	pool     *parallel.Pool
 	// jobSteps is the step count of the job in flight; runJob, bound once, runs a
 	// worker's share of it (a function value made per Step would allocate).
 	jobSteps int
@@ -138,6 +141,12 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.runs, c.csrBuf, c.csrMask, c.csrFluxBuf = nil, make([][]float32, n), make([][]uint8, n), nil
 		if useSIMD {
 			c.runs, c.csrFluxBuf = make([][]csrRun, n), make([][]float32, n)
+			if c.pipeBase[0] == nil {
+				c.pipeBase = [2][]float32{make([]float32, len(c.f)), make([]float32, len(c.f))}
+				for p, a := range c.topo.pipeA {
+					c.pipeBase[0][p], c.pipeBase[1][p] = c.base[a], c.base[c.topo.pipeB[p]]
+				}
+			}
 		}
 		for w, r := range c.ranges {
 			c.flag[w] = make([]int32, 0, r[1]-r[0])

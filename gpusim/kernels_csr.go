@@ -301,21 +301,20 @@ func (c *cpuBackend) gatherEnds(da, db, x []float32, j0, j1 int) {
 	}
 }
 
-// csrFlux: the flux update of pipes [lo, hi). With AVX2 the heights and floors of each
-// chunk of pipes' ends are gathered (csrFluxBuf, gatherEnds) and the dense layout's row
-// kernel updates the chunk's fluxes in place: the same arithmetic (rawFluxRowGo), so
-// the same bits, in fewer instructions.
+// csrFlux: the flux update of pipes [lo, hi). With AVX2 the heights of each chunk of
+// pipes' ends are gathered (csrFluxBuf, gatherEnds), their floors read from pipeBase,
+// and the dense layout's row kernel updates the chunk's fluxes in place: the same
+// arithmetic (rawFluxRowGo), so the same bits, in fewer instructions.
 func (c *cpuBackend) csrFlux(w, lo, hi int) {
 	if c.vector() {
 		buf := c.csrFluxBuf[w][:4*fluxChunk]
 		for j0 := lo; j0 < hi; j0 += fluxChunk {
 			j1 := min(j0+fluxChunk, hi)
 			n := j1 - j0
-			ha, hb, ba, bb := buf[:n], buf[fluxChunk:fluxChunk+n], buf[2*fluxChunk:2*fluxChunk+n], buf[3*fluxChunk:3*fluxChunk+n]
+			ha, hb := buf[:n], buf[fluxChunk:fluxChunk+n]
 			c.gatherEnds(ha, hb, c.h, j0, j1)
-			c.gatherEnds(ba, bb, c.base, j0, j1)
 			f := c.f[j0:j1]
-			rawFluxRow(&c.p, f, f, ha, hb, ba, bb)
+			rawFluxRow(&c.p, f, f, ha, hb, c.pipeBase[0][j0:j1], c.pipeBase[1][j0:j1])
 		}
 		return
 	}
