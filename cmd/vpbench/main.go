@@ -44,9 +44,15 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	args := os.Args[1:]
 	if !mayDraw(args) {
-		code := run(ctx, args, os.Stdout, os.Stderr)
+		// Not on this goroutine either: package preview locks it to the main thread, and
+		// a goroutine locked to a thread goes through the OS to hand over at every wait.
+		// The solver's and the surface's workers wait many times a frame: `vpbench bench`
+		// ran here, and its steps took two to three times as long as `vpbench run`'s.
+		code := make(chan int, 1)
+		go func() { code <- run(ctx, args, os.Stdout, os.Stderr) }()
+		c := <-code
 		stop()
-		os.Exit(code)
+		os.Exit(c)
 	}
 	// GLFW and OpenGL must run on the main thread (package preview locks main() to it):
 	// the command runs on another goroutine, and the main one serves the preview. The host
