@@ -113,16 +113,17 @@ func (c *cpuBackend) markStrided(lo int, runs []csrRun) {
 		j := int(runs[run].end)
 		if runs[run].vector {
 			for g := i; g < j; g += 8 {
-				c.strided[g] = g+8 <= j && stridedGroup(c.topo.adjPipe[c.topo.adjStart[g]:c.topo.adjStart[g]+32], len(c.f))
+				cols := min(8, j-g) // a run's last group may be short: its lanes past the run are ignored
+				c.strided[g] = stridedGroup(c.topo.adjPipe[c.topo.adjStart[g]:c.topo.adjStart[g]+int32(4*cols)], len(c.f))
 			}
 		}
 		i = j
 	}
 }
 
-// stridedGroup tells whether the four pipes of 8 regular columns (p, 32 entries) step by
-// two from column to column, with each column's +y pipe after its +x one, and every
-// stretch read (16 fluxes from each stream's first) lies in npipes.
+// stridedGroup tells whether the four pipes of up to 8 regular columns (p, 4 entries a
+// column) step by two from column to column, with each column's +y pipe after its +x
+// one, and every stretch read (16 fluxes from each stream's first) lies in npipes.
 func stridedGroup(p []int32, npipes int) bool {
 	if p[3] != p[2]+1 {
 		return false
@@ -131,7 +132,7 @@ func stridedGroup(p []int32, npipes int) bool {
 		if int(p[q])+16 > npipes {
 			return false
 		}
-		for l := 1; l < 8; l++ {
+		for l := 1; l < len(p)/4; l++ {
 			if p[4*l+q] != p[q]+int32(2*l) {
 				return false
 			}
@@ -154,7 +155,7 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 			for 8*k < n && c.strided[lo+8*k] {
 				k++
 			}
-			gatherStridedRun(u[8*streams*g:], f, pp[32*g:32*k], k-g, streams)
+			gatherStridedRun(u[8*streams*g:], f, pp[32*g:], k-g, streams)
 			g = k
 			continue
 		}
@@ -282,6 +283,25 @@ func gatherPairsGo(da, db, x []float32, pa, pb []int32) {
 	}
 }
 
+// chunkEnd is the end of the chunk of pipes from j0 (before hi) that csrFlux and
+// csrFinal gather at once: at most fluxChunk pipes, ending before a paired group that
+// would straddle the end (a group cut in two is gathered pipe by pipe).
+func (c *cpuBackend) chunkEnd(j0, hi int) int {
+	j1 := j0 + fluxChunk
+	if j1 >= hi {
+		return hi
+	}
+	for s := j1 - 1; s > j1-16 && s > j0; s-- {
+		if c.paired[s] {
+			if s+16 > j1 {
+				return s
+			}
+			break
+		}
+	}
+	return j1
+}
+
 // gatherEnds puts the values x of the ends of pipes [j0, j1) into da and db (indexed from
 // j0): paired groups through gatherPairsRun, the other pipes one by one.
 func (c *cpuBackend) gatherEnds(da, db, x []float32, j0, j1 int) {
@@ -308,8 +328,8 @@ func (c *cpuBackend) gatherEnds(da, db, x []float32, j0, j1 int) {
 func (c *cpuBackend) csrFlux(w, lo, hi int) {
 	if c.vector() {
 		buf := c.csrFluxBuf[w][:4*fluxChunk]
-		for j0 := lo; j0 < hi; j0 += fluxChunk {
-			j1 := min(j0+fluxChunk, hi)
+		for j0, j1 := lo, 0; j0 < hi; j0 = j1 {
+			j1 = c.chunkEnd(j0, hi)
 			n := j1 - j0
 			ha, hb := buf[:n], buf[fluxChunk:fluxChunk+n]
 			c.gatherEnds(ha, hb, c.h, j0, j1)
@@ -338,8 +358,8 @@ func (c *cpuBackend) csrFlux(w, lo, hi int) {
 func (c *cpuBackend) csrFinal(w, lo, hi int) {
 	if c.vector() {
 		buf := c.csrFluxBuf[w][:4*fluxChunk]
-		for j0 := lo; j0 < hi; j0 += fluxChunk {
-			j1 := min(j0+fluxChunk, hi)
+		for j0, j1 := lo, 0; j0 < hi; j0 = j1 {
+			j1 = c.chunkEnd(j0, hi)
 			n := j1 - j0
 			ka, kb, sa, sb := buf[:n], buf[fluxChunk:fluxChunk+n], buf[2*fluxChunk:2*fluxChunk+n], buf[3*fluxChunk:3*fluxChunk+n]
 			c.gatherEnds(ka, kb, c.k, j0, j1)

@@ -135,14 +135,15 @@ func csrHeightRun(p *stepParams, h, r, u, b, top []float32, ext bool) {
 }
 
 // gatherStridedRun is gatherStridedGo for groups consecutive strided groups of a run:
-// group g's pipes are pp[32g:32g+32], its streams go to u[8*streams*g:]. Every group's
-// stretches lie in f (markStrided checked).
+// group g's first column's pipes are pp[32g:32g+4], its streams go to u[8*streams*g:]
+// (all 8 lanes, also those of a short last group, which the kernels ignore). Every
+// group's stretches lie in f (markStrided checked).
 func gatherStridedRun(u, f []float32, pp []int32, groups, streams int) {
 	if groups == 0 {
 		return
 	}
 	_ = u[8*streams*(groups-1)+31]
-	_ = pp[32*groups-1]
+	_ = pp[32*(groups-1)+3] // a group's first column's pipes: the last group may be short
 	gatherStridedAVX2(u, f, pp, groups, 8*streams)
 }
 
