@@ -56,7 +56,7 @@ type cpuBackend struct {
 	// each worker's gathered fluxes and flag bits (general layout).
 	regular    []bool
 	strided    []bool // the first column of each group of a vector run whose pipes are strided (kernels_csr.go)
-	paired     []bool // the first pipe of each paired group of a worker's pipes (kernels_csr.go)
+	pairAt     []int8 // per pipe: where a paired group of a worker's pipes starts (markPaired)
 	runs       [][]csrRun
 	csrBuf     [][]float32
 	csrMask    [][]uint8

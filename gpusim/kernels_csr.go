@@ -236,24 +236,41 @@ const fluxChunk = 512
 // index read; the flux and final phases use it for their gathers (heights and floors;
 // K and S).
 
-// markPaired marks in c.paired the first pipe of every paired group of pipes [lo, hi),
-// scanning from lo: a group found, the scan goes on after it.
+// markPaired sets c.pairAt for pipes [lo, hi), scanning from lo: at the first pipe of
+// every paired group 0, and -1 elsewhere. Where a run of paired columns ends less than a
+// group after the last group, a group that overlaps the last one covers the rest: its
+// entry, at the first pipe it adds, is how many pipes it starts before that (2 to 14).
+// The overlap is gathered twice, the same values: the gathers only copy.
 func (c *cpuBackend) markPaired(lo, hi int) {
-	if c.paired == nil {
-		c.paired = make([]bool, len(c.f))
+	if c.pairAt == nil {
+		c.pairAt = make([]int8, len(c.f))
 	}
 	n := len(c.h)
+	pa, pb := c.topo.pipeA, c.topo.pipeB
+	group := func(b int) bool { return b >= lo && b+16 <= hi && pairedGroup(pa[b:b+16], pb[b:b+16], n) }
+	last := -1 // the end of the last group marked
 	for j := lo; j < hi; {
-		if j+16 <= hi && pairedGroup(c.topo.pipeA[j:j+16], c.topo.pipeB[j:j+16], n) {
-			c.paired[j] = true
-			for x := j + 1; x < j+16; x++ {
-				c.paired[x] = false
+		shift := -1
+		if group(j) {
+			shift = 0
+		} else if j == last {
+			for s := 2; s < 16 && shift < 0; s += 2 {
+				if group(j - s) {
+					shift = s
+				}
 			}
-			j += 16
+		}
+		if shift < 0 {
+			c.pairAt[j] = -1
+			j++
 			continue
 		}
-		c.paired[j] = false
-		j++
+		c.pairAt[j] = int8(shift)
+		end := j - shift + 16
+		for x := j + 1; x < end; x++ {
+			c.pairAt[x] = -1
+		}
+		j, last = end, end
 	}
 }
 
@@ -291,10 +308,10 @@ func (c *cpuBackend) chunkEnd(j0, hi int) int {
 	if j1 >= hi {
 		return hi
 	}
-	for s := j1 - 1; s > j1-16 && s > j0; s-- {
-		if c.paired[s] {
-			if s+16 > j1 {
-				return s
+	for x := j1 - 1; x > j1-16 && x > j0; x-- {
+		if s := c.pairAt[x]; s >= 0 {
+			if x-int(s)+16 > j1 {
+				return x
 			}
 			break
 		}
@@ -303,17 +320,24 @@ func (c *cpuBackend) chunkEnd(j0, hi int) int {
 }
 
 // gatherEnds puts the values x of the ends of pipes [j0, j1) into da and db (indexed from
-// j0): paired groups through gatherPairsRun, the other pipes one by one.
+// j0): paired groups through gatherPairsRun (runs of them at once), the other pipes one
+// by one.
 func (c *cpuBackend) gatherEnds(da, db, x []float32, j0, j1 int) {
 	pa, pb := c.topo.pipeA, c.topo.pipeB
 	for j := j0; j < j1; {
-		if c.paired[j] && j+16 <= j1 {
+		s := int(c.pairAt[j])
+		if s == 0 && j+16 <= j1 {
 			k := j + 16
-			for k+16 <= j1 && c.paired[k] {
+			for k+16 <= j1 && c.pairAt[k] == 0 {
 				k += 16
 			}
 			gatherPairsRun(da[j-j0:k-j0], db[j-j0:k-j0], x, pa[j:k], pb[j:k], (k-j)/16)
 			j = k
+			continue
+		}
+		if b := j - s; s > 0 && b >= j0 && b+16 <= j1 { // a group overlapping the last one
+			gatherPairsRun(da[b-j0:b-j0+16], db[b-j0:b-j0+16], x, pa[b:b+16], pb[b:b+16], 1)
+			j = b + 16
 			continue
 		}
 		da[j-j0], db[j-j0] = x[pa[j]], x[pb[j]]

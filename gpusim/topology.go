@@ -72,7 +72,7 @@ func countPipes(c *terrain.Columns) int {
 // capped columns (up to 8 with its growth); the particle phase's column flags and cells
 // (5 bytes, falling.go); the vector path's regular and strided flags and gathered fluxes
 // (2 + 6 x 4 bytes, kernels_csr.go). Per pipe: a, b, flux, two adjacency entries of three
-// 4-byte values, a direction flag, and the vector path's paired flag and the floors of
+// 4-byte values, a direction flag, and the vector path's paired-group entry and the floors of
 // its ends (1 + 2 x 4 bytes).
 const (
 	topologyColumnBytes = 13*4 + 30 + 8 + 5 + 2 + 6*4
