@@ -136,3 +136,26 @@ func TestMailboxConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestPublishWakesTheWindow: a frame published while a window shows the source wakes
+// the window's event wait (once a frame); with no window open nothing is woken.
+func TestPublishWakesTheWindow(t *testing.T) {
+	src := NewSource("s.lua")
+	m := &surface.Mesh{Positions: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}, Normals: []float32{0, 0, 1, 0, 0, 1, 0, 0, 1}, Opacity: []float32{1, 1, 1}, Indices: []uint32{0, 1, 2}}
+	woken := 0
+	wake := func() { woken++ }
+	src.wake.Store(&wake)
+	src.Publish(Frame{Time: 1}, m)
+	if woken != 0 {
+		t.Fatalf("woken %d times with no window open", woken)
+	}
+	src.windows.Add(1)
+	src.Publish(Frame{Time: 2}, m)
+	src.Publish(Frame{Time: 3}, m)
+	if woken != 2 {
+		t.Fatalf("woken %d times for 2 frames", woken)
+	}
+	if f, ok := src.mb.Take(nil); !ok || f.Time != 3 {
+		t.Fatalf("the window would take %+v, want the frame at t = 3", f)
+	}
+}

@@ -35,6 +35,11 @@ type Host struct {
 
 	open atomic.Bool // a window is open (read by IsOpen from any goroutine)
 
+	// glfwUp is whether GLFW is initialised, under wakeMu: a window's wake-up (from the
+	// run loop's goroutine) posts an event only then.
+	wakeMu sync.Mutex
+	glfwUp bool
+
 	// The window's view, for screenshots from other goroutines.
 	viewMu       sync.Mutex
 	viewSrc      *Source

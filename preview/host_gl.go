@@ -123,7 +123,20 @@ func (h *Host) initGLFW(offscreenOnly bool) error {
 		return gs.initErr
 	}
 	gs.inited = true
+	h.wakeMu.Lock()
+	h.glfwUp = true
+	h.wakeMu.Unlock()
 	return nil
+}
+
+// wake ends the window's event wait from any goroutine (glfw.PostEmptyEvent may be
+// called from any thread), unless GLFW is down.
+func (h *Host) wake() {
+	h.wakeMu.Lock()
+	defer h.wakeMu.Unlock()
+	if h.glfwUp {
+		h.safely(func() error { glfw.PostEmptyEvent(); return nil })
+	}
 }
 
 // contextHints asks for an OpenGL 3.3 core context.
@@ -174,6 +187,9 @@ func (h *Host) shutdown() {
 			gs.off = nil
 		}
 		if gs.inited {
+			h.wakeMu.Lock()
+			h.glfwUp = false
+			h.wakeMu.Unlock()
 			glfw.Terminate()
 			gs.inited = false
 		}

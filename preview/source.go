@@ -26,6 +26,11 @@ type Source struct {
 	mu       sync.Mutex
 	onRender func(time.Duration)
 
+	// wake, set while a window shows the source, wakes the window's event wait: a frame
+	// published is drawn at once, not when the wait times out (which held a software
+	// renderer's window to one frame in 30 ms while it drew one in 13).
+	wake atomic.Pointer[func()]
+
 	shotReady chan struct{} // a frame came into shot (capacity 1)
 }
 
@@ -53,6 +58,9 @@ func (s *Source) Wanted() bool { return s.windows.Load() > 0 || s.shots.Load() >
 func (s *Source) Publish(f Frame, surf *surface.Mesh) {
 	if s.windows.Load() > 0 {
 		s.mb.Publish(f, surf)
+		if w := s.wake.Load(); w != nil {
+			(*w)()
+		}
 	}
 	if s.shots.Load() > 0 {
 		s.shot.Publish(f, surf)
