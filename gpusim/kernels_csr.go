@@ -233,8 +233,7 @@ const fluxChunk = 512
 // column each, as over most of a multi-layer terrain), the group's ends read as three
 // stretches of 8 columns' values: its own (each twice, end a of both pipes) and its +x
 // and +y neighbours' (in turn, ends b). gatherPairsAVX2 interleaves them with no pipe
-// index read; the flux and final phases use it for their gathers (heights and floors;
-// K and S).
+// index read; the flux and final phases use it for their gathers (heights; K and S).
 
 // markPaired sets c.pairAt for pipes [lo, hi), scanning from lo: at the first pipe of
 // every paired group 0, and -1 elsewhere. Where a run of paired columns ends less than a
