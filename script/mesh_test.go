@@ -78,8 +78,8 @@ func TestMeshOptions(t *testing.T) {
 			for range 300 {
 				p := terrain.Vec3{X: rng.Float64(), Y: rng.Float64(), Z: rng.Float64()}.Scale(2 * size).Add(c.lo).Sub(terrain.Vec3{X: size / 2, Y: size / 2, Z: size / 2})
 				g, w := got.Dist(p), want.Dist(p)
-				// A mesh reports its distance exactly up to 1/16 of its diagonal.
-				if reach := size / 16; math.Abs(w) > reach {
+				// A mesh reports its distance exactly up to 1/32 of its diagonal.
+				if reach := size / 32; math.Abs(w) > reach {
 					w = math.Copysign(reach, w)
 				}
 				if math.Abs(g-w) > 1e-9*size {

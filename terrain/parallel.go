@@ -66,13 +66,14 @@ func forRows(n, workers int, fn func(w, row int) error) error {
 // an error that names the point.
 type probe struct {
 	s    Solid
-	last Vec3 // the point of the latest call, for a panic's report
+	last Vec3  // the point of the latest call, for a panic's report
+	h    hints // the meshes' last far points and their signs (hints.go)
 }
 
 // dist returns s.Dist(p), or an error when it is NaN.
 func (pr *probe) dist(p Vec3) (float64, error) {
 	pr.last = p
-	d := pr.s.Dist(p)
+	d := distHinted(pr.s, p, &pr.h)
 	if d != d {
 		return 0, fmt.Errorf("the solid's distance is NaN at %v m", p)
 	}

@@ -40,7 +40,7 @@ func TestPseudoNormalSignMatchesCrossings(t *testing.T) {
 		lo, hi := m.nodes[0].lo, m.nodes[0].hi
 		size := hi.Sub(lo)
 		var pts []Vec3
-		for range 3000 {
+		for range 6000 {
 			pts = append(pts, Vec3{lo.X + size.X*(1.4*rng.Float64()-0.2), lo.Y + size.Y*(1.4*rng.Float64()-0.2), lo.Z + size.Z*(1.4*rng.Float64()-0.2)})
 		}
 		// Just off the corners and the edges' midpoints, on both sides.
