@@ -320,9 +320,9 @@ func (m *meshSolid) Bound() Bound { return Lipschitz }
 // box's diagonal. Beyond, the search for the nearest triangle would visit most of the
 // mesh (think of the centre of a sphere) to learn a number that no caller needs exactly.
 // The search's cost grows with the reach, and a far point's sign costs ray casts unless
-// a probe carries it (hints.go): with that, 1/32 made the rock's terrain mesh 15 % and
-// its columns 20 % quicker than 1/16 (the surface meshes are the same bits, the
-// columns' floors move within the root finding's tolerance).
+// a probe carries it (hints.go): with that, 1/32 made the rock's terrain mesh 14 % and
+// its loading (mostly the columns) 18 % quicker than 1/16 (the surface meshes are the
+// same bits, the columns' floors move within the root finding's tolerance).
 const meshReachDiv = 32
 
 // Dist is the distance to the nearest triangle, negative inside the mesh, capped at
