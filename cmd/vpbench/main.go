@@ -43,30 +43,29 @@ var previewHost *preview.Host
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	args := os.Args[1:]
-	if !mayDraw(args) {
-		// Not on this goroutine either: package preview locks it to the main thread, and
-		// a goroutine locked to a thread goes through the OS to hand over at every wait.
-		// The solver's and the surface's workers wait many times a frame: `vpbench bench`
-		// ran here, and its steps took two to three times as long as `vpbench run`'s.
-		code := make(chan int, 1)
-		go func() { code <- run(ctx, args, os.Stdout, os.Stderr) }()
-		c := <-code
-		stop()
-		os.Exit(c)
-	}
-	// GLFW and OpenGL must run on the main thread (package preview locks main() to it):
-	// the command runs on another goroutine, and the main one serves the preview. The host
-	// touches no display until something asks for a picture, so this runs headless too.
-	previewHost = preview.NewHost()
-	previewHost.AutoXvfb = true
-	previewHost.Log = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
+	// The command never runs on this goroutine: package preview locks it to the main
+	// thread (GLFW and OpenGL must run there), and a goroutine locked to a thread goes
+	// through the OS to hand over at every wait. The solver's and the surface's workers
+	// wait many times a frame: `vpbench bench` once ran here, its steps two to three times
+	// as long as `vpbench run`'s. This goroutine serves the preview for the commands that
+	// may draw (the host touches no display until something asks for a picture, so this
+	// runs headless too), and only waits for the others.
 	serve, done := context.WithCancel(context.Background())
+	if mayDraw(args) {
+		previewHost = preview.NewHost()
+		previewHost.AutoXvfb = true
+		previewHost.Log = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
+	}
 	code := exitOK
 	go func() {
 		defer done()
 		code = run(ctx, args, os.Stdout, os.Stderr)
 	}()
-	previewHost.Serve(serve)
+	if previewHost != nil {
+		previewHost.Serve(serve)
+	} else {
+		<-serve.Done()
+	}
 	stop()
 	os.Exit(code)
 }
