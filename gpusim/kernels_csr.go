@@ -188,16 +188,6 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 	}
 }
 
-// gatherStridedGo fills the four streams q[0:32] of a strided group from f (its first
-// column's pipes at base).
-func gatherStridedGo(q, f []float32, base []int32) {
-	q = q[:32]
-	s, w, e := f[base[0]:base[0]+16], f[base[1]:base[1]+16], f[base[2]:base[2]+16]
-	for l := range 8 {
-		q[l], q[8+l], q[16+l], q[24+l] = s[2*l], w[2*l], e[2*l], e[2*l+1]
-	}
-}
-
 func (c *cpuBackend) csrStep(w int) {
 	cr, pr := c.ranges[w], c.pipes[w]
 	ext := c.ext
@@ -287,16 +277,6 @@ func pairedGroup(pa, pb []int32, n int) bool {
 		}
 	}
 	return true
-}
-
-// gatherPairsGo puts the values x of the ends of the 16 pipes of a paired group (ends
-// pa, pb) into da and db.
-func gatherPairsGo(da, db, x []float32, pa, pb []int32) {
-	own, e, u := x[pa[0]:pa[0]+8], x[pb[0]:pb[0]+8], x[pb[1]:pb[1]+8]
-	for t := range 8 {
-		da[2*t], da[2*t+1] = own[t], own[t]
-		db[2*t], db[2*t+1] = e[t], u[t]
-	}
 }
 
 // chunkEnd is the end of the chunk of pipes from j0 (before hi) that csrFlux and
