@@ -52,9 +52,12 @@
 //
 // Extract casts a ray up each cell centre; every free interval along it is a column
 // [Min, Max] with Base = Min (see docs/method.md, "State"). The domain floor z = 0 is a solid
-// of zero thickness. Interval ends are accurate to RootTolerance*Dx; free intervals
-// thinner than SliverWidth*Dx are dropped; features thinner than MarchStep*Dx along the
-// vertical may be missed. A cell with more free intervals than the layer limit keeps the
+// of zero thickness. Solids that can list their intervals along a vertical line (every
+// kind but a Solid of unknown type, an open mesh and a rotation that tilts the vertical,
+// and combinations without those) give them exactly, at a fraction of the cost of
+// marching their Dist up the line, which the others do. Interval ends are accurate to
+// RootTolerance*Dx; free intervals thinner than SliverWidth*Dx are dropped; features
+// thinner than MarchStep*Dx along the vertical may be missed. A cell with more free intervals than the layer limit keeps the
 // topmost ones and counts the rest in Columns.Dropped. Columns invariants: within a
 // column Min <= Base < Max; a cell's columns are sorted bottom to top and disjoint;
 // 0 <= Min and Max <= Height; at most Layers per cell (Columns.Validate). MemoryEstimate

@@ -244,12 +244,12 @@ func TestExtractIndependentOfWorkers(t *testing.T) {
 	s, _ := overhangScene(t)
 	hf := m(Heightfield(func(x, y float64) float64 { return 0.005 + 0.1*x*y }))
 	scene := m(Union(s, m(Difference(hf, m(Sphere(Vec3{0.02, 0.02, 0.005}, 0.008))))))
-	want, err := extract(scene, testDomain, 3, 1)
+	want, err := extract(scene, testDomain, 3, 1, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []int{2, 3, 8, 100} {
-		got, err := extract(scene, testDomain, 3, w)
+		got, err := extract(scene, testDomain, 3, w, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,7 +322,7 @@ func TestExtractErrors(t *testing.T) {
 		{"panicking with a string", panicsText, d, 1, []string{"cell (0, 0)", "no height here"}},
 	} {
 		for _, w := range []int{1, 3} {
-			_, err := extract(c.s, c.d, c.layers, w)
+			_, err := extract(c.s, c.d, c.layers, w, false)
 			if err == nil {
 				t.Errorf("%s: no error", c.name)
 				continue
