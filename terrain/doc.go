@@ -67,7 +67,8 @@
 // # Surface mesh
 //
 // SurfaceMesh runs marching cubes of the distance field on a lattice of spacing Dx
-// through the cell centres and returns an indexed mesh (float32 positions and unit
+// through the cell centres (the signs along each lattice column from the solid's
+// intervals where it lists them, Dist evaluated only next to the surface) and returns an indexed mesh (float32 positions and unit
 // normals pointing out of the solid, uint32 triangles wound counter-clockwise seen from
 // outside). It meshes the solid together with a floor slab [-Dx, 0] cut to the domain
 // box, so the mesh is closed and the domain floor shows where nothing covers it.

@@ -20,8 +20,9 @@ func (m *Mesh) NumVertices() int { return len(m.Positions) / 3 }
 func (m *Mesh) NumTriangles() int { return len(m.Indices) / 3 }
 
 // mcColumnBytes is the marching-cubes workspace per lattice column: two layers of
-// values, flags and edge vertices, the vertical edges and the tracing state.
-const mcColumnBytes = 2*(8+1+1+4+4) + 4 + 4 + 8
+// values, flags and edge vertices, the vertical edges, the tracing state, and the
+// column's solid intervals (two, as on a floor under one overhang) with their index.
+const mcColumnBytes = 2*(8+1+1+4+4) + 4 + 4 + 8 + 3*4 + 2*16
 
 // SurfaceMesh returns the terrain's surface by marching cubes of s over domain d.
 //
@@ -39,9 +40,13 @@ const mcColumnBytes = 2*(8+1+1+4+4) + 4 + 4 + 8
 // interpolation of Dist, with a normal from its gradient (four evaluations at the
 // corners of a small tetrahedron); on an edge leaving the box exactly on the box, with
 // the box face's normal. Where the surface passes exactly through a lattice point,
-// triangles of zero area can occur. When s has a VerticalBound or better, lattice points
-// far from the surface are not evaluated: their sign follows from the last value in
-// their column. Rows of the lattice that are free, or solid all along the box, together
+// triangles of zero area can occur. Where s lists its solid intervals along vertical
+// lines (see Extract), the lattice points' signs come from the intervals of their
+// column, and Dist is evaluated only at the points next to a change of sign. Otherwise,
+// when s has a VerticalBound or better, lattice points far from the surface are not
+// evaluated: their sign follows from the last value in their column. Either way the mesh
+// is the one evaluating every point gives, bit for bit, but for points within rounding
+// of the surface. Rows of the lattice that are free, or solid all along the box, together
 // with their neighbours are skipped by the search for the surface.
 //
 // Errors: an invalid domain, a lattice too large for memory, a NaN distance or a panic
@@ -91,13 +96,24 @@ type marcher struct {
 	nX, nY, nZ int // lattice points along each axis, the outside ring included
 	kTop       int // the highest layer at or below the domain top
 	dx, height float64
-	skip       bool // infer signs from the bound where it settles them
+	skip       bool // infer signs (from the solid's intervals, or its bound) where they settle them
 	workers    int
 	probes     []probe   // one per worker
 	lastK      []int32   // per lattice column: the latest evaluated layer, -1 if none
 	lastV      []float64 // and its value
 	ze         []int32   // vertex on the z edge from each point of the lower layer
 	off        [8]int    // corner c of a cube is point cube+off[c] of layer c>>2
+
+	// Where the solid lists its intervals along lines (canAlong), the signs come from
+	// them: lines lists each lattice column's solid intervals in [0, height] (row j's on
+	// lineRows[j], column idx's from lineOff[idx], lineCnt[idx] of them; -1: that line is
+	// ambiguous and evaluated point by point), lineCur the first not below the layer.
+	along    bool
+	liners   []liner // one per worker
+	lineRows [][]span
+	lineOff  []int32
+	lineCnt  []int32
+	lineCur  []int32
 
 	pos      []float64 // vertex positions (float64 until the normals are done)
 	nrm      []float32 // vertex normals; zero until computed for vertices inside the box
@@ -136,6 +152,11 @@ func surfaceMesh(s Solid, d Domain, workers int, skip bool) (*Mesh, error) {
 		m.probes[w].s = m.f
 	}
 	m.lastK, m.lastV, m.ze = make([]int32, plane), make([]float64, plane), make([]int32, plane)
+	if m.along = skip && canAlong(s); m.along {
+		if err := m.lines(); err != nil {
+			return nil, fmt.Errorf("terrain: surface mesh: %w", err)
+		}
+	}
 	for i := range m.lastK {
 		m.lastK[i] = -1
 	}
@@ -224,6 +245,14 @@ func (m *marcher) fill(L *mcLayer, k int) error {
 				L.val[idx], L.solid[idx], L.exact[idx] = 0, false, true
 				continue
 			}
+			if m.along && m.lineCnt[idx] >= 0 {
+				solid := m.lineSolid(idx, j, m.z(k))
+				L.val[idx], L.solid[idx], L.exact[idx] = 0, solid, false
+				if solid {
+					L.rowSolid[j]++
+				}
+				continue
+			}
 			if lk := m.lastK[idx]; m.skip && lk >= 0 {
 				if v := m.lastV[idx]; math.Abs(v)-float64(k-int(lk))*m.dx > margin {
 					L.val[idx], L.solid[idx], L.exact[idx] = v, v <= 0, false
@@ -242,6 +271,52 @@ func (m *marcher) fill(L *mcLayer, k int) error {
 		}
 		return nil
 	})
+}
+
+// lines lists the solid intervals of every lattice column inside the box (along).
+func (m *marcher) lines() error {
+	plane := m.nX * m.nY
+	m.liners = make([]liner, m.workers)
+	m.lineRows = make([][]span, m.nY)
+	m.lineOff, m.lineCnt, m.lineCur = make([]int32, plane), make([]int32, plane), make([]int32, plane)
+	return forRows(m.ny, m.workers, func(w, row int) (err error) {
+		j := row + 1
+		pr, l := &m.probes[w], &m.liners[w]
+		defer pr.catch(&err)
+		var out []span
+		for i := 1; i <= m.nx; i++ {
+			idx, p := j*m.nX+i, m.at(i, j, 1)
+			pr.last = Vec3{p.X, p.Y, 0}
+			l.buf = l.buf[:0]
+			switch _, err := l.alongLine(m.f.s, p.X, p.Y, 0, m.height); err {
+			case nil:
+				m.lineOff[idx], m.lineCnt[idx] = int32(len(out)), int32(len(l.buf))
+				out = append(out, l.buf...)
+			case errAmbiguous:
+				m.lineCnt[idx] = -1
+			default:
+				return err // a NaN heightfield, which the message places
+			}
+		}
+		m.lineRows[j] = out
+		return nil
+	})
+}
+
+// lineSolid tells whether the field is solid at height z on column idx of row j: below
+// the floor, or in one of the solid's intervals. Layers come in increasing order, so
+// each column's cursor only moves up.
+func (m *marcher) lineSolid(idx, j int, z float64) bool {
+	if z <= 0 {
+		return true
+	}
+	sp := m.lineRows[j][m.lineOff[idx] : m.lineOff[idx]+m.lineCnt[idx]]
+	c := m.lineCur[idx]
+	for int(c) < len(sp) && sp[c].hi < z {
+		c++
+	}
+	m.lineCur[idx] = c
+	return int(c) < len(sp) && sp[c].lo <= z
 }
 
 // exact evaluates the points of layers a (k) and b (k+1) that end a lattice edge

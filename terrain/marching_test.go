@@ -225,12 +225,14 @@ func TestSurfaceMeshClosedScenes(t *testing.T) {
 	}
 	hf := m(Heightfield(func(x, y float64) float64 { return 0.02 + 0.015*math.Sin(70*x)*math.Cos(50*y) }))
 	over, _ := overhangScene(t)
+	ball, _ := icosphere(3, Vec3{}, 1, false)
 	scenes := map[string]Solid{
 		"blobs":       m(Union(blobs...)),
 		"heightfield": hf,
 		"overhang":    over,
 		"carved":      m(Difference(hf, m(Rotate(m(Cylinder(Vec3{0, 0.04, 0.02}, Vec3{1, 0, 0}, 0.008, 0.2)), Vec3{0, 0, 1}, 0.1)))),
 		"sign only":   slope{0.01, 0.3},
+		"sphere mesh": m(Union(hf, m(Translate(m(Scale(parse(t, ball), 0.025)), Vec3{0.05, 0.04, 0.025})))),
 	}
 	slab := 0.1 * 0.08 * d.Dx
 	for name, s := range scenes {
