@@ -48,7 +48,7 @@ func benchLibraryCPU(b *testing.B, name string, warm float64) {
 	b.ReportMetric(float64(st.Extended), "extpipes")
 }
 
-// BenchmarkLibrarySurgeryCPU: the surgery scene (200 x 200 x 5 cells, 45,540 columns) on
+// BenchmarkLibrarySurgeryCPU: the surgery scene (200 x 200 x 5 cells, 45,534 columns) on
 // the CPU backend from t = 1 s, when the gap under the vertebral body is flooded and
 // liquid against ceilings keeps flipping full flags (the passages are rebuilt in about
 // half the steps). Compare with gpusim's BenchmarkStepLayers200x5 run back to back:

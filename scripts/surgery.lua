@@ -21,7 +21,7 @@
 --                the gap under the body floods (a flooded passage: extended pipes)
 --   1.0 s        the suction tip goes in at the bottom of the wound (a sink, 1 ml/s)
 --   1.5 s        the blood thickens (nu 4e-6 -> 1e-5 m^2/s, changed mid-run)
--- A line is printed every 0.5 s. By t = 2 s the suction has taken 0.96 ml, 1 ml lies
+-- A line is printed every 0.5 s. By t = 2 s the suction has taken 0.97 ml, 1 ml lies
 -- under the overhangs and nearly all the rest on the wound's floor.
 --
 -- Where the blood runs off the arch's and processes' edges faster than a film clings to

@@ -52,9 +52,9 @@
 //
 // Extract casts a ray up each cell centre; every free interval along it is a column
 // [Min, Max] with Base = Min (see docs/method.md, "State"). The domain floor z = 0 is a solid
-// of zero thickness. Solids that can list their intervals along a vertical line (every
-// kind but a Solid of unknown type, an open mesh and a rotation that tilts the vertical,
-// and combinations without those) give them exactly, at a fraction of the cost of
+// of zero thickness. Solids that can list their intervals along a line (every kind but
+// a Solid of unknown type, an open mesh and a heightfield under a rotation that tilts
+// the vertical, and combinations without those) give them exactly, at a fraction of the cost of
 // marching their Dist up the line, which the others do. Interval ends are accurate to
 // RootTolerance*Dx; free intervals thinner than SliverWidth*Dx are dropped; features
 // thinner than MarchStep*Dx along the vertical may be missed. A cell with more free intervals than the layer limit keeps the

@@ -42,10 +42,10 @@ func grid(d Domain) (nx, ny int, err error) {
 // (d.Height when free to the top). The domain floor counts as a solid of zero thickness:
 // a cell free at z = 0 starts a column with Min = Base = 0.
 //
-// Where every part of s can list its solid intervals along a vertical line (planes,
-// boxes, spheres, cylinders, heightfields, closed meshes, and their unions,
-// intersections, differences, translations, scalings and rotations about the z axis:
-// vertical.go), the intervals come from that list, exact up to rounding: a solid interval
+// Where every part of s can list its solid intervals along a line (planes, boxes,
+// spheres, cylinders, closed meshes, heightfields where the line stays vertical in
+// their frame, and unions, intersections, differences, translations, scalings and
+// rotations of those: vertical.go), the intervals come from that list, exact up to rounding: a solid interval
 // thinner than RootTolerance*dx is ignored, and so is a free one thinner than
 // MarchStep*dx (what marching would step over). Otherwise the ray marches in steps of
 // MarchStep*dx, or max(|Dist|, MarchStep*dx) when s has a VerticalBound or better, and
@@ -176,7 +176,7 @@ type ray struct {
 	x, y    float64
 	spans   []span
 	along   bool  // the solid lists its intervals along a line (canAlong): no marching
-	line    liner // alongLine's scratch space
+	liner   liner // alongLine's scratch space
 }
 
 func (r *ray) at(z float64) (float64, error) { return r.pr.dist(Vec3{r.x, r.y, z}) }
@@ -205,12 +205,12 @@ func (r *ray) cast(x, y float64) error {
 // marching would step over them).
 func (r *ray) castAlong() error {
 	r.pr.last = Vec3{r.x, r.y, 0} // named by an error from a panic in a heightfield's fn
-	r.line.buf = r.line.buf[:0]
-	if _, err := r.line.alongLine(r.pr.s, r.x, r.y, 0, r.height); err != nil {
+	r.liner.buf = r.liner.buf[:0]
+	if _, err := r.liner.alongLine(r.pr.s, line{Vec3{r.x, r.y, 0}, Vec3{0, 0, 1}}, 0, r.height); err != nil {
 		return err
 	}
 	z := 0.0
-	for _, v := range r.line.buf {
+	for _, v := range r.liner.buf {
 		if v.hi-v.lo < r.tol {
 			continue
 		}

@@ -288,7 +288,7 @@ func (m *marcher) lines() error {
 			idx, p := j*m.nX+i, m.at(i, j, 1)
 			pr.last = Vec3{p.X, p.Y, 0}
 			l.buf = l.buf[:0]
-			switch _, err := l.alongLine(m.f.s, p.X, p.Y, 0, m.height); err {
+			switch _, err := l.alongLine(m.f.s, line{Vec3{p.X, p.Y, 0}, Vec3{0, 0, 1}}, 0, m.height); err {
 			case nil:
 				m.lineOff[idx], m.lineCnt[idx] = int32(len(out)), int32(len(l.buf))
 				out = append(out, l.buf...)

@@ -233,6 +233,7 @@ func TestSurfaceMeshClosedScenes(t *testing.T) {
 		"carved":      m(Difference(hf, m(Rotate(m(Cylinder(Vec3{0, 0.04, 0.02}, Vec3{1, 0, 0}, 0.008, 0.2)), Vec3{0, 0, 1}, 0.1)))),
 		"sign only":   slope{0.01, 0.3},
 		"sphere mesh": m(Union(hf, m(Translate(m(Scale(parse(t, ball), 0.025)), Vec3{0.05, 0.04, 0.025})))),
+		"tilted":      surgeryLike(t),
 	}
 	slab := 0.1 * 0.08 * d.Dx
 	for name, s := range scenes {

@@ -6,66 +6,72 @@ import (
 	"math"
 )
 
-// Solid intervals along vertical lines, exactly.
+// Solid intervals along lines, exactly.
 //
 // Extraction needs, for each cell, where the vertical line through its centre is free.
 // Marching Dist up the line (extract.go's ray) finds that for any solid, to
 // RootTolerance, at the cost of some thirty distance queries a cell for a scanned mesh
 // (each a search of its hierarchy). Most solids can say it at once: a plane, box,
 // sphere or cylinder in closed form, a closed mesh by the triangles its hierarchy puts
-// over (x, y), a heightfield by one call of its fn; and unions, intersections,
-// differences, translations, scalings and rotations about the z axis of such solids by
-// combining and mapping their intervals. alongLine lists these solid intervals; canAlong
-// says whether every part of a solid can, and extraction marches only where one cannot
-// (a Solid of unknown type, an open mesh, a rotation that tilts the vertical).
+// over the line, a heightfield by one call of its fn; and unions, intersections,
+// differences, translations, scalings and rotations of such solids by combining their
+// intervals and moving the line into their frame (where a rotation tilts it, a part
+// below sees a slanted line, which a heightfield cannot take). alongLine lists these
+// solid intervals; canAlong says whether every part of a solid can, and extraction
+// marches only where one cannot (a Solid of unknown type, an open mesh, a heightfield
+// under a rotation that tilts the vertical).
 //
-// An interval is a span{lo, hi} with lo < hi; a list is sorted and disjoint, and
-// intervals that touch are joined. Where the surface only touches the line (a tangent,
-// a mesh's silhouette edge) an interval can be as thin as rounding: extraction ignores
-// solid intervals thinner than RootTolerance*dx, which marching could not see either.
+// A line is o + t d, and intervals are of t. An interval is a span{lo, hi} with lo < hi;
+// a list is sorted and disjoint, and intervals that touch are joined. Where the surface
+// only touches the line (a tangent, a mesh's silhouette edge) an interval can be as thin
+// as rounding: extraction ignores solid intervals thinner than RootTolerance*dx, which
+// marching could not see either.
 
-// canAlong reports whether alongLine can list s's solid intervals.
-func canAlong(s Solid) bool {
+// line is the line o + t d. d need not be a unit vector: a scaled part sees o and d
+// divided by the factor, and the same t.
+type line struct{ o, d Vec3 }
+
+// vertical tells whether the line runs along the z axis.
+func (ln line) vertical() bool { return ln.d.X == 0 && ln.d.Y == 0 }
+
+// canAlong reports whether alongLine can list s's solid intervals along vertical lines.
+func canAlong(s Solid) bool { return alongable(s, true) }
+
+// alongable reports whether alongLine can list s's solid intervals along lines that are
+// vertical in s's frame (vertical), or along any line.
+func alongable(s Solid, vertical bool) bool {
 	switch s := s.(type) {
-	case plane, box, sphere, cylinder, heightfield:
+	case plane, box, sphere, cylinder:
 		return true
+	case heightfield:
+		return vertical
 	case *meshSolid:
 		return s.openEdges == 0 // inside by parity; an open mesh's winding number varies off the line
 	case translated:
-		return canAlong(s.s)
+		return alongable(s.s, vertical)
 	case scaled:
-		return canAlong(s.s)
+		return alongable(s.s, vertical)
 	case rotated:
-		_, ok := s.keepsVertical()
-		return ok && canAlong(s.s)
+		return alongable(s.s, vertical && s.inv[0].Z == 0 && s.inv[1].Z == 0)
 	case serialized:
-		return canAlong(s.s)
+		return alongable(s.s, vertical)
 	case union:
-		return allAlong(s.s)
+		return allAlong(s.s, vertical)
 	case intersection:
-		return allAlong(s.s)
+		return allAlong(s.s, vertical)
 	case difference:
-		return canAlong(s.a) && canAlong(s.b)
+		return alongable(s.a, vertical) && alongable(s.b, vertical)
 	}
 	return false
 }
 
-func allAlong(solids []Solid) bool {
+func allAlong(solids []Solid, vertical bool) bool {
 	for _, s := range solids {
-		if !canAlong(s) {
+		if !alongable(s, vertical) {
 			return false
 		}
 	}
 	return true
-}
-
-// keepsVertical returns, for a rotation that keeps vertical lines vertical (about the z
-// axis), the factor its inverse applies to z (1 up to rounding), and whether it does.
-func (r rotated) keepsVertical() (kz float64, ok bool) {
-	if r.inv[0].Z != 0 || r.inv[1].Z != 0 || r.inv[2].X != 0 || r.inv[2].Y != 0 || r.inv[2].Z == 0 {
-		return 0, false
-	}
-	return r.inv[2].Z, true
 }
 
 // liner is one goroutine's scratch space for alongLine: the interval lists of a solid's
@@ -81,71 +87,67 @@ type liner struct {
 // caller marches that line instead.
 var errAmbiguous = errors.New("terrain: a closed mesh crossed an odd number of times")
 
-// alongLine appends s's solid intervals on the vertical line through (x, y), cut to
-// [lo, hi], to l.buf and returns where they start. canAlong(s) must hold. The errors are
-// errAmbiguous and a heightfield's fn returning NaN (a panic in fn goes up to the
-// caller's recover).
-func (l *liner) alongLine(s Solid, x, y, lo, hi float64) (int, error) {
+// alongLine appends s's solid intervals on ln, cut to [lo, hi], to l.buf and returns
+// where they start. canAlong(s) must hold for a vertical ln. The errors are errAmbiguous
+// and a heightfield's fn returning NaN (a panic in fn goes up to the caller's recover).
+func (l *liner) alongLine(s Solid, ln line, lo, hi float64) (int, error) {
 	start := len(l.buf)
 	if !(lo < hi) {
 		return start, nil
 	}
+	o, d := ln.o, ln.d
 	switch s := s.(type) {
 	case plane:
-		l.plane(s, x, y, lo, hi)
+		// (p - s.p) . n <= 0 is linear in t.
+		l.halfLine(o.Sub(s.p).Dot(s.n), d.Dot(s.n), lo, hi)
 	case box:
-		if math.Abs(x-s.c.X) <= s.h.X && math.Abs(y-s.c.Y) <= s.h.Y {
-			l.clip(s.c.Z-s.h.Z, s.c.Z+s.h.Z, lo, hi)
-		}
+		l.box(s, ln, lo, hi)
 	case sphere:
-		dx, dy := x-s.c.X, y-s.c.Y
-		if q := s.r*s.r - (dx*dx + dy*dy); q >= 0 {
-			h := math.Sqrt(q)
-			l.clip(s.c.Z-h, s.c.Z+h, lo, hi)
-		}
+		w := o.Sub(s.c)
+		l.quadratic(d.Dot(d), w.Dot(d), w.Dot(w)-s.r*s.r, math.Inf(-1), math.Inf(1), lo, hi)
 	case cylinder:
-		l.cylinder(s, x, y, lo, hi)
-	case heightfield:
-		top := s.fn(x, y)
-		if top != top {
-			return start, fmt.Errorf("the heightfield's fn is NaN at (%g, %g) m", x, y)
+		// Across the axis |pw + t pd| <= r, along it 0 <= w.a + t d.a <= len.
+		a := s.axis
+		w := o.Sub(s.base)
+		wa, da := w.Dot(a), d.Dot(a)
+		pw, pd := w.Sub(a.Scale(wa)), d.Sub(a.Scale(da))
+		t0, t1 := math.Inf(-1), math.Inf(1)
+		if da != 0 {
+			t0, t1 = -wa/da, (s.len-wa)/da
+			if t0 > t1 {
+				t0, t1 = t1, t0
+			}
+		} else if wa < 0 || wa > s.len {
+			break
 		}
-		l.clip(math.Inf(-1), top, lo, hi)
+		l.quadratic(pd.Dot(pd), pw.Dot(pd), pw.Dot(pw)-s.radius*s.radius, t0, t1, lo, hi)
+	case heightfield:
+		top := s.fn(o.X, o.Y)
+		if top != top {
+			return start, fmt.Errorf("the heightfield's fn is NaN at (%g, %g) m", o.X, o.Y)
+		}
+		l.halfLine(o.Z-top, d.Z, lo, hi) // z - top <= 0
 	case *meshSolid:
-		if !l.mesh(s, x, y, lo, hi) {
+		if !l.mesh(s, ln, lo, hi) {
 			return start, errAmbiguous
 		}
 	case translated:
-		if _, err := l.alongLine(s.s, x-s.v.X, y-s.v.Y, lo-s.v.Z, hi-s.v.Z); err != nil {
-			return start, err
-		}
-		l.mapZ(start, 1, s.v.Z, lo, hi)
+		return l.alongLine(s.s, line{o.Sub(s.v), d}, lo, hi)
 	case scaled:
-		if _, err := l.alongLine(s.s, x/s.k, y/s.k, lo/s.k, hi/s.k); err != nil {
-			return start, err
-		}
-		l.mapZ(start, s.k, 0, lo, hi)
+		return l.alongLine(s.s, line{o.Scale(1 / s.k), d.Scale(1 / s.k)}, lo, hi)
 	case rotated:
-		kz, _ := s.keepsVertical()
-		px, py := s.inv[0].X*x+s.inv[0].Y*y, s.inv[1].X*x+s.inv[1].Y*y
-		clo, chi := kz*lo, kz*hi
-		if kz < 0 {
-			clo, chi = chi, clo
-		}
-		if _, err := l.alongLine(s.s, px, py, clo, chi); err != nil {
-			return start, err
-		}
-		l.mapZ(start, 1/kz, 0, lo, hi)
+		r := s.inv
+		return l.alongLine(s.s, line{Vec3{r[0].Dot(o), r[1].Dot(o), r[2].Dot(o)}, Vec3{r[0].Dot(d), r[1].Dot(d), r[2].Dot(d)}}, lo, hi)
 	case serialized:
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return l.alongLine(s.s, x, y, lo, hi)
+		return l.alongLine(s.s, ln, lo, hi)
 	case union:
-		return l.combine(s.s, x, y, lo, hi, unionOf)
+		return l.combine(s.s, ln, lo, hi, unionOf)
 	case intersection:
-		return l.combine(s.s, x, y, lo, hi, intersectionOf)
+		return l.combine(s.s, ln, lo, hi, intersectionOf)
 	case difference:
-		return l.combine([]Solid{s.a, s.b}, x, y, lo, hi, differenceOf)
+		return l.combine([]Solid{s.a, s.b}, ln, lo, hi, differenceOf)
 	default:
 		panic(fmt.Sprintf("terrain: alongLine of a %T (canAlong is false)", s))
 	}
@@ -160,78 +162,52 @@ func (l *liner) clip(a, b, lo, hi float64) {
 	}
 }
 
-// plane: solid where (p - s.p) . s.n <= 0, which along z is one side of one height.
-func (l *liner) plane(s plane, x, y, lo, hi float64) {
-	a := (x-s.p.X)*s.n.X + (y-s.p.Y)*s.n.Y
+// halfLine appends where a + t b <= 0.
+func (l *liner) halfLine(a, b, lo, hi float64) {
 	switch {
-	case s.n.Z > 0:
-		l.clip(math.Inf(-1), s.p.Z-a/s.n.Z, lo, hi)
-	case s.n.Z < 0:
-		l.clip(s.p.Z-a/s.n.Z, math.Inf(1), lo, hi)
+	case b > 0:
+		l.clip(math.Inf(-1), -a/b, lo, hi)
+	case b < 0:
+		l.clip(-a/b, math.Inf(1), lo, hi)
 	case a <= 0:
 		l.clip(lo, hi, lo, hi)
 	}
 }
 
-// cylinder: the line meets the infinite cylinder where a quadratic in z is <= 0, and the
-// slab between the caps where the axial coordinate, linear in z, lies in [0, len].
-func (l *liner) cylinder(c cylinder, x, y, lo, hi float64) {
-	a := c.axis
-	v0 := Vec3{x - c.base.X, y - c.base.Y, 0} // the line is v0 + s ez, s = z - base.Z
-	t0 := v0.Dot(a)
-	w := v0.Sub(a.Scale(t0))                       // v0's part across the axis
-	q := Vec3{-a.Z * a.X, -a.Z * a.Y, 1 - a.Z*a.Z} // ez's part across the axis
-	qq := q.Dot(q)
-	sLo, sHi := math.Inf(-1), math.Inf(1)
-	if qq > 0 {
-		// |w + s q|^2 <= r^2.
-		b, cc := w.Dot(q), w.Dot(w)-c.radius*c.radius
-		disc := b*b - qq*cc
-		if disc < 0 {
-			return
+// quadratic appends where A t^2 + 2 B t + C <= 0 (A >= 0), cut to [t0, t1].
+func (l *liner) quadratic(A, B, C, t0, t1, lo, hi float64) {
+	if A == 0 { // a line along a cylinder's axis: all or nothing
+		if C <= 0 {
+			l.clip(t0, t1, lo, hi)
 		}
-		r := math.Sqrt(disc)
-		sLo, sHi = (-b-r)/qq, (-b+r)/qq
-	} else if w.Dot(w) > c.radius*c.radius {
 		return
 	}
-	// 0 <= t0 + s a.Z <= len.
-	if a.Z != 0 {
-		s1, s2 := -t0/a.Z, (c.len-t0)/a.Z
-		if s1 > s2 {
-			s1, s2 = s2, s1
-		}
-		sLo, sHi = max(sLo, s1), min(sHi, s2)
-	} else if t0 < 0 || t0 > c.len {
+	disc := B*B - A*C
+	if disc < 0 {
 		return
 	}
-	l.clip(c.base.Z+sLo, c.base.Z+sHi, lo, hi)
+	r := math.Sqrt(disc)
+	l.clip(max(t0, (-B-r)/A), min(t1, (-B+r)/A), lo, hi)
 }
 
-// mapZ maps the intervals from start on by z -> k z + d (k != 0), cuts them to [lo, hi]
-// and drops what is left empty.
-func (l *liner) mapZ(start int, k, d, lo, hi float64) {
-	iv := l.buf[start:]
-	for i := range iv {
-		a, b := k*iv[i].lo+d, k*iv[i].hi+d
-		if k < 0 {
-			a, b = b, a
+// box: the slabs of the three axes, intersected.
+func (l *liner) box(b box, ln line, lo, hi float64) {
+	t0, t1 := math.Inf(-1), math.Inf(1)
+	for axis := range 3 {
+		o, d, c, h := ln.o.get(axis), ln.d.get(axis), b.c.get(axis), b.h.get(axis)
+		if d == 0 {
+			if math.Abs(o-c) > h {
+				return
+			}
+			continue
 		}
-		iv[i] = span{a, b}
-	}
-	if k < 0 {
-		for i, j := 0, len(iv)-1; i < j; i, j = i+1, j-1 {
-			iv[i], iv[j] = iv[j], iv[i]
+		a, z := (c-h-o)/d, (c+h-o)/d
+		if a > z {
+			a, z = z, a
 		}
+		t0, t1 = max(t0, a), min(t1, z)
 	}
-	n := start
-	for _, v := range iv {
-		if a, b := max(v.lo, lo), min(v.hi, hi); a < b {
-			l.buf[n] = span{a, b}
-			n++
-		}
-	}
-	l.buf = l.buf[:n]
+	l.clip(t0, t1, lo, hi)
 }
 
 // setOp combines two interval lists into out.
@@ -239,14 +215,14 @@ type setOp func(out, a, b []span) []span
 
 // combine lists the parts' intervals one after the other and folds them with op; the
 // result replaces them on the stack.
-func (l *liner) combine(parts []Solid, x, y, lo, hi float64, op setOp) (int, error) {
+func (l *liner) combine(parts []Solid, ln line, lo, hi float64, op setOp) (int, error) {
 	start := len(l.buf)
-	if _, err := l.alongLine(parts[0], x, y, lo, hi); err != nil {
+	if _, err := l.alongLine(parts[0], ln, lo, hi); err != nil {
 		return start, err
 	}
 	for _, p := range parts[1:] {
 		mid := len(l.buf)
-		if _, err := l.alongLine(p, x, y, lo, hi); err != nil {
+		if _, err := l.alongLine(p, ln, lo, hi); err != nil {
 			return start, err
 		}
 		end := len(l.buf)
@@ -320,34 +296,21 @@ func differenceOf(out, a, b []span) []span {
 }
 
 // mesh lists a closed mesh's solid intervals by parity: the line is inside after an odd
-// number of crossings from below. Each triangle whose shadow on the xy plane holds
-// (x, y) is crossed once. On a shadow's edge, the rasterizers' top-left rule picks one
-// of the two triangles that share it (edgeFn computes a shared edge's value from its
-// ends in one order for both, so they see exactly opposite signs); the rule is that of
-// moving (x, y) by a fixed infinitesimal, so at a silhouette, where both triangles lie
-// on one side, both count or neither does. It returns false when the crossings over the
-// whole line are odd in number, which rounding alone can cause.
-func (l *liner) mesh(m *meshSolid, x, y, lo, hi float64) bool {
+// number of crossings. Each triangle whose shadow, seen along the line, holds it is
+// crossed once. On a shadow's edge, the rasterizers' top-left rule picks one of the two
+// triangles that share it (the edge's value is computed from its ends so that the two
+// see exactly opposite signs); the rule is that of moving the line by a fixed
+// infinitesimal, so at a silhouette, where both triangles lie on one side, both count or
+// neither does. A vertical line is seen from above, on the xy plane; any other as in
+// the watertight ray-triangle test (Woop, Benthin and Wald, 2013): the coordinates
+// sheared so that the line becomes an axis. It returns false when the crossings over
+// the whole line are odd in number, which rounding alone can cause.
+func (l *liner) mesh(m *meshSolid, ln line, lo, hi float64) bool {
 	l.hits = l.hits[:0]
-	var stack [64]int32
-	sp := 1
-	stack[0] = 0
-	for sp > 0 {
-		sp--
-		nd := &m.nodes[stack[sp]]
-		if x < nd.lo.X || x > nd.hi.X || y < nd.lo.Y || y > nd.hi.Y {
-			continue
-		}
-		if nd.count == 0 {
-			stack[sp], stack[sp+1] = nd.first, nd.first+1
-			sp += 2
-			continue
-		}
-		for i := nd.first; i < nd.first+nd.count; i++ {
-			if z, ok := crossZ(&m.tris[i], x, y); ok {
-				l.hits = append(l.hits, z)
-			}
-		}
+	if ln.vertical() {
+		l.meshVertical(m, ln)
+	} else {
+		l.meshSlanted(m, ln)
 	}
 	h := l.hits
 	if len(h)%2 != 0 {
@@ -367,10 +330,121 @@ func (l *liner) mesh(m *meshSolid, x, y, lo, hi float64) bool {
 	return true
 }
 
+// meshVertical adds the t of each crossing of a vertical line to l.hits.
+func (l *liner) meshVertical(m *meshSolid, ln line) {
+	x, y := ln.o.X, ln.o.Y
+	var stack [64]int32
+	sp := 1
+	stack[0] = 0
+	for sp > 0 {
+		sp--
+		nd := &m.nodes[stack[sp]]
+		if x < nd.lo.X || x > nd.hi.X || y < nd.lo.Y || y > nd.hi.Y {
+			continue
+		}
+		if nd.count == 0 {
+			stack[sp], stack[sp+1] = nd.first, nd.first+1
+			sp += 2
+			continue
+		}
+		for i := nd.first; i < nd.first+nd.count; i++ {
+			if z, ok := crossZ(&m.tris[i], x, y); ok {
+				l.hits = append(l.hits, (z-ln.o.Z)/ln.d.Z)
+			}
+		}
+	}
+}
+
+// meshSlanted adds the t of each crossing of a line that is not vertical to l.hits. The
+// hierarchy's boxes are widened by a billionth of the mesh's size, so that rounding in
+// the box test loses no crossing (one lost would make the count odd: marched instead).
+func (l *liner) meshSlanted(m *meshSolid, ln line) {
+	o, d := ln.o, ln.d
+	kz := 0
+	if math.Abs(d.Y) > math.Abs(d.get(kz)) {
+		kz = 1
+	}
+	if math.Abs(d.Z) > math.Abs(d.get(kz)) {
+		kz = 2
+	}
+	kx, ky := (kz+1)%3, (kz+2)%3
+	sh := shear{o: o, kx: kx, ky: ky, kz: kz, sx: d.get(kx) / d.get(kz), sy: d.get(ky) / d.get(kz), sz: 1 / d.get(kz)}
+	eps := 1e-9 * m.nodes[0].hi.Sub(m.nodes[0].lo).Len()
+	var stack [64]int32
+	sp := 1
+	stack[0] = 0
+	for sp > 0 {
+		sp--
+		nd := &m.nodes[stack[sp]]
+		if !lineHitsBox(o, d, nd.lo, nd.hi, eps) {
+			continue
+		}
+		if nd.count == 0 {
+			stack[sp], stack[sp+1] = nd.first, nd.first+1
+			sp += 2
+			continue
+		}
+		for i := nd.first; i < nd.first+nd.count; i++ {
+			if t, ok := sh.cross(&m.tris[i]); ok {
+				l.hits = append(l.hits, t)
+			}
+		}
+	}
+}
+
+// lineHitsBox tells whether the whole line o + t d meets the box [lo, hi] widened by eps.
+func lineHitsBox(o, d, lo, hi Vec3, eps float64) bool {
+	t0, t1 := math.Inf(-1), math.Inf(1)
+	for axis := range 3 {
+		oa, da, a, b := o.get(axis), d.get(axis), lo.get(axis)-eps, hi.get(axis)+eps
+		if da == 0 {
+			if oa < a || oa > b {
+				return false
+			}
+			continue
+		}
+		ta, tb := (a-oa)/da, (b-oa)/da
+		if ta > tb {
+			ta, tb = tb, ta
+		}
+		t0, t1 = max(t0, ta), min(t1, tb)
+	}
+	return t0 <= t1
+}
+
+// shear maps a point relative to the line's o into coordinates where the line is the kz
+// axis: (p[kx] - sx p[kz], p[ky] - sy p[kz], sz p[kz]), the last being t.
+type shear struct {
+	o          Vec3
+	kx, ky, kz int
+	sx, sy, sz float64
+}
+
+func (s *shear) at(p Vec3) Vec3 {
+	q := p.Sub(s.o)
+	z := q.get(s.kz)
+	return Vec3{q.get(s.kx) - s.sx*z, q.get(s.ky) - s.sy*z, s.sz * z}
+}
+
+// cross returns the t at which the line crosses t, and whether it does (see mesh).
+func (s *shear) cross(tr *triangle) (float64, bool) {
+	a, b, c := s.at(tr.a), s.at(tr.b), s.at(tr.c)
+	// The line is the origin of the sheared xy plane.
+	e0, e1, e2 := a.X*b.Y-a.Y*b.X, b.X*c.Y-b.Y*c.X, c.X*a.Y-c.Y*a.X
+	return crossing(a, b, c, e0, e1, e2)
+}
+
 // crossZ returns the height at which the vertical line through (x, y) crosses t, and
 // whether it does (see mesh for the rule on the shadow's edges).
 func crossZ(t *triangle, x, y float64) (float64, bool) {
-	e0, e1, e2 := edgeFn(t.a, t.b, x, y), edgeFn(t.b, t.c, x, y), edgeFn(t.c, t.a, x, y)
+	return crossing(t.a, t.b, t.c, edgeFn(t.a, t.b, x, y), edgeFn(t.b, t.c, x, y), edgeFn(t.c, t.a, x, y))
+}
+
+// crossing decides whether the line crosses triangle (a, b, c), from the doubled signed
+// areas e0, e1, e2 the line's point makes with its edges a-b, b-c and c-a on the plane
+// the triangle is seen on (positive on the left), and returns the crossing's
+// coordinate along the line, interpolated from the corners' Z.
+func crossing(a, b, c Vec3, e0, e1, e2 float64) (float64, bool) {
 	var ccw bool
 	switch {
 	case e0 >= 0 && e1 >= 0 && e2 >= 0:
@@ -383,11 +457,11 @@ func crossZ(t *triangle, x, y float64) (float64, bool) {
 	if sum == 0 { // a vertical triangle: its neighbours are crossed instead
 		return 0, false
 	}
-	if (e0 == 0 && !ownsEdge(t.a, t.b, ccw)) || (e1 == 0 && !ownsEdge(t.b, t.c, ccw)) || (e2 == 0 && !ownsEdge(t.c, t.a, ccw)) {
+	if (e0 == 0 && !ownsEdge(a, b, ccw)) || (e1 == 0 && !ownsEdge(b, c, ccw)) || (e2 == 0 && !ownsEdge(c, a, ccw)) {
 		return 0, false
 	}
 	// Barycentric weights: e1 belongs to a (the edge opposite it), e2 to b, e0 to c.
-	return (e1*t.a.Z + e2*t.b.Z + e0*t.c.Z) / sum, true
+	return (e1*a.Z + e2*b.Z + e0*c.Z) / sum, true
 }
 
 // edgeFn is twice the signed area of (a, b, (x, y)) on the xy plane, positive when

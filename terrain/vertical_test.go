@@ -60,6 +60,9 @@ func TestAlongMatchesMarching(t *testing.T) {
 		{"box turned about z", m(Rotate(m(Box(Vec3{X: -0.02, Y: -0.01, Z: 0.003}, Vec3{X: 0.02, Y: 0.01, Z: 0.013})), Vec3{Z: 1}, 0.4)), d},
 		{"sphere mesh moved, scaled, turned", m(Union(m(Plane(Vec3{Z: 0.009}, Vec3{Z: 1})), ballMoved)), d},
 		{"sphere mesh cut", m(Intersection(ballMoved, m(Box(Vec3{X: 0.04, Y: 0, Z: 0}, Vec3{X: 0.1, Y: 0.1, Z: 0.025})))), d},
+		{"boxes and cylinders turned about x and y", surgeryLike(t), d},
+		{"rock tilted on a table", m(Union(m(Plane(Vec3{Z: 0.002}, Vec3{Z: 1})),
+			m(Translate(m(Rotate(m(Translate(rock, Vec3{X: -0.05, Y: -0.05, Z: -0.015})), Vec3{X: 1, Y: 0.3}, 0.5)), Vec3{X: 0.05, Y: 0.05, Z: 0.02})))), big},
 		{"rock on a table", m(Union(m(Plane(Vec3{Z: 0.002}, Vec3{Z: 1})), rock)), big},
 		{"rock pierced", m(Difference(m(Union(m(Plane(Vec3{Z: 0.002}, Vec3{Z: 1})), rock)), m(Sphere(Vec3{X: 0.05, Y: 0.05, Z: 0.012}, 0.01)))), big},
 	} {
@@ -108,6 +111,19 @@ func TestAlongMatchesMarching(t *testing.T) {
 	}
 }
 
+// surgeryLike is a floor with a bowl cut in it and tilted pieces over it, as
+// scripts/surgery.lua builds its vertebra: boxes turned about x and about y, then z,
+// cylinders along y, a cylinder turned about an oblique axis.
+func surgeryLike(t *testing.T) Solid {
+	m := mustOf(t)
+	wound := m(Difference(m(Box(Vec3{}, Vec3{X: 0.1, Y: 0.08, Z: 0.01})), m(Sphere(Vec3{X: 0.05, Y: 0.04, Z: 0.05}, 0.046))))
+	body := m(Cylinder(Vec3{X: 0.05, Y: 0.025, Z: 0.014}, Vec3{Y: 1}, 0.01, 0.03))
+	spinous := m(Translate(m(Rotate(m(Box(Vec3{X: -0.0025, Y: -0.007, Z: -0.008}, Vec3{X: 0.0025, Y: 0.007, Z: 0.008})), Vec3{X: 1}, 25*math.Pi/180)), Vec3{X: 0.05, Y: 0.038, Z: 0.03}))
+	process := m(Translate(m(Rotate(m(Rotate(m(Box(Vec3{X: 0.008, Y: -0.005, Z: -0.002}, Vec3{X: 0.03, Y: 0.005, Z: 0.002})), Vec3{Y: 1}, -8*math.Pi/180)), Vec3{Z: 1}, math.Pi)), Vec3{X: 0.05, Y: 0.042, Z: 0.028}))
+	peg := m(Rotate(m(Cylinder(Vec3{X: 0.07, Y: 0.02, Z: 0.01}, Vec3{Z: 1}, 0.004, 0.02)), Vec3{X: 0.2, Y: -1, Z: 0.1}, 0.15))
+	return m(Union(wound, body, spinous, process, peg))
+}
+
 // joinThin returns cell (x, y)'s columns without those thinner than the march step and
 // with those apart by less than it joined, and how many were joined. Such thin features,
 // free or solid, are what marching finds or steps over by chance (where a line grazes a
@@ -130,8 +146,8 @@ func joinThin(c *Columns, x, y int) ([][2]float64, int) {
 	return out, joined
 }
 
-// TestCanAlong: rotations that tilt the vertical, open meshes and solids of unknown type
-// are marched, and so is anything containing one.
+// TestCanAlong: heightfields under a rotation that tilts the vertical, open meshes and
+// solids of unknown type are marched, and so is anything containing one.
 func TestCanAlong(t *testing.T) {
 	m := mustOf(t)
 	b := m(Box(Vec3{}, Vec3{X: 1, Y: 1, Z: 1}))
@@ -147,14 +163,18 @@ func TestCanAlong(t *testing.T) {
 	}{
 		{"box", b, true},
 		{"turned about z", m(Rotate(b, Vec3{Z: 2}, 1)), true},
-		{"turned about x", m(Rotate(b, Vec3{X: 1}, 0.3)), false},
+		{"turned about x", m(Rotate(b, Vec3{X: 1}, 0.3)), true},
+		{"heightfield turned about x", m(Rotate(hf, Vec3{X: 1}, 0.3)), false},
+		{"heightfield turned about z", m(Rotate(hf, Vec3{Z: 1}, 0.3)), true},
+		{"heightfield turned about z, then x", m(Rotate(m(Rotate(hf, Vec3{Z: 1}, 0.3)), Vec3{X: 1}, 0.2)), false},
 		{"serialized heightfield", m(Scale(m(Translate(hf, Vec3{X: 1})), 2)), true},
 		{"closed mesh", parse(t, cubeOBJ), true},
 		{"open mesh", open, false},
 		{"unknown type", slope{0.01, 0.1}, false},
 		{"union with an unknown type", m(Union(b, slope{0.01, 0.1})), false},
 		{"difference with an open mesh", m(Difference(b, open)), false},
-		{"intersection with a tilt", m(Intersection(b, m(Rotate(b, Vec3{Y: 1}, 0.1)))), false},
+		{"intersection with a tilt", m(Intersection(b, m(Rotate(b, Vec3{Y: 1}, 0.1)))), true},
+		{"union with a tilted heightfield", m(Union(b, m(Rotate(hf, Vec3{Y: 1}, 0.1)))), false},
 	} {
 		if got := canAlong(c.s); got != c.want {
 			t.Errorf("%s: canAlong = %v, want %v", c.name, got, c.want)
@@ -166,15 +186,16 @@ func TestCanAlong(t *testing.T) {
 	wantCell(t, c, 2, 2, [2]float64{0.001, testDomain.Height})
 }
 
-// TestMeshAlongThroughVertices: lines through a mesh's vertices, along its edges'
-// shadows and at random points see an even number of crossings, and the intervals
-// between them alternate as the ray-parity inside test says: the top-left rule counts
-// each crossing once where the line meets an edge or a vertex.
+// TestMeshAlongThroughVertices: lines through a mesh's vertices and its edges' midpoints,
+// and lines at random, vertical, slanted or along an axis, see an even number of
+// crossings, and the runs between them alternate as the ray-parity inside test says:
+// the top-left rule counts each crossing once where the line meets an edge or a vertex.
 func TestMeshAlongThroughVertices(t *testing.T) {
 	ico, _ := icosphere(2, Vec3{X: 0.3, Y: -0.2, Z: 0.1}, 1, false)
-	// A box whose edges lie on the lines of a grid, cut into triangles along diagonals.
+	// A box whose edges lie on the lines of a grid, its quads cut along diagonals.
 	box := boxOBJ(Vec3{}, Vec3{X: 2, Y: 1, Z: 1})
 	rock := standingRock(t).(*meshSolid)
+	dirs := []Vec3{{Z: 1}, {Z: -2}, {X: 1}, {Y: 1}, {X: 0.3, Y: -0.5, Z: 0.8}, {X: 1, Y: 0.5}, {X: -0.2, Y: 1, Z: -0.1}}
 	for _, c := range []struct {
 		name string
 		m    *meshSolid
@@ -185,57 +206,64 @@ func TestMeshAlongThroughVertices(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := c.m
-			var lines [][2]float64
+			var pts []Vec3
 			for _, tr := range m.tris {
-				for _, v := range []Vec3{tr.a, tr.b, tr.c, tr.a.Add(tr.b).Scale(0.5), tr.b.Add(tr.c).Scale(0.5)} {
-					lines = append(lines, [2]float64{v.X, v.Y})
-				}
+				pts = append(pts, tr.a, tr.b, tr.c, tr.a.Add(tr.b).Scale(0.5), tr.b.Add(tr.c).Scale(0.5))
 			}
 			lo, hi := m.nodes[0].lo, m.nodes[0].hi
 			rng := rand.New(rand.NewPCG(3, 4))
-			for range 2000 {
-				lines = append(lines, [2]float64{lo.X + (hi.X-lo.X)*rng.Float64(), lo.Y + (hi.Y-lo.Y)*rng.Float64()})
+			for range 1000 {
+				pts = append(pts, Vec3{lo.X + (hi.X-lo.X)*rng.Float64(), lo.Y + (hi.Y-lo.Y)*rng.Float64(), lo.Z + (hi.Z-lo.Z)*rng.Float64()})
 			}
 			if c.name == "box" { // the grid's points, corners and edges included
 				for i := range 9 {
 					for j := range 5 {
-						lines = append(lines, [2]float64{float64(i) / 4, float64(j) / 4})
+						for k := range 5 {
+							pts = append(pts, Vec3{float64(i) / 4, float64(j) / 4, float64(k) / 4})
+						}
 					}
 				}
 			}
 			var l liner
 			size := hi.Sub(lo).Len()
-			solidRuns := 0
-			for _, p := range lines {
-				l.buf = l.buf[:0]
-				if !l.mesh(m, p[0], p[1], lo.Z-1, hi.Z+1) {
-					t.Fatalf("line at (%g, %g): an odd number of crossings", p[0], p[1])
+			solidRuns, lines := 0, 0
+			for _, d := range dirs {
+				if c.name == "rock" && d.Z != 1 && len(pts) > 4000 {
+					pts = pts[len(pts)-4000:] // the rock's 25,600 points only vertically
 				}
-				// The runs between the intervals' ends: solid inside intervals, free between.
-				ends := []float64{lo.Z - 0.5}
-				for _, v := range l.buf {
-					ends = append(ends, v.lo, v.hi)
-				}
-				ends = append(ends, hi.Z+0.5)
-				for k := 0; k+1 < len(ends); k++ {
-					a, b := ends[k], ends[k+1]
-					if b-a < 1e-6*size {
-						continue // a run as thin as rounding: no test point in it is robust
+				for _, p := range pts {
+					lines++
+					l.buf = l.buf[:0]
+					reach := 2 * size / d.Len()
+					if !l.mesh(m, line{p, d}, -reach, reach) {
+						t.Fatalf("line %v + t %v: an odd number of crossings", p, d)
 					}
-					q := Vec3{X: p[0], Y: p[1], Z: 0.5 * (a + b)}
-					if d2, _ := m.nearest2(q, m.reach*m.reach); d2 < 1e-18*size*size {
-						continue // on the surface (a line in a vertical face): inside is moot
+					// The runs between the intervals' ends: solid inside intervals, free between.
+					ends := []float64{-reach}
+					for _, v := range l.buf {
+						ends = append(ends, v.lo, v.hi)
 					}
-					if got, want := k%2 == 1, m.inside(q); got != want {
-						t.Fatalf("line at (%g, %g), z = %g (between %g and %g): solid %v along, inside %v", p[0], p[1], q.Z, a, b, got, want)
-					}
-					if k%2 == 1 {
-						solidRuns++
+					ends = append(ends, reach)
+					for k := 0; k+1 < len(ends); k++ {
+						a, b := ends[k], ends[k+1]
+						if (b-a)*d.Len() < 1e-6*size {
+							continue // a run as thin as rounding: no test point in it is robust
+						}
+						q := p.Add(d.Scale(0.5 * (a + b)))
+						if d2, _ := m.nearest2(q, m.reach*m.reach); d2 < 1e-18*size*size {
+							continue // on the surface (a line in a face): inside is moot
+						}
+						if got, want := k%2 == 1, m.inside(q); got != want {
+							t.Fatalf("line %v + t %v, t = %g (between %g and %g): solid %v along, inside %v", p, d, 0.5*(a+b), a, b, got, want)
+						}
+						if k%2 == 1 {
+							solidRuns++
+						}
 					}
 				}
 			}
-			if solidRuns < len(lines)/2 {
-				t.Fatalf("%d solid runs checked on %d lines", solidRuns, len(lines))
+			if solidRuns < lines/3 {
+				t.Fatalf("%d solid runs checked on %d lines", solidRuns, lines)
 			}
 		})
 	}
