@@ -364,3 +364,134 @@ func TestExtractAlongIndependentOfWorkers(t *testing.T) {
 		t.Errorf("the heightfield's fn was called %d times for 10000 lines: want once a line", calls)
 	}
 }
+
+// TestAmbiguousLinesMarch: a line that crosses a closed mesh an odd number of times
+// (here a face made degenerate behind the mesh's back, as rounding could do at a vertex)
+// is marched instead: the columns are those of marching.
+func TestAmbiguousLinesMarch(t *testing.T) {
+	lo, hi := Vec3{X: 0.0213, Y: 0.0117, Z: 0.0051}, Vec3{X: 0.0731, Y: 0.0519, Z: 0.0333}
+	s := parse(t, boxOBJ(lo, hi))
+	m := s.(*meshSolid)
+	top := -1
+	for i, tr := range m.tris {
+		if tr.a.Z == hi.Z && tr.b.Z == hi.Z && tr.c.Z == hi.Z {
+			top = i
+			break
+		}
+	}
+	if top < 0 {
+		t.Fatal("no face on the box's top")
+	}
+	tr := m.tris[top]
+	p := tr.a.Add(tr.b).Add(tr.c).Scale(1.0 / 3)
+	m.tris[top] = triangle{tr.a, tr.a, tr.a}
+	var l liner
+	if l.mesh(m, line{Vec3{p.X, p.Y, 0}, Vec3{Z: 1}}, 0, 1) {
+		t.Fatal("a line through the missing face: the crossings should be odd in number")
+	}
+	d := testDomain
+	marched, err := extract(s, d, 2, 2, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	along, err := extract(s, d, 2, 2, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(marched.CellStart, along.CellStart) {
+		t.Fatal("different column counts")
+	}
+	tol := float32(2 * RootTolerance * d.Dx)
+	for i := range marched.Base {
+		if db, dm := marched.Base[i]-along.Base[i], marched.Max[i]-along.Max[i]; db > tol || db < -tol || dm > tol || dm < -tol {
+			t.Fatalf("column %d: [%g, %g] marched, [%g, %g] along", i, marched.Base[i], marched.Max[i], along.Base[i], along.Max[i])
+		}
+	}
+	// The terrain mesh marches the ambiguous lattice columns and stays closed. (It is
+	// not the mesh of evaluating every point: with a face gone the distance's sign jumps
+	// off the surface, which the marching's bound assumes it does not.)
+	got, err := surfaceMesh(s, d, 2, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meshCheck(t, got)
+}
+
+// TestAlongMatchesMarchingRandom: random unions, intersections and differences of
+// boxes, balls, cylinders and planes, turned every way, give the columns marching
+// gives (up to features thinner than the march step), and the terrain mesh of
+// evaluating every point.
+func TestAlongMatchesMarchingRandom(t *testing.T) {
+	m := mustOf(t)
+	rng := rand.New(rand.NewPCG(21, 22))
+	d := Domain{SizeX: 0.06, SizeY: 0.05, Height: 0.04, Dx: 0.002}
+	v := func(lo, hi float64) Vec3 {
+		return Vec3{lo + (hi-lo)*rng.Float64(), lo + (hi-lo)*rng.Float64(), lo + (hi-lo)*rng.Float64()}
+	}
+	part := func() Solid {
+		var s Solid
+		switch rng.IntN(4) {
+		case 0:
+			c, h := v(0, 0.06), v(0.002, 0.015)
+			s = m(Box(c.Sub(h), c.Add(h)))
+		case 1:
+			s = m(Sphere(v(0, 0.06), 0.003+0.015*rng.Float64()))
+		case 2:
+			s = m(Cylinder(v(0, 0.04), v(-1, 1), 0.002+0.008*rng.Float64(), 0.01+0.04*rng.Float64()))
+		default:
+			s = m(Plane(v(0, 0.02), Vec3{X: rng.Float64() - 0.5, Y: rng.Float64() - 0.5, Z: 1}))
+		}
+		if rng.IntN(2) == 0 {
+			c := v(0, 0.05)
+			s = m(Translate(m(Rotate(m(Translate(s, c.Scale(-1))), v(-1, 1), 3*rng.Float64())), c))
+		}
+		return s
+	}
+	for n := range 40 {
+		s := part()
+		for range 2 + rng.IntN(4) {
+			switch rng.IntN(3) {
+			case 0:
+				s = m(Union(s, part()))
+			case 1:
+				s = m(Difference(s, part()))
+			default:
+				s = m(Intersection(s, m(Union(part(), part()))))
+			}
+		}
+		marched, err := extract(s, d, 4, 2, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		along, err := extract(s, d, 4, 2, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tol := 2*RootTolerance*d.Dx + 1e-7*d.Height
+		for y := range along.Ny {
+			for x := range along.Nx {
+				a, _ := joinThin(marched, x, y)
+				b, _ := joinThin(along, x, y)
+				if len(a) != len(b) {
+					t.Fatalf("scene %d, cell (%d, %d): columns %v marched, %v along", n, x, y, a, b)
+				}
+				for k := range a {
+					if !near(a[k][0], b[k][0], tol) || !near(a[k][1], b[k][1], tol) {
+						t.Fatalf("scene %d, cell (%d, %d) column %d: %v marched, %v along", n, x, y, k, a[k], b[k])
+					}
+				}
+			}
+		}
+		want, err := surfaceMesh(s, d, 1, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := surfaceMesh(s, d, 2, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("scene %d: the terrain mesh differs from evaluating every point", n)
+		}
+	}
+}
