@@ -45,13 +45,14 @@ func grid(d Domain) (nx, ny int, err error) {
 // Where every part of s can list its solid intervals along a line (planes, boxes,
 // spheres, cylinders, closed meshes, heightfields where the line stays vertical in
 // their frame, and unions, intersections, differences, translations, scalings and
-// rotations of those: vertical.go), the intervals come from that list, exact up to rounding: a solid interval
-// thinner than RootTolerance*dx is ignored, and so is a free one thinner than
-// MarchStep*dx (what marching would step over). Otherwise the ray marches in steps of
-// MarchStep*dx, or max(|Dist|, MarchStep*dx) when s has a VerticalBound or better, and
-// bisects each sign change to RootTolerance*dx; free intervals thinner than
-// SliverWidth*dx are dropped. The two agree to the root tolerance, but for features
-// thinner than MarchStep*dx, which marching finds or misses by chance.
+// rotations of those: vertical.go), the intervals come from that list, exact up to
+// rounding: a solid interval thinner than RootTolerance*dx is ignored, and so is a free
+// one thinner than MarchStep*dx (what marching would step over). Otherwise the ray
+// marches in steps of MarchStep*dx, or max(|Dist|, MarchStep*dx) when s has a
+// VerticalBound or better, and bisects each sign change to RootTolerance*dx; free
+// intervals thinner than SliverWidth*dx are dropped. The two agree to the root
+// tolerance, but for features thinner than MarchStep*dx, which marching finds or misses
+// by chance.
 //
 // A cell with more than layers free intervals keeps the topmost layers of them and
 // counts the others in Columns.Dropped: sources pour liquid from above and the visible
