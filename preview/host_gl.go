@@ -32,6 +32,9 @@ type glState struct {
 
 	off *offscreen
 	win *window
+	// software is whether OpenGL runs on the CPU here (GL_RENDERER), once a context has
+	// said so: 0 not yet known, 1 yes, -1 no.
+	software int8
 }
 
 // Serve runs the preview's requests and its window on the calling goroutine, which must
@@ -139,14 +142,15 @@ func (h *Host) wake() {
 	}
 }
 
-// contextHints asks for an OpenGL 3.3 core context.
-func contextHints(visible bool) {
+// contextHints asks for an OpenGL 3.3 core context whose window has samples samples
+// per pixel (0: single-sampled).
+func contextHints(visible bool, samples int) {
 	glfw.DefaultWindowHints()
 	glfw.WindowHint(glfw.ContextVersionMajor, 3)
 	glfw.WindowHint(glfw.ContextVersionMinor, 3)
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
 	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-	glfw.WindowHint(glfw.Samples, 4)
+	glfw.WindowHint(glfw.Samples, samples)
 	if visible {
 		glfw.WindowHint(glfw.Visible, glfw.True)
 	} else {
@@ -162,9 +166,10 @@ func glInit() error {
 	return nil
 }
 
-// createWindow makes a GLFW window with a 3.3 core context, current on return.
-func createWindow(w, h int, title string, visible bool) (*glfw.Window, error) {
-	contextHints(visible)
+// createWindow makes a GLFW window with a 3.3 core context, current on return, its
+// framebuffer multisampled samples times (0: single-sampled).
+func createWindow(w, h int, title string, visible bool, samples int) (*glfw.Window, error) {
+	contextHints(visible, samples)
 	win, err := glfw.CreateWindow(w, h, title, nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("preview: cannot make an OpenGL 3.3 core context (the preview needs OpenGL 3.3: Mesa's llvmpipe or a GPU driver): %v", err)
@@ -175,6 +180,29 @@ func createWindow(w, h int, title string, visible bool) (*glfw.Window, error) {
 		return nil, err
 	}
 	return win, nil
+}
+
+// onSoftware tells whether OpenGL runs on the CPU, asking a small hidden context the
+// first time no context has said yet.
+func (h *Host) onSoftware() (bool, error) {
+	gs := &h.gs
+	if gs.software == 0 {
+		win, err := createWindow(16, 16, "vpbench probe", false, 0)
+		if err != nil {
+			return false, err
+		}
+		gs.learnRenderer()
+		win.Destroy()
+	}
+	return gs.software > 0, nil
+}
+
+// learnRenderer records from the current context whether OpenGL runs on the CPU.
+func (gs *glState) learnRenderer() {
+	gs.software = -1
+	if isSoftwareRenderer(gl.GoStr(gl.GetString(gl.RENDERER))) {
+		gs.software = 1
+	}
 }
 
 // shutdown frees everything Serve made.
@@ -213,6 +241,7 @@ func (h *Host) renderOffscreen(f *Frame, cam Camera, width, height int, opt Rend
 			return nil, 0, err
 		}
 		gs.off = off
+		gs.learnRenderer()
 	}
 	return gs.off.render(f, cam, width, height, opt)
 }
@@ -234,7 +263,7 @@ type framebuffer struct {
 }
 
 func newOffscreen() (*offscreen, error) {
-	win, err := createWindow(64, 64, "vpbench offscreen", false)
+	win, err := createWindow(64, 64, "vpbench offscreen", false, 0) // it draws into its own FBO
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,19 @@ func (h *Host) openWindow(src *Source) error {
 	if gs.noSystem && !h.WindowOnXvfb {
 		return errors.New("preview: " + noDisplayMsg + " (the only display is the private Xvfb used for offscreen pictures; the run goes on)")
 	}
-	gw, err := createWindow(1024, 720, "vpbench preview: "+src.Name(), true)
+	// A GPU draws the window's picture straight into its framebuffer, four samples a
+	// pixel. A software renderer draws a smaller picture and stretches it onto the window
+	// (scaledTarget), where more samples would only add work: the stretch shaded at four
+	// samples a pixel, and every swap resolving them (docs/preview.md: 7-10 ms a frame).
+	software, err := h.onSoftware()
+	if err != nil {
+		return err
+	}
+	samples := 4
+	if software {
+		samples = 0
+	}
+	gw, err := createWindow(1024, 720, "vpbench preview: "+src.Name(), true, samples)
 	if err != nil {
 		return err
 	}
