@@ -462,6 +462,7 @@ type Info struct {
 	SizeX, SizeY     float64 // m: vp.sim's size (the grid covers Nx*Dx by Ny*Dx)
 	Columns, Pipes   int
 	DroppedIntervals int    // free intervals below the topmost Layers, treated as solid
+	TerrainMarched   string // why the columns were marched up each ray (terrain.MarchReason); "" if they were not
 	MemoryBytes      uint64 // gpusim.MemoryEstimate(Nx, Ny, Layers)
 	Dt, StableDt     float64
 	Backend          string
@@ -483,8 +484,9 @@ func (s *Scenario) Info() Info {
 		Name: s.name, Nx: c.Nx, Ny: c.Ny, Layers: c.Layers, Dx: c.Dx, Height: c.Height,
 		SizeX: s.cfg.domain.SizeX, SizeY: s.cfg.domain.SizeY,
 		Columns: c.NumColumns(), Pipes: s.sim.NumPipes(), DroppedIntervals: c.Dropped,
-		MemoryBytes: gpusim.MemoryEstimate(c.Nx, c.Ny, c.Layers),
-		Dt:          s.sim.Dt(), StableDt: gpusim.StableDt(c.Dx, s.sim.Settings().Gravity),
+		TerrainMarched: terrain.MarchReason(s.terrainSolid()),
+		MemoryBytes:    gpusim.MemoryEstimate(c.Nx, c.Ny, c.Layers),
+		Dt:             s.sim.Dt(), StableDt: gpusim.StableDt(c.Dx, s.sim.Settings().Gravity),
 		Backend: st.Backend, Workers: st.Workers, Settings: s.sim.Settings(), FallDrop: s.sim.FallDrop(),
 		Warnings: append([]string(nil), s.warnings...),
 		HasMain:  s.mainFn != nil,

@@ -71,7 +71,7 @@ end
 assert(st.sim.avg == 0 and st.surface.max == 0 and st.render.frames == 0)
 local info = sim:info()
 assert(info.nx == 10 and info.dx == 0.001 and info.cross_section == "film" and info.extended_pipes == "axis")
-assert(info.dt == info.stable_dt * 0.6 and info.size[1] == 0.01)
+assert(info.dt == info.stable_dt * 0.6 and info.size[1] == 0.01 and info.terrain_marched == "")
 assert(sim:time() == 0)
 print("a", 1, nil, true, 2.5)
 function main()

@@ -541,6 +541,7 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	set("columns", float64(in.Columns))
 	set("pipes", float64(in.Pipes))
 	set("dropped", float64(in.DroppedIntervals))
+	t.RawSetString("terrain_marched", lua.LString(in.TerrainMarched))
 	set("memory", float64(in.MemoryBytes))
 	set("dt", in.Dt)
 	set("stable_dt", in.StableDt)

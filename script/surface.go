@@ -35,6 +35,14 @@ func (s *Scenario) terrainChanged(solid terrain.Solid) {
 	s.surf.version++
 }
 
+// terrainSolid is the terrain's solid: the one last set, or the empty domain's.
+func (s *Scenario) terrainSolid() terrain.Solid {
+	if s.surf.solid == nil {
+		return emptySolid
+	}
+	return s.surf.solid
+}
+
 // SurfaceBuilder returns the surface builder for the current terrain, making it (and the
 // terrain mesh) if needed. It must be called from the goroutine that drives the scenario.
 func (s *Scenario) SurfaceBuilder() (*surface.Builder, error) {
@@ -44,11 +52,7 @@ func (s *Scenario) SurfaceBuilder() (*surface.Builder, error) {
 	if s.surf.builder != nil && s.surf.builtFor == s.surf.version {
 		return s.surf.builder, nil
 	}
-	solid := s.surf.solid
-	if solid == nil {
-		solid = emptySolid
-	}
-	mesh, err := terrain.SurfaceMesh(solid, s.cfg.domain)
+	mesh, err := terrain.SurfaceMesh(s.terrainSolid(), s.cfg.domain)
 	if err != nil {
 		return nil, fmt.Errorf("terrain mesh: %w", err)
 	}

@@ -17,9 +17,9 @@ import (
 // differences, translations, scalings and rotations of such solids by combining their
 // intervals and moving the line into their frame (where a rotation tilts it, a part
 // below sees a slanted line, which a heightfield cannot take). alongLine lists these
-// solid intervals; canAlong says whether every part of a solid can, and extraction
-// marches only where one cannot (a Solid of unknown type, an open mesh, a heightfield
-// under a rotation that tilts the vertical).
+// solid intervals; canAlong says whether every part of a solid can (MarchReason, why
+// not), and extraction marches only where one cannot (a Solid of unknown type, an open
+// mesh, a heightfield under a rotation that tilts the vertical).
 //
 // A line is o + t d, and intervals are of t. An interval is a span{lo, hi} with lo < hi;
 // a list is sorted and disjoint, and intervals that touch are joined. Where the surface
@@ -35,43 +35,54 @@ type line struct{ o, d Vec3 }
 func (ln line) vertical() bool { return ln.d.X == 0 && ln.d.Y == 0 }
 
 // canAlong reports whether alongLine can list s's solid intervals along vertical lines.
-func canAlong(s Solid) bool { return alongable(s, true) }
+func canAlong(s Solid) bool { return marchReason(s, true) == "" }
 
-// alongable reports whether alongLine can list s's solid intervals along lines that are
-// vertical in s's frame (vertical), or along any line.
-func alongable(s Solid, vertical bool) bool {
+// MarchReason says why Extract and SurfaceMesh march s's distance along the rays instead
+// of taking s's own intervals along them: the first part of s that cannot list its
+// intervals, in words ("" when every part can).
+func MarchReason(s Solid) string { return marchReason(s, true) }
+
+// marchReason is MarchReason for lines that are vertical in s's frame (vertical), or
+// that may be slanted.
+func marchReason(s Solid, vertical bool) string {
 	switch s := s.(type) {
 	case plane, box, sphere, cylinder:
-		return true
+		return ""
 	case heightfield:
-		return vertical
+		if !vertical {
+			return "a heightfield turned about a horizontal axis"
+		}
+		return ""
 	case *meshSolid:
-		return s.openEdges == 0 // inside by parity; an open mesh's winding number varies off the line
+		if s.openEdges > 0 { // inside by parity; an open mesh's winding number varies off the line
+			return "an open mesh (inside by its winding number)"
+		}
+		return ""
 	case translated:
-		return alongable(s.s, vertical)
+		return marchReason(s.s, vertical)
 	case scaled:
-		return alongable(s.s, vertical)
+		return marchReason(s.s, vertical)
 	case rotated:
-		return alongable(s.s, vertical && s.inv[0].Z == 0 && s.inv[1].Z == 0)
+		return marchReason(s.s, vertical && s.inv[0].Z == 0 && s.inv[1].Z == 0)
 	case serialized:
-		return alongable(s.s, vertical)
+		return marchReason(s.s, vertical)
 	case union:
-		return allAlong(s.s, vertical)
+		return firstMarchReason(s.s, vertical)
 	case intersection:
-		return allAlong(s.s, vertical)
+		return firstMarchReason(s.s, vertical)
 	case difference:
-		return alongable(s.a, vertical) && alongable(s.b, vertical)
+		return firstMarchReason([]Solid{s.a, s.b}, vertical)
 	}
-	return false
+	return fmt.Sprintf("a solid of type %T", s)
 }
 
-func allAlong(solids []Solid, vertical bool) bool {
+func firstMarchReason(solids []Solid, vertical bool) string {
 	for _, s := range solids {
-		if !alongable(s, vertical) {
-			return false
+		if r := marchReason(s, vertical); r != "" {
+			return r
 		}
 	}
-	return true
+	return ""
 }
 
 // liner is one goroutine's scratch space for alongLine: the interval lists of a solid's

@@ -156,28 +156,33 @@ func TestCanAlong(t *testing.T) {
 		t.Fatal(err)
 	}
 	hf := m(Serialized(m(Heightfield(func(x, y float64) float64 { return x }))))
+	const tilted, opened, unknown = "a heightfield turned about a horizontal axis", "an open mesh (inside by its winding number)", "a solid of type terrain.slope"
 	for _, c := range []struct {
-		name string
-		s    Solid
-		want bool
+		name   string
+		s      Solid
+		want   bool
+		reason string
 	}{
-		{"box", b, true},
-		{"turned about z", m(Rotate(b, Vec3{Z: 2}, 1)), true},
-		{"turned about x", m(Rotate(b, Vec3{X: 1}, 0.3)), true},
-		{"heightfield turned about x", m(Rotate(hf, Vec3{X: 1}, 0.3)), false},
-		{"heightfield turned about z", m(Rotate(hf, Vec3{Z: 1}, 0.3)), true},
-		{"heightfield turned about z, then x", m(Rotate(m(Rotate(hf, Vec3{Z: 1}, 0.3)), Vec3{X: 1}, 0.2)), false},
-		{"serialized heightfield", m(Scale(m(Translate(hf, Vec3{X: 1})), 2)), true},
-		{"closed mesh", parse(t, cubeOBJ), true},
-		{"open mesh", open, false},
-		{"unknown type", slope{0.01, 0.1}, false},
-		{"union with an unknown type", m(Union(b, slope{0.01, 0.1})), false},
-		{"difference with an open mesh", m(Difference(b, open)), false},
-		{"intersection with a tilt", m(Intersection(b, m(Rotate(b, Vec3{Y: 1}, 0.1)))), true},
-		{"union with a tilted heightfield", m(Union(b, m(Rotate(hf, Vec3{Y: 1}, 0.1)))), false},
+		{"box", b, true, ""},
+		{"turned about z", m(Rotate(b, Vec3{Z: 2}, 1)), true, ""},
+		{"turned about x", m(Rotate(b, Vec3{X: 1}, 0.3)), true, ""},
+		{"heightfield turned about x", m(Rotate(hf, Vec3{X: 1}, 0.3)), false, tilted},
+		{"heightfield turned about z", m(Rotate(hf, Vec3{Z: 1}, 0.3)), true, ""},
+		{"heightfield turned about z, then x", m(Rotate(m(Rotate(hf, Vec3{Z: 1}, 0.3)), Vec3{X: 1}, 0.2)), false, tilted},
+		{"serialized heightfield", m(Scale(m(Translate(hf, Vec3{X: 1})), 2)), true, ""},
+		{"closed mesh", parse(t, cubeOBJ), true, ""},
+		{"open mesh", open, false, opened},
+		{"unknown type", slope{0.01, 0.1}, false, unknown},
+		{"union with an unknown type", m(Union(b, slope{0.01, 0.1})), false, unknown},
+		{"difference with an open mesh", m(Difference(b, open)), false, opened},
+		{"intersection with a tilt", m(Intersection(b, m(Rotate(b, Vec3{Y: 1}, 0.1)))), true, ""},
+		{"union with a tilted heightfield", m(Union(b, m(Rotate(hf, Vec3{Y: 1}, 0.1)))), false, tilted},
 	} {
 		if got := canAlong(c.s); got != c.want {
 			t.Errorf("%s: canAlong = %v, want %v", c.name, got, c.want)
+		}
+		if r := MarchReason(c.s); (r == "") != c.want || r != c.reason {
+			t.Errorf("%s: MarchReason = %q, want %q", c.name, r, c.reason)
 		}
 	}
 	// Marching still gives such scenes their columns.

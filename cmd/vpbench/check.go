@@ -41,6 +41,11 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, ", %d free intervals dropped (more than %d in a cell)", in.DroppedIntervals, in.Layers)
 	}
 	fmt.Fprintln(stdout)
+	if in.TerrainMarched == "" {
+		fmt.Fprintf(stdout, "  terrain     each ray's intervals from the solids themselves\n")
+	} else {
+		fmt.Fprintf(stdout, "  terrain     marched up each ray (slower to load): %s\n", in.TerrainMarched)
+	}
 	fmt.Fprintf(stdout, "  memory      about %s for the solver\n", terrain.FormatBytes(in.MemoryBytes))
 	fmt.Fprintf(stdout, "  time step   %.3g ms (stability limit %.3g ms)\n", in.Dt*1e3, in.StableDt*1e3)
 	fmt.Fprintf(stdout, "  backend     %s with %d workers\n", in.Backend, in.Workers)

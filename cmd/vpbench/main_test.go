@@ -110,10 +110,17 @@ func TestCheck(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr: %s", code, errOut)
 	}
-	for _, want := range []string{"20 x 20 cells", "columns", "memory", "stability limit"} {
+	for _, want := range []string{"20 x 20 cells", "columns", "terrain     each ray's intervals from the solids themselves", "memory", "stability limit"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check output lacks %q:\n%s", want, out)
 		}
+	}
+	tilted := writeScript(t, "tilted.lua", `local sim = vp.sim{ size = {0.01, 0.01}, height = 0.01, dx = 0.001 }
+sim:terrain(vp.heightfield(function(x, y) return 0.002 + 0.1 * x end):rotate{ axis = {1, 0, 0}, angle = 0.1 })
+`)
+	code, out, errOut = runCLI(t, "check", tilted)
+	if want := "terrain     marched up each ray (slower to load): a heightfield turned about a horizontal axis"; code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("check of a tilted heightfield: exit %d, output lacks %q:\n%s%s", code, want, out, errOut)
 	}
 	bad := writeScript(t, "bad.lua", "vp.sim{ dx = 0 }\n")
 	if code, _, errOut := runCLI(t, "check", bad); code != exitRun || !strings.Contains(errOut, "bad.lua:1") || !strings.Contains(errOut, "dx") {
