@@ -308,20 +308,53 @@ func differenceOf(out, a, b []span) []span {
 
 // mesh lists a closed mesh's solid intervals by parity: the line is inside after an odd
 // number of crossings. Each triangle whose shadow, seen along the line, holds it is
-// crossed once. On a shadow's edge, the rasterizers' top-left rule picks one of the two
-// triangles that share it (the edge's value is computed from its ends so that the two
+// crossed once: the coordinates are sheared so that the line becomes an axis, as in the
+// watertight ray-triangle test (Woop, Benthin and Wald, 2013), and the triangles are
+// seen on the plane across it. On a shadow's edge, the rasterizers' top-left rule picks
+// one of the two triangles that share it (the edge's value is a difference of products
+// of its ends' coordinates, exactly negated when the ends swap, so the two triangles
 // see exactly opposite signs); the rule is that of moving the line by a fixed
 // infinitesimal, so at a silhouette, where both triangles lie on one side, both count or
-// neither does. A vertical line is seen from above, on the xy plane; any other as in
-// the watertight ray-triangle test (Woop, Benthin and Wald, 2013): the coordinates
-// sheared so that the line becomes an axis. It returns false when the crossings over
-// the whole line are odd in number, which rounding alone can cause.
+// neither does. The hierarchy's boxes are widened by a billionth of the mesh's size, so
+// that rounding in the box test loses no crossing. It returns false when the crossings
+// over the whole line are odd in number, which rounding alone can cause.
 func (l *liner) mesh(m *meshSolid, ln line, lo, hi float64) bool {
 	l.hits = l.hits[:0]
-	if ln.vertical() {
-		l.meshVertical(m, ln)
-	} else {
-		l.meshSlanted(m, ln)
+	o, d := ln.o, ln.d
+	kz := 2 // a vertical line keeps its axes: (x, y) across it
+	if math.Abs(d.X) > math.Abs(d.get(kz)) {
+		kz = 0
+	}
+	if math.Abs(d.Y) > math.Abs(d.get(kz)) {
+		kz = 1
+	}
+	kx, ky := (kz+1)%3, (kz+2)%3
+	sh := shear{o: o, kx: kx, ky: ky, kz: kz, sx: d.get(kx) / d.get(kz), sy: d.get(ky) / d.get(kz), sz: 1 / d.get(kz)}
+	eps := 1e-9 * m.nodes[0].hi.Sub(m.nodes[0].lo).Len()
+	vertical := ln.vertical()
+	var stack [64]int32
+	sp := 1
+	stack[0] = 0
+	for sp > 0 {
+		sp--
+		nd := &m.nodes[stack[sp]]
+		if vertical { // the common case, most of a terrain's lines: no shear, no slabs
+			if o.X < nd.lo.X-eps || o.X > nd.hi.X+eps || o.Y < nd.lo.Y-eps || o.Y > nd.hi.Y+eps {
+				continue
+			}
+		} else if !lineHitsBox(o, d, nd.lo, nd.hi, eps) {
+			continue
+		}
+		if nd.count == 0 {
+			stack[sp], stack[sp+1] = nd.first, nd.first+1
+			sp += 2
+			continue
+		}
+		for i := nd.first; i < nd.first+nd.count; i++ {
+			if t, ok := sh.cross(&m.tris[i]); ok {
+				l.hits = append(l.hits, t)
+			}
+		}
 	}
 	h := l.hits
 	if len(h)%2 != 0 {
@@ -339,68 +372,6 @@ func (l *liner) mesh(m *meshSolid, ln line, lo, hi float64) bool {
 		}
 	}
 	return true
-}
-
-// meshVertical adds the t of each crossing of a vertical line to l.hits.
-func (l *liner) meshVertical(m *meshSolid, ln line) {
-	x, y := ln.o.X, ln.o.Y
-	var stack [64]int32
-	sp := 1
-	stack[0] = 0
-	for sp > 0 {
-		sp--
-		nd := &m.nodes[stack[sp]]
-		if x < nd.lo.X || x > nd.hi.X || y < nd.lo.Y || y > nd.hi.Y {
-			continue
-		}
-		if nd.count == 0 {
-			stack[sp], stack[sp+1] = nd.first, nd.first+1
-			sp += 2
-			continue
-		}
-		for i := nd.first; i < nd.first+nd.count; i++ {
-			if z, ok := crossZ(&m.tris[i], x, y); ok {
-				l.hits = append(l.hits, (z-ln.o.Z)/ln.d.Z)
-			}
-		}
-	}
-}
-
-// meshSlanted adds the t of each crossing of a line that is not vertical to l.hits. The
-// hierarchy's boxes are widened by a billionth of the mesh's size, so that rounding in
-// the box test loses no crossing (one lost would make the count odd: marched instead).
-func (l *liner) meshSlanted(m *meshSolid, ln line) {
-	o, d := ln.o, ln.d
-	kz := 0
-	if math.Abs(d.Y) > math.Abs(d.get(kz)) {
-		kz = 1
-	}
-	if math.Abs(d.Z) > math.Abs(d.get(kz)) {
-		kz = 2
-	}
-	kx, ky := (kz+1)%3, (kz+2)%3
-	sh := shear{o: o, kx: kx, ky: ky, kz: kz, sx: d.get(kx) / d.get(kz), sy: d.get(ky) / d.get(kz), sz: 1 / d.get(kz)}
-	eps := 1e-9 * m.nodes[0].hi.Sub(m.nodes[0].lo).Len()
-	var stack [64]int32
-	sp := 1
-	stack[0] = 0
-	for sp > 0 {
-		sp--
-		nd := &m.nodes[stack[sp]]
-		if !lineHitsBox(o, d, nd.lo, nd.hi, eps) {
-			continue
-		}
-		if nd.count == 0 {
-			stack[sp], stack[sp+1] = nd.first, nd.first+1
-			sp += 2
-			continue
-		}
-		for i := nd.first; i < nd.first+nd.count; i++ {
-			if t, ok := sh.cross(&m.tris[i]); ok {
-				l.hits = append(l.hits, t)
-			}
-		}
-	}
 }
 
 // lineHitsBox tells whether the whole line o + t d meets the box [lo, hi] widened by eps.
@@ -437,25 +408,12 @@ func (s *shear) at(p Vec3) Vec3 {
 	return Vec3{q.get(s.kx) - s.sx*z, q.get(s.ky) - s.sy*z, s.sz * z}
 }
 
-// cross returns the t at which the line crosses t, and whether it does (see mesh).
+// cross returns the t at which the line crosses triangle tr, and whether it does (see
+// mesh). e0, e1 and e2 are the doubled signed areas the line (the origin of the sheared
+// plane) makes with the edges a-b, b-c and c-a, positive on their left.
 func (s *shear) cross(tr *triangle) (float64, bool) {
 	a, b, c := s.at(tr.a), s.at(tr.b), s.at(tr.c)
-	// The line is the origin of the sheared xy plane.
 	e0, e1, e2 := a.X*b.Y-a.Y*b.X, b.X*c.Y-b.Y*c.X, c.X*a.Y-c.Y*a.X
-	return crossing(a, b, c, e0, e1, e2)
-}
-
-// crossZ returns the height at which the vertical line through (x, y) crosses t, and
-// whether it does (see mesh for the rule on the shadow's edges).
-func crossZ(t *triangle, x, y float64) (float64, bool) {
-	return crossing(t.a, t.b, t.c, edgeFn(t.a, t.b, x, y), edgeFn(t.b, t.c, x, y), edgeFn(t.c, t.a, x, y))
-}
-
-// crossing decides whether the line crosses triangle (a, b, c), from the doubled signed
-// areas e0, e1, e2 the line's point makes with its edges a-b, b-c and c-a on the plane
-// the triangle is seen on (positive on the left), and returns the crossing's
-// coordinate along the line, interpolated from the corners' Z.
-func crossing(a, b, c Vec3, e0, e1, e2 float64) (float64, bool) {
 	var ccw bool
 	switch {
 	case e0 >= 0 && e1 >= 0 && e2 >= 0:
@@ -465,24 +423,15 @@ func crossing(a, b, c Vec3, e0, e1, e2 float64) (float64, bool) {
 		return 0, false
 	}
 	sum := e0 + e1 + e2
-	if sum == 0 { // a vertical triangle: its neighbours are crossed instead
+	if sum == 0 { // a triangle seen edge-on: its neighbours are crossed instead
 		return 0, false
 	}
 	if (e0 == 0 && !ownsEdge(a, b, ccw)) || (e1 == 0 && !ownsEdge(b, c, ccw)) || (e2 == 0 && !ownsEdge(c, a, ccw)) {
 		return 0, false
 	}
-	// Barycentric weights: e1 belongs to a (the edge opposite it), e2 to b, e0 to c.
+	// Barycentric weights: e1 belongs to a (the edge opposite it), e2 to b, e0 to c; the
+	// sheared Z is t.
 	return (e1*a.Z + e2*b.Z + e0*c.Z) / sum, true
-}
-
-// edgeFn is twice the signed area of (a, b, (x, y)) on the xy plane, positive when
-// (x, y) lies left of a -> b, computed from the edge's ends in a fixed order so that
-// edgeFn(b, a, ...) is exactly -edgeFn(a, b, ...).
-func edgeFn(a, b Vec3, x, y float64) float64 {
-	if b.X < a.X || (b.X == a.X && b.Y < a.Y) {
-		return -((a.X-b.X)*(y-b.Y) - (a.Y-b.Y)*(x-b.X))
-	}
-	return (b.X-a.X)*(y-a.Y) - (b.Y-a.Y)*(x-a.X)
 }
 
 // ownsEdge is the top-left rule: a point on the edge a -> b of a triangle counts for it
