@@ -7,8 +7,11 @@
 //
 // A Runner (New, then Run on its own goroutine) loads the scenario (script.Load) and
 // repeats: plan a frame (pace.go), take its solver steps (script.Scenario.Advance, which
-// stops early where a callback is due), build the frame's surface when something wants
-// it (Config.Surface, an export, the preview, a screenshot), publish. It stops when main
+// stops early where a callback is due), build the frame's surface from the scene the
+// script set up (scene.Scene) when something wants it (Config.Surface, an export, the
+// preview, a screenshot), publish. Past Advance the runner works on the scene alone:
+// surfaces, frames (preview.FrameOf), exports, the UI's setting keys (scene.Change),
+// never back through the Lua binding. It stops when main
 // returns, at Config.Until, on a script error, or when its context is cancelled; a
 // headless runner (Config.Headless) then returns, an interactive one waits for commands
 // (reload, step, quit). Result says how the run ended.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vpbench/vpbench/preview"
-	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/surface"
 )
 
@@ -41,69 +41,15 @@ type Shooter interface {
 	RenderImage(src *preview.Source, f *preview.Frame, width, height int) (*image.RGBA, time.Duration, error)
 }
 
-// FrameOf is the preview's frame of sc's current state with the surface surf (nil: no
-// liquid). Its arrays are surf's, not copies: publish it before the next build. Runner
-// goroutine only.
-func FrameOf(sc *script.Scenario, surf *surface.Mesh) (preview.Frame, error) {
-	tm, version, err := sc.TerrainMesh()
-	if err != nil {
-		return preview.Frame{}, err
+// view carries what a preview window asks of the surface into the scene: the camera
+// position (the convex-meniscus cap) and the meniscus switch (the window's M key). The
+// scenario's own settings stay as they are (scene.View).
+func setView(src *preview.Source, sc *scene.Scene) {
+	v := scene.View{Eye: src.Eye()}
+	if on, set := src.MeniscusOverride(); set {
+		v.Meniscus = &on
 	}
-	sx, sy, h := sc.Extent()
-	rgb, _ := sc.LiquidColor()
-	f := preview.Frame{
-		Time:           sc.Time(),
-		Box:            preview.Box{Max: [3]float64{sx, sy, h}},
-		Color:          rgb,
-		Absorption:     sc.LiquidAbsorption(),
-		DepthMax:       float32(sc.SurfaceSettings().DepthMax), // the opacity's depth scale, for absorption
-		Terrain:        tm,
-		TerrainVersion: uint64(version),
-	}
-	if surf != nil {
-		f.Positions, f.Normals, f.Opacity, f.Indices = surf.Positions, surf.Normals, surf.Opacity, surf.Indices
-	}
-	return f, nil
-}
-
-// view carries what a preview window asks of the surface into the scenario: the camera
-// position (the convex-meniscus cap) and the meniscus switch (the window's M key). While
-// the window overrides the switch, the script's own setting is kept to be restored.
-type view struct {
-	overridden, saved bool
-}
-
-// apply gives sc's surface settings the window's camera and meniscus switch.
-func (v *view) apply(src *preview.Source, sc *script.Scenario) error {
-	st := sc.SurfaceSettings()
-	changed := false
-	eye := src.Eye()
-	switch {
-	case eye == nil && st.Camera != nil:
-		st.Camera, changed = nil, true
-	case eye != nil && (st.Camera == nil || *st.Camera != *eye):
-		e := *eye
-		st.Camera, changed = &e, true
-	}
-	on, set := src.MeniscusOverride()
-	switch {
-	case set && !v.overridden:
-		v.saved, v.overridden = st.Meniscus, true
-		fallthrough
-	case set:
-		if st.Meniscus != on {
-			st.Meniscus, changed = on, true
-		}
-	case v.overridden:
-		v.overridden = false
-		if st.Meniscus != v.saved {
-			st.Meniscus, changed = v.saved, true
-		}
-	}
-	if !changed {
-		return nil
-	}
-	return sc.SetSurfaceSettings(st)
+	sc.SetView(v)
 }
 
 // frameWork is what a frame does after its steps: build the liquid surface (Table 1's
@@ -112,8 +58,7 @@ func (v *view) apply(src *preview.Source, sc *script.Scenario) error {
 type frameWork struct {
 	surface bool
 	export  Export
-	src     *preview.Source // nil: no preview
-	view    view
+	src     *preview.Source  // nil: no preview
 	builder *surface.Builder // the builder of the last frame (a new one is prepared untimed)
 	prep    time.Duration    // the last do's one-time preparation, left out of the frame's total
 }
@@ -121,7 +66,7 @@ type frameWork struct {
 // do runs the work of frame number frame. It returns the surface's duration (0: none
 // built). The terrain mesh and minimum heights are prepared once (again after a terrain
 // change) before the clock starts: Table 1's surface column is the per-frame work.
-func (w *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
+func (w *frameWork) do(sc *scene.Scene, frame int) (time.Duration, error) {
 	w.prep = 0
 	wanted := w.src != nil && w.src.Wanted()
 	if !w.surface && !wanted {
@@ -140,9 +85,7 @@ func (w *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
 		sc.Sync() // the file is named for this frame: its steps, not the pipelined previous ones
 	}
 	if wanted {
-		if err := w.view.apply(w.src, sc); err != nil {
-			return 0, err
-		}
+		setView(w.src, sc)
 	}
 	t0 = time.Now()
 	m, err := sc.BuildSurface()
@@ -151,11 +94,11 @@ func (w *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
 		return d, err
 	}
 	if wanted {
-		f, err := FrameOf(sc, m)
+		f, err := preview.FrameOf(sc, m)
 		if err != nil {
 			return d, err
 		}
-		w.src.Publish(f, m)
+		w.src.Publish(f)
 	}
 	if export {
 		path := filepath.Join(w.export.Dir, fmt.Sprintf("%s_%06d.%s", strings.TrimSuffix(sc.Name(), ".lua"), frame, w.export.Format))
@@ -168,8 +111,8 @@ func (w *frameWork) do(sc *script.Scenario, frame int) (time.Duration, error) {
 
 // screenshot is sim:screenshot's hook: the preview's view of the current state, drawn
 // by shooter. Its render time goes to Table 1 (record).
-func (w *frameWork) screenshot(shooter Shooter, record func(time.Duration)) func(sc *script.Scenario, path string) error {
-	return func(sc *script.Scenario, path string) error {
+func (w *frameWork) screenshot(shooter Shooter, record func(time.Duration)) func(sc *scene.Scene, path string) error {
+	return func(sc *scene.Scene, path string) error {
 		if shooter == nil {
 			return errors.New("screenshots need the preview host: run the scenario with vpbench run, vpbench render or the UI")
 		}
@@ -188,15 +131,13 @@ func (w *frameWork) screenshot(shooter Shooter, record func(time.Duration)) func
 
 // currentFrame is the preview's frame of sc's state now, its surface built with the
 // window's camera and meniscus switch (screenshots and recordings).
-func (w *frameWork) currentFrame(sc *script.Scenario) (preview.Frame, error) {
+func (w *frameWork) currentFrame(sc *scene.Scene) (preview.Frame, error) {
 	if w.src != nil {
-		if err := w.view.apply(w.src, sc); err != nil {
-			return preview.Frame{}, err
-		}
+		setView(w.src, sc)
 	}
 	m, err := sc.BuildSurface()
 	if err != nil {
 		return preview.Frame{}, err
 	}
-	return FrameOf(sc, m)
+	return preview.FrameOf(sc, m)
 }

@@ -20,7 +20,7 @@ func TestSurfacePrepIsLeftOut(t *testing.T) {
 		if _, err := sc.Advance(1); err != nil {
 			t.Fatal(err)
 		}
-		d, err := f.do(sc, frame)
+		d, err := f.do(sc.Scene(), frame)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vpbench/vpbench/internal/clip"
-	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // Recording: a clip of the preview's view while the scenario runs (sim:record{} from a
@@ -55,8 +55,8 @@ func (r *Runner) startRecording(path string, fps float64) error {
 		return fmt.Errorf("recording to %s needs the ffmpeg program, which is not installed: install it (apt-get install ffmpeg), or record numbered pictures (frames/f_%%04d.png)", path)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r.rec = &recording{path: path, fps: fps, t0: r.sc.Time(), ctx: ctx, cancel: cancel}
-	if err := r.recordFrame(r.sc); err != nil {
+	r.rec = &recording{path: path, fps: fps, t0: r.scene.Time(), ctx: ctx, cancel: cancel}
+	if err := r.recordFrame(r.scene); err != nil {
 		r.rec.cancel()
 		r.rec = nil
 		return err
@@ -66,7 +66,7 @@ func (r *Runner) startRecording(path string, fps float64) error {
 }
 
 // recordFrame draws the pictures due by sc's time, if a recording runs.
-func (r *Runner) recordFrame(sc *script.Scenario) error {
+func (r *Runner) recordFrame(sc *scene.Scene) error {
 	rec := r.rec
 	if rec == nil {
 		return nil
@@ -113,7 +113,7 @@ func (r *Runner) recordAfterFrame() {
 	if r.rec == nil || r.sc == nil {
 		return
 	}
-	if err := r.recordFrame(r.sc); err != nil {
+	if err := r.recordFrame(r.scene); err != nil {
 		r.logf(LogError, "recording %s: %v", r.rec.path, err)
 		r.stopRecording()
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/internal/filestamp"
 	"github.com/vpbench/vpbench/preview"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/timing"
 )
@@ -66,11 +67,11 @@ type Config struct {
 	Headless bool
 	// Final, if set, runs on the runner's goroutine once a headless run has stopped
 	// without error, before the scenario closes (render draws its picture there).
-	Final func(sc *script.Scenario) error
+	Final func(sc *scene.Scene) error
 	// OnFrame, if set, runs on the runner's goroutine after a load (simulated time 0,
 	// before any step) and after every frame, the scenario synchronised (render draws a
 	// clip's pictures there). An error stops the run as a script error does.
-	OnFrame func(sc *script.Scenario) error
+	OnFrame func(sc *scene.Scene) error
 	// SendInterval is the least wall time between two State messages while running (0:
 	// DefaultSendInterval). Log lines go out with the next State, at once when idle, and
 	// after every frame in a headless run.
@@ -104,7 +105,8 @@ type Runner struct {
 	send func(any)
 	done chan struct{}
 
-	sc      *script.Scenario
+	sc      *script.Scenario // the script: its scheduler steps the scene (Advance)
+	scene   *scene.Scene     // the world the script set up: what the frames draw
 	status  Status
 	errText string
 	err     error
@@ -200,7 +202,7 @@ func (r *Runner) Run(ctx context.Context) {
 		if r.sc != nil {
 			r.finish(ctx)
 			r.sc.Close()
-			r.sc = nil
+			r.sc, r.scene = nil, nil
 		}
 		r.flush()
 	}()
@@ -244,10 +246,10 @@ func (r *Runner) Run(ctx context.Context) {
 // finish ends a run: the last frame's state is published, the result recorded and, for
 // a headless run that stopped by itself without error, Final runs.
 func (r *Runner) finish(ctx context.Context) {
-	r.sc.Sync()
+	r.scene.Sync()
 	defer r.stopRecording() // after Final: what was recorded is kept
 	if r.cfg.Headless && r.err == nil && ctx.Err() == nil && r.cfg.Final != nil {
-		if err := r.cfg.Final(r.sc); err != nil {
+		if err := r.cfg.Final(r.scene); err != nil {
 			r.err = err
 			r.logf(LogError, "%v", err)
 		}
@@ -318,7 +320,7 @@ func (r *Runner) drain() {
 // plan is the pacer's decision for now: the steps of a frame due now, or how long to
 // wait. At Until the run pauses (the UI) or ends (headless).
 func (r *Runner) plan() (steps int, wait time.Duration) {
-	t, dt := r.sc.Time(), r.sc.Sim().Dt()
+	t, dt := r.scene.Time(), r.scene.Sim().Dt()
 	if r.pace.atUntil(t, dt) {
 		r.setStatus(StatusPaused)
 		r.logf(LogInfo, "paused at t = %.6g s (--until %g)", t, r.cfg.Until)
@@ -335,8 +337,8 @@ func (r *Runner) plan() (steps int, wait time.Duration) {
 // rebase restarts real-time pacing from the current simulated time.
 func (r *Runner) rebase() {
 	t := 0.0
-	if r.sc != nil {
-		t = r.sc.Time()
+	if r.scene != nil {
+		t = r.scene.Time()
 	}
 	r.pace.rebase(time.Now(), t)
 }
@@ -345,8 +347,8 @@ func (r *Runner) rebase() {
 // stops the run): Advance until the steps are done (it stops early where a callback is
 // due), then the frame's surface work, then the bookkeeping.
 func (r *Runner) step(n int) {
-	sc := r.sc
-	t0, n0 := sc.Time(), sc.Sim().Steps()
+	sc, world := r.sc, r.scene
+	t0, n0 := world.Time(), world.Sim().Steps()
 	start := time.Now()
 	var simDur time.Duration
 	var done bool
@@ -354,18 +356,18 @@ func (r *Runner) step(n int) {
 	for taken := 0; taken < n; {
 		done, err = sc.Advance(n - taken)
 		simDur += sc.LastAdvance()
-		taken = int(sc.Sim().Steps() - n0)
+		taken = int(world.Sim().Steps() - n0)
 		if done || err != nil || sc.LastAdvance() == 0 {
 			break
 		}
 	}
-	stepped := sc.Sim().Steps() - n0
+	stepped := world.Sim().Steps() - n0
 	r.pace.observe(simDur, stepped)
 	var surfDur time.Duration
 	if err == nil && stepped > 0 {
 		r.frame++
 		var ferr error
-		surfDur, ferr = r.work.do(sc, r.frame)
+		surfDur, ferr = r.work.do(world, r.frame)
 		if ferr != nil {
 			r.err = ferr
 			r.logf(LogError, "%v", ferr)
@@ -386,16 +388,16 @@ func (r *Runner) step(n int) {
 		r.clockMu.Unlock()
 	}
 	if r.status != StatusRunning || done || err != nil {
-		sc.Sync() // a single step, or the end: show its own state
+		world.Sync() // a single step, or the end: show its own state
 	}
-	r.win.addFrame(sc.Time()-t0, stepped, simDur, surfDur)
+	r.win.addFrame(world.Time()-t0, stepped, simDur, surfDur)
 	r.dirty = true
 	switch {
 	case err != nil:
 		r.fail(err)
 	case done:
 		r.setStatus(StatusFinished)
-		r.logf(LogInfo, "main returned at t = %.3f s: the scenario is finished (r reloads it)", sc.Time())
+		r.logf(LogInfo, "main returned at t = %.3f s: the scenario is finished (r reloads it)", world.Time())
 	}
 	if err == nil && stepped > 0 {
 		r.frameHook()
@@ -404,7 +406,7 @@ func (r *Runner) step(n int) {
 	if r.cfg.Headless {
 		r.flushLog()
 		if stepped > 0 {
-			r.send(Progress{Time: sc.Time(), Steps: sc.Sim().Steps()})
+			r.send(Progress{Time: world.Time(), Steps: world.Sim().Steps()})
 		}
 	}
 }
@@ -444,8 +446,8 @@ func (r *Runner) setStatus(s Status) {
 	if r.status == s {
 		return
 	}
-	if s != StatusRunning && r.sc != nil {
-		r.sc.Sync() // show the last frame's state, not the one before it (pipelined)
+	if s != StatusRunning && r.scene != nil {
+		r.scene.Sync() // show the last frame's state, not the one before it (pipelined)
 	}
 	if s == StatusRunning {
 		r.rebase()
@@ -472,7 +474,7 @@ func (r *Runner) handle(c Command) {
 		case StatusRunning:
 			r.setStatus(StatusPaused)
 		case StatusPaused:
-			if r.pace.atUntil(r.sc.Time(), r.sc.Sim().Dt()) {
+			if r.pace.atUntil(r.scene.Time(), r.scene.Sim().Dt()) {
 				r.pace.until = 0
 				r.logf(LogInfo, "running on past --until")
 			}
@@ -521,8 +523,8 @@ func (r *Runner) explainStopped(what string) {
 
 func (r *Runner) cycleLayer() {
 	layers := 1
-	if r.sc != nil {
-		layers = r.sc.Sim().Columns().Layers
+	if r.scene != nil {
+		layers = r.scene.Layers()
 	}
 	if layers <= 1 {
 		r.layer = LayerTop
@@ -552,18 +554,18 @@ func (r *Runner) toggleFalling() {
 		r.explainStopped("change falling")
 		return
 	}
-	sim := r.sc.Sim()
-	st := sim.Settings()
-	old := st.Falling
-	st.Falling = gpusim.FallingParticles
-	if old == gpusim.FallingParticles {
-		st.Falling = gpusim.FallingOff
-	}
-	if err := sim.Set(st); err != nil {
-		r.logf(LogError, "falling: %v", err)
+	var old, now gpusim.Falling
+	if !r.change("falling", func(st *scene.Settings) {
+		old = st.Solver.Falling
+		st.Solver.Falling = gpusim.FallingParticles
+		if old == gpusim.FallingParticles {
+			st.Solver.Falling = gpusim.FallingOff
+		}
+		now = st.Solver.Falling
+	}) {
 		return
 	}
-	r.logf(LogInfo, "falling: %s -> %s", old, st.Falling)
+	r.logf(LogInfo, "falling: %s -> %s", old, now)
 }
 
 func (r *Runner) scaleViscosity(f float64) {
@@ -575,21 +577,33 @@ func (r *Runner) scaleViscosity(f float64) {
 		r.logf(LogError, "viscosity factor %v: it must be > 0", f)
 		return
 	}
-	sim := r.sc.Sim()
-	st := sim.Settings()
-	old := st.Viscosity
-	st.Viscosity = old * f
-	if old == 0 && f > 1 {
-		st.Viscosity = minViscosity
-	}
-	if err := sim.Set(st); err != nil {
-		r.logf(LogError, "viscosity: %v", err)
+	var old, now float64
+	if !r.change("viscosity", func(st *scene.Settings) {
+		old = st.Solver.Viscosity
+		st.Solver.Viscosity = old * f
+		if old == 0 && f > 1 {
+			st.Solver.Viscosity = minViscosity
+		}
+		now = st.Solver.Viscosity
+	}) {
 		return
 	}
-	for _, w := range sim.Warnings() {
+	r.logf(LogInfo, "viscosity %g -> %g m^2/s", old, now)
+}
+
+// change changes a setting through the scene's one entry point (scene.Change), as
+// sim:set does: the same checks, the same warnings (logged). It reports whether the
+// change was made; an error is logged, naming what.
+func (r *Runner) change(what string, edit func(*scene.Settings)) bool {
+	warnings, err := r.scene.Change(edit)
+	if err != nil {
+		r.logf(LogError, "%s: %v", what, err)
+		return false
+	}
+	for _, w := range warnings {
 		r.logf(LogWarn, "%s", w)
 	}
-	r.logf(LogInfo, "viscosity %g -> %g m^2/s", old, st.Viscosity)
+	return true
 }
 
 // load loads the scenario (again, when reload): on success the new one replaces the old;
@@ -621,7 +635,7 @@ func (r *Runner) load(reload bool) {
 			if r.rec != rec { // already stopped (or failed), or another one runs
 				return nil
 			}
-			if err := r.recordFrame(r.sc); err != nil { // the picture due now, if one is
+			if err := r.recordFrame(r.scene); err != nil { // the picture due now, if one is
 				r.stopRecording()
 				return err
 			}
@@ -651,13 +665,13 @@ func (r *Runner) load(reload bool) {
 		r.stopRecording() // the clip of the old run is kept
 		r.sc.Close()
 	}
-	r.sc, r.errText, r.err, r.frame = sc, "", nil, 0
-	r.work.builder, r.work.view = nil, view{}
+	r.sc, r.scene, r.errText, r.err, r.frame = sc, sc.Scene(), "", nil, 0
+	r.work.builder = nil
 	r.resetClocks()
 	r.runStart = time.Now()
 	// On a device backend a frame's steps run while the previous frame is drawn; setStatus
 	// and step wait for them when the run stops (Sync).
-	sc.SetPipelined(true)
+	r.scene.SetPipelined(true)
 	r.win = window{spark: r.win.spark}
 	in := sc.Info()
 	if int(r.layer) > in.Layers {
@@ -675,8 +689,8 @@ func (r *Runner) frameHook() {
 	if r.cfg.OnFrame == nil || r.sc == nil || r.err != nil {
 		return
 	}
-	r.sc.Sync()
-	if err := r.cfg.OnFrame(r.sc); err != nil {
+	r.scene.Sync()
+	if err := r.cfg.OnFrame(r.scene); err != nil {
 		r.fail(err)
 	}
 }
@@ -768,8 +782,8 @@ func (r *Runner) state() State {
 	if r.sc == nil {
 		return st
 	}
-	sc, sim := r.sc, r.sc.Sim()
-	st.Name = sc.Name()
+	sim := r.scene.Sim()
+	st.Name = r.scene.Name()
 	sim.Snapshot(&r.snap)
 	stats := sim.Stats()
 	c := r.snap.Columns

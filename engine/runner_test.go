@@ -345,7 +345,7 @@ func BenchmarkRunnerState(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		r.sc.Sim().Step(1) // a new published state, as between two messages
+		r.sc.Scene().Sim().Step(1) // a new published state, as between two messages
 		b.StartTimer()
 		_ = r.state()
 	}

@@ -58,15 +58,20 @@ func TestCameraProjects(t *testing.T) {
 	}
 }
 
+// meshFrame is a frame at time t showing the liquid surface m.
+func meshFrame(t float64, m *surface.Mesh) Frame {
+	return Frame{Time: t, Positions: m.Positions, Normals: m.Normals, Opacity: m.Opacity, Indices: m.Indices}
+}
+
 func TestMailboxKeepsNewestAndTopology(t *testing.T) {
 	mb := NewMailbox()
 	if f, ok := mb.Take(nil); ok || f != nil {
 		t.Fatal("an empty mailbox gave a frame")
 	}
 	m := &surface.Mesh{Positions: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}, Normals: []float32{0, 0, 1, 0, 0, 1, 0, 0, 1}, Opacity: []float32{1, 1, 1}, Indices: []uint32{0, 1, 2}}
-	mb.Publish(Frame{Time: 1}, m)
+	mb.Publish(meshFrame(1, m))
 	m.Positions[2] = 0.5 // heights change, triangles do not
-	mb.Publish(Frame{Time: 2}, m)
+	mb.Publish(meshFrame(2, m))
 	f, ok := mb.Take(nil)
 	if !ok || f.Time != 2 || f.Positions[2] != 0.5 || f.Seq != 2 {
 		t.Fatalf("took %+v, want the second frame", f)
@@ -75,20 +80,20 @@ func TestMailboxKeepsNewestAndTopology(t *testing.T) {
 	if _, ok := mb.Take(f); ok {
 		t.Error("a frame taken twice")
 	}
-	mb.Publish(Frame{Time: 3}, m)
+	mb.Publish(meshFrame(3, m))
 	f, _ = mb.Take(f)
 	if f.Topology != topo {
 		t.Errorf("topology changed from %d to %d with the same triangles", topo, f.Topology)
 	}
 	m.Indices = []uint32{0, 2, 1}
-	mb.Publish(Frame{Time: 4}, m)
+	mb.Publish(meshFrame(4, m))
 	f, _ = mb.Take(f)
 	if f.Topology == topo {
 		t.Error("new triangles kept the topology number")
 	}
 	// Once warm, publishing and taking allocate nothing.
 	allocs := testing.AllocsPerRun(100, func() {
-		mb.Publish(Frame{Time: 5}, m)
+		mb.Publish(meshFrame(5, m))
 		f, _ = mb.Take(f)
 	})
 	if allocs != 0 {
@@ -106,7 +111,7 @@ func TestMailboxConcurrent(t *testing.T) {
 			for k := range m.Positions {
 				m.Positions[k] = float32(i)
 			}
-			mb.Publish(Frame{Time: float64(i)}, m)
+			mb.Publish(meshFrame(float64(i), m))
 		}
 	}()
 	var f *Frame
@@ -145,13 +150,13 @@ func TestPublishWakesTheWindow(t *testing.T) {
 	woken := 0
 	wake := func() { woken++ }
 	src.wake.Store(&wake)
-	src.Publish(Frame{Time: 1}, m)
+	src.Publish(meshFrame(1, m))
 	if woken != 0 {
 		t.Fatalf("woken %d times with no window open", woken)
 	}
 	src.windows.Add(1)
-	src.Publish(Frame{Time: 2}, m)
-	src.Publish(Frame{Time: 3}, m)
+	src.Publish(meshFrame(2, m))
+	src.Publish(meshFrame(3, m))
 	if woken != 2 {
 		t.Fatalf("woken %d times for 2 frames", woken)
 	}

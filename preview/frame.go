@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/surface"
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -37,6 +38,32 @@ type Frame struct {
 	Seq uint64
 }
 
+// FrameOf is the frame of sc's current state with the liquid surface surf (nil: no
+// liquid): the run loop publishes it, screenshots and recordings draw it. Its arrays are
+// surf's, not copies: publish or draw it before the next build. It runs on the goroutine
+// that drives sc.
+func FrameOf(sc *scene.Scene, surf *surface.Mesh) (Frame, error) {
+	tm, version, err := sc.TerrainMesh()
+	if err != nil {
+		return Frame{}, err
+	}
+	sx, sy, h := sc.Extent()
+	st := sc.Settings()
+	f := Frame{
+		Time:           sc.Time(),
+		Box:            Box{Max: [3]float64{sx, sy, h}},
+		Color:          st.Liquid.Color,
+		Absorption:     st.Liquid.Absorption,
+		DepthMax:       float32(st.Surface.DepthMax), // the opacity's depth scale, for absorption
+		Terrain:        tm,
+		TerrainVersion: uint64(version),
+	}
+	if surf != nil {
+		f.Positions, f.Normals, f.Opacity, f.Indices = surf.Positions, surf.Normals, surf.Opacity, surf.Indices
+	}
+	return f, nil
+}
+
 // DefaultDepthMax is the depth_max a Frame without one is drawn with: the surface's
 // default (surface.DefaultSettings), 2 mm.
 const DefaultDepthMax = 0.002 // m
@@ -63,16 +90,13 @@ func NewMailbox() *Mailbox {
 	return &Mailbox{latest: &Frame{}, spare: &Frame{}}
 }
 
-// Publish copies the scene into the mailbox. surf may be nil (no liquid). It is called
-// by one goroutine at a time.
-func (mb *Mailbox) Publish(f Frame, surf *surface.Mesh) {
+// Publish copies f (its slices too: the caller may reuse them at once) into the mailbox;
+// f's Topology and Seq are the mailbox's to set. It is called by one goroutine at a time.
+func (mb *Mailbox) Publish(f Frame) {
 	mb.seq++
-	if surf == nil {
-		surf = &surface.Mesh{}
-	}
-	if !slices.Equal(mb.lastIdx, surf.Indices) || mb.topo == 0 {
+	if !slices.Equal(mb.lastIdx, f.Indices) || mb.topo == 0 {
 		mb.topo++
-		mb.lastIdx = append(mb.lastIdx[:0], surf.Indices...)
+		mb.lastIdx = append(mb.lastIdx[:0], f.Indices...)
 	}
 	mb.mu.Lock()
 	dst := mb.spare
@@ -81,10 +105,10 @@ func (mb *Mailbox) Publish(f Frame, surf *surface.Mesh) {
 
 	dst.Time, dst.Box, dst.Color, dst.DepthMax, dst.Absorption = f.Time, f.Box, f.Color, f.DepthMax, f.Absorption
 	dst.Terrain, dst.TerrainVersion = f.Terrain, f.TerrainVersion
-	dst.Positions = append(dst.Positions[:0], surf.Positions...)
-	dst.Normals = append(dst.Normals[:0], surf.Normals...)
-	dst.Opacity = append(dst.Opacity[:0], surf.Opacity...)
-	dst.Indices = append(dst.Indices[:0], surf.Indices...)
+	dst.Positions = append(dst.Positions[:0], f.Positions...)
+	dst.Normals = append(dst.Normals[:0], f.Normals...)
+	dst.Opacity = append(dst.Opacity[:0], f.Opacity...)
+	dst.Indices = append(dst.Indices[:0], f.Indices...)
 	dst.Topology = mb.topo
 	dst.Seq = mb.seq
 

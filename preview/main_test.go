@@ -11,7 +11,6 @@ import (
 
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/scripts"
-	"github.com/vpbench/vpbench/surface"
 )
 
 // testHost serves on the test binary's main thread (TestMain) for every test; it starts
@@ -66,8 +65,8 @@ func loadLibrary(t *testing.T, name string, until float64, params map[string]str
 		t.Fatal(err)
 	}
 	t.Cleanup(sc.Close)
-	for sc.Time() < until-sc.Sim().Dt()/2 {
-		if _, err := sc.Advance(max(1, int((until-sc.Time())/sc.Sim().Dt()+0.5))); err != nil {
+	for sc.Scene().Time() < until-sc.Scene().Sim().Dt()/2 {
+		if _, err := sc.Advance(max(1, int((until-sc.Scene().Time())/sc.Scene().Sim().Dt()+0.5))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,11 +76,11 @@ func loadLibrary(t *testing.T, name string, until float64, params map[string]str
 // renderScenario renders sc's current state from cam.
 func renderScenario(t *testing.T, sc *script.Scenario, cam Camera, w, h int, opt RenderOptions) *image.RGBA {
 	t.Helper()
-	m, err := sc.BuildSurface()
+	m, err := sc.Scene().BuildSurface()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := frameOf(sc, m)
+	f, err := FrameOf(sc.Scene(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,35 +91,18 @@ func renderScenario(t *testing.T, sc *script.Scenario, cam Camera, w, h int, opt
 	return img
 }
 
-// frameOf is the frame of sc's state with surface m, built as the run loop (package
-// engine, which this package cannot import) builds it.
-func frameOf(sc *script.Scenario, m *surface.Mesh) (Frame, error) {
-	tm, version, err := sc.TerrainMesh()
-	if err != nil {
-		return Frame{}, err
-	}
-	sx, sy, h := sc.Extent()
-	rgb, _ := sc.LiquidColor()
-	f := Frame{Time: sc.Time(), Box: Box{Max: [3]float64{sx, sy, h}}, Color: rgb, Absorption: sc.LiquidAbsorption(),
-		DepthMax: float32(sc.SurfaceSettings().DepthMax), Terrain: tm, TerrainVersion: uint64(version)}
-	if m != nil {
-		f.Positions, f.Normals, f.Opacity, f.Indices = m.Positions, m.Normals, m.Opacity, m.Indices
-	}
-	return f, nil
-}
-
 // feed builds sc's surface and publishes its frame to src, as the run loop does while
 // the preview wants frames.
 func feed(src *Source, sc *script.Scenario) error {
-	m, err := sc.BuildSurface()
+	m, err := sc.Scene().BuildSurface()
 	if err != nil {
 		return err
 	}
-	f, err := frameOf(sc, m)
+	f, err := FrameOf(sc.Scene(), m)
 	if err != nil {
 		return err
 	}
-	src.Publish(f, m)
+	src.Publish(f)
 	return nil
 }
 

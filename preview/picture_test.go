@@ -8,6 +8,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/surface"
 )
@@ -37,12 +38,8 @@ func luma(c [3]float64) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
 // window does.
 func withCamera(t *testing.T, sc *script.Scenario, cam Camera, meniscus bool) {
 	t.Helper()
-	st := sc.SurfaceSettings()
 	eye := cam.Eye()
-	st.Camera, st.Meniscus = &eye, meniscus
-	if err := sc.SetSurfaceSettings(st); err != nil {
-		t.Fatal(err)
-	}
+	sc.Scene().SetView(scene.View{Eye: &eye, Meniscus: &meniscus})
 }
 
 var bowlBox = Box{Max: [3]float64{0.1, 0.1, 0.04}}
@@ -144,7 +141,7 @@ func TestMeniscusHighlightBand(t *testing.T) {
 			count := map[bool]int{}
 			for _, on := range []bool{true, false} {
 				withCamera(t, sc, cam, on)
-				m, err := sc.BuildSurface()
+				m, err := sc.Scene().BuildSurface()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,12 +173,15 @@ func dist(a, b [3]float64) float64 {
 // top tray is shallow (opacity below 0.6) the terrain shows through: in the channel the
 // liquid absorbs least (red, for blood), the pixel is nearer to the terrain drawn alone
 // than the deep liquid is. Blood takes green and blue away within a few hundredths of a
-// millimetre (script.LiquidAbsorptions), so through blood the terrain is seen in red.
+// millimetre (scene.LiquidAbsorptions), so through blood the terrain is seen in red.
 // Highlights (the surface's reflections, whitened pixels) are left out.
 func TestThreeLayersPicture(t *testing.T) {
 	needGL(t)
 	sc := loadLibrary(t, "three_layers.lua", 3, map[string]string{})
-	sc.SetLiquid("blood")
+	blood, _ := scene.NamedLiquid("blood")
+	if _, err := sc.Scene().Change(func(st *scene.Settings) { st.Liquid = blood }); err != nil {
+		t.Fatal(err)
+	}
 	cam, _ := PresetCamera("top", bowlBox)
 	withCamera(t, sc, cam, true)
 	img := renderScenario(t, sc, cam, picW, picH, RenderOptions{})
@@ -197,13 +197,13 @@ func TestThreeLayersPicture(t *testing.T) {
 		}
 	}
 	// The surface's own vertices: without the drops falling through the top tray's hole.
-	b, err := sc.SurfaceBuilder()
+	b, err := sc.Scene().SurfaceBuilder()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := b.Build(sc.Sim().Heights(nil))
+	m := b.Build(sc.Scene().Sim().Heights(nil))
 	liquid := px(t, img, cam, deep)
-	k, sigma := 0, sc.LiquidAbsorption() // the channel the liquid absorbs least
+	k, sigma := 0, sc.Scene().Settings().Liquid.Absorption // the channel the liquid absorbs least
 	for c := range sigma {
 		if sigma[c] < sigma[k] {
 			k = c
@@ -240,11 +240,11 @@ func TestDefaultViewFillsThePicture(t *testing.T) {
 	const w, h = 800, 450
 	for _, name := range []string{"bowl.lua", "surgery.lua", "coffee.lua", "three_layers.lua"} {
 		sc := loadLibrary(t, name, 0.5, nil)
-		m, err := sc.BuildSurface()
+		m, err := sc.Scene().BuildSurface()
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := frameOf(sc, m)
+		f, err := FrameOf(sc.Scene(), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,11 +328,11 @@ func isBrown(c [3]float64) bool {
 func defaultPicture(t *testing.T, sc *script.Scenario) (*image.RGBA, Camera, Frame) {
 	t.Helper()
 	const w, h = 800, 450
-	m, err := sc.BuildSurface()
+	m, err := sc.Scene().BuildSurface()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := frameOf(sc, m)
+	f, err := FrameOf(sc.Scene(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func fraction(img *image.RGBA, is func([3]float64) bool) float64 {
 // floor, at the vertebra's foot and under the overhangs), the blood reads red: at least
 // 2.5% of the default 800 x 450 picture is saturated red (isSaturatedRed), and so is at
 // least three quarters of what the liquid changes in it. Blood's measured absorption
-// (script.LiquidAbsorptions) takes green away within hundredths of a millimetre, along
+// (scene.LiquidAbsorptions) takes green away within hundredths of a millimetre, along
 // the path down to the terrain and back up (liquidFS); the dark studio keeps the flat
 // pool's reflection from whitening it. Rates derived from its colour, capped at 4/mm,
 // left it pink, and the shader that added reflections whatever the depth left it white
@@ -452,16 +452,16 @@ func TestThinFilmDoesNotShine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sc.Close()
-	for sc.Time() < 1 {
+	for sc.Scene().Time() < 1 {
 		if _, err := sc.Advance(10); err != nil {
 			t.Fatal(err)
 		}
 	}
-	m, err := sc.BuildSurface()
+	m, err := sc.Scene().BuildSurface()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := frameOf(sc, m)
+	f, err := FrameOf(sc.Scene(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +473,7 @@ func TestThinFilmDoesNotShine(t *testing.T) {
 	img := renderScenario(t, sc, cam, picW, picH, RenderOptions{})
 	dry := renderScenario(t, sc, cam, picW, picH, RenderOptions{HideLiquid: true})
 	keep(t, "film", img)
-	if m, err = sc.BuildSurface(); err != nil {
+	if m, err = sc.Scene().BuildSurface(); err != nil {
 		t.Fatal(err)
 	}
 	var film, glints int

@@ -17,11 +17,11 @@ func TestRenderLoopWarm(t *testing.T) {
 	sc := loadLibrary(t, "bowl.lua", 3, nil)
 	cam := DefaultCamera(bowlBox)
 	withCamera(t, sc, cam, true)
-	m, err := sc.BuildSurface()
+	m, err := sc.Scene().BuildSurface()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := frameOf(sc, m)
+	f, err := FrameOf(sc.Scene(), m)
 	if err != nil {
 		t.Fatal(err)
 	}

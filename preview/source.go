@@ -4,8 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/vpbench/vpbench/surface"
 )
 
 // Source connects one running scenario to the preview. The run loop (package engine)
@@ -55,15 +53,15 @@ func (s *Source) Wanted() bool { return s.windows.Load() > 0 || s.shots.Load() >
 
 // Publish hands the runner's frame to the preview (see Mailbox.Publish): to the window
 // when one is open, to the screenshots that wait.
-func (s *Source) Publish(f Frame, surf *surface.Mesh) {
+func (s *Source) Publish(f Frame) {
 	if s.windows.Load() > 0 {
-		s.mb.Publish(f, surf)
+		s.mb.Publish(f)
 		if w := s.wake.Load(); w != nil {
 			(*w)()
 		}
 	}
 	if s.shots.Load() > 0 {
-		s.shot.Publish(f, surf)
+		s.shot.Publish(f)
 		select {
 		case s.shotReady <- struct{}{}:
 		default:

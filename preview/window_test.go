@@ -98,9 +98,9 @@ func TestWindowLifecycle(t *testing.T) {
 			t.Error("a closed window still wants frames or gives a camera")
 		}
 	}
-	t0 := sc.Time()
+	t0 := sc.Scene().Time()
 	time.Sleep(50 * time.Millisecond)
-	if sc.Time() <= t0 {
+	if sc.Scene().Time() <= t0 {
 		t.Error("the run stopped with the window closed")
 	}
 }

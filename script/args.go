@@ -151,46 +151,63 @@ func (c call) number(name string, v lua.LValue) float64 {
 	return f
 }
 
-// num reads a number field; def when absent, or an error naming the field when
-// required.
-func (c call) num(t *lua.LTable, key string, def float64, required bool, want string) float64 {
+// numField says how a number field is read. Absent, it takes def, or is an error when
+// required (the message says it should be want, or "a number of unit"). Present, it must
+// be a finite number, and at least min when hasMin is set (more than min when above).
+type numField struct {
+	def      float64
+	required bool
+	want     string // what a missing required field should be: "a height in m"
+	hasMin   bool
+	min      float64
+	above    bool   // min itself is refused
+	unit     string // the unit in a bound's message: "m", "m^3/s"
+}
+
+// num reads a number field as f says.
+func (c call) num(t *lua.LTable, key string, f numField) float64 {
 	v := t.RawGetString(key)
 	if v == lua.LNil {
-		if required {
+		if f.required {
+			want := f.want
+			if want == "" {
+				want = "a number of " + f.unit
+			}
 			c.fail("%s is missing: want %s", key, want)
 		}
-		return def
+		return f.def
 	}
-	return c.number(key, v)
-}
-
-// numAtLeast reads a number field that must be >= lo (or > lo when strict).
-func (c call) numAtLeast(t *lua.LTable, key string, def float64, required bool, lo float64, strict bool, unit string) float64 {
-	f := c.num(t, key, def, required, "a number of "+unit)
-	if f < lo || strict && f == lo {
+	x := c.number(key, v)
+	if f.hasMin && (x < f.min || f.above && x == f.min) {
 		op := ">="
-		if strict {
+		if f.above {
 			op = ">"
 		}
-		c.fail("%s is %s: it must be %s %s %s", key, fmtNum(f), op, fmtNum(lo), unit)
+		c.fail("%s is %s: it must be %s %s %s", key, fmtNum(x), op, fmtNum(f.min), f.unit)
 	}
-	return f
+	return x
 }
 
-// integer reads a whole-number field within [lo, hi].
-func (c call) integer(t *lua.LTable, key string, def, lo, hi int) int {
+// intField says how a whole-number field is read: def when absent, else a whole number
+// in [min, max].
+type intField struct {
+	def, min, max int
+}
+
+// integer reads a whole-number field as f says.
+func (c call) integer(t *lua.LTable, key string, f intField) int {
 	v := t.RawGetString(key)
 	if v == lua.LNil {
-		return def
+		return f.def
 	}
-	f := c.number(key, v)
-	if f != math.Trunc(f) {
-		c.fail("%s is %s: it must be a whole number", key, fmtNum(f))
+	x := c.number(key, v)
+	if x != math.Trunc(x) {
+		c.fail("%s is %s: it must be a whole number", key, fmtNum(x))
 	}
-	if f < float64(lo) || f > float64(hi) {
-		c.fail("%s is %s: it must be between %d and %d", key, fmtNum(f), lo, hi)
+	if x < float64(f.min) || x > float64(f.max) {
+		c.fail("%s is %s: it must be between %d and %d", key, fmtNum(x), f.min, f.max)
 	}
-	return int(f)
+	return int(x)
 }
 
 // choice reads a string field that must be one of choices.
@@ -212,14 +229,19 @@ func (c call) choice(t *lua.LTable, key, def string, choices ...string) string {
 
 var vecShapes = map[int]string{2: "{x, y}", 3: "{x, y, z}"}
 
-// vec reads a field holding an array of n numbers ({x, y, z}); ok is false when absent
-// and not required.
-func (c call) vec(t *lua.LTable, key string, n int, required bool) ([]float64, bool) {
+// vec reads a field that must hold an array of n numbers ({x, y, z}).
+func (c call) vec(t *lua.LTable, key string, n int) []float64 {
 	v := t.RawGetString(key)
 	if v == lua.LNil {
-		if required {
-			c.fail("%s is missing: want %d numbers %s", key, n, vecShapes[n])
-		}
+		c.fail("%s is missing: want %d numbers %s", key, n, vecShapes[n])
+	}
+	return c.vecValue(key, v, n)
+}
+
+// optVec reads a field that may hold an array of n numbers; ok is false when absent.
+func (c call) optVec(t *lua.LTable, key string, n int) (_ []float64, ok bool) {
+	v := t.RawGetString(key)
+	if v == lua.LNil {
 		return nil, false
 	}
 	return c.vecValue(key, v, n), true

@@ -1,6 +1,9 @@
 // Package script loads and runs scenario scripts: Lua files that set up a simulation
-// (domain, terrain, liquid, sources) and act on it while it runs. docs/scripting.md is
-// the user's reference for every function and states the Lua contract (the fixed names).
+// (domain, terrain, liquid, sources) and act on it while it runs. It is the Lua binding
+// of a scene.Scene (the simulated world, which it sets up and changes only through the
+// scene's methods) and the scheduler of the script's callbacks between the scene's
+// steps. docs/scripting.md is the user's reference for every function and states the Lua
+// contract (the fixed names).
 //
 // # Go API
 //
@@ -16,7 +19,7 @@
 //	for {
 //		done, err := s.Advance(50)  // up to 50 steps, stopping where a callback is due
 //		if err != nil { ... }       // the scenario is stopped; the Sim keeps its last state
-//		if done || s.Time() >= until { break }
+//		if done || s.Scene().Time() >= until { break }
 //	}
 //
 // vpbench's own loop (package engine) does this with pacing, surfaces and Table 1's
@@ -30,10 +33,20 @@
 // (a callback error, a timeout) every later Advance returns the same *Error and does not
 // step.
 //
-// Sim returns the solver (gpusim.Sim), built during Load and the same for the whole run;
-// Info describes the scenario for `vpbench check` (grid, columns, memory estimate, dt and
-// its stability limit, backend, settings, warnings). Close stops the solver and the Lua
-// state.
+// Scene returns the simulated world the script set up (scene.Scene: the solver, built
+// during Load and the same for the whole run, the terrain, the surface, the liquid's
+// look); Info describes the scenario for `vpbench check` (the scene's grid, columns,
+// memory estimate, dt and its stability limit, backend and settings, and the script's
+// warnings, callbacks and parameters). Close stops the solver and the Lua state.
+//
+// # Declarations
+//
+// Each script function is declared once, beside the Go code that does the work, with its
+// name and a one-line doc (decl): the sim object's methods by concept, one file each
+// (sim_terrain.go, sim_sources.go, sim_settings.go, sim_time.go, sim_queries.go,
+// sim_output.go), the vp module's in vp.go and solids.go. The tables scripts see are the
+// unions of these declarations, and a test checks that docs/scripting.md documents
+// exactly the names declared.
 //
 // # Timings
 //
@@ -45,9 +58,9 @@
 //
 // # Goroutines
 //
-// One goroutine (the runner) drives a Scenario: Advance, Info, Close and the Sim's
-// mutating methods. Name and Time are safe from any goroutine, as
-// are Sim().Snapshot and Sim().Stats (the UI reads those while the runner steps).
+// One goroutine (the runner) drives a Scenario: Advance, Info, Close and the scene's
+// methods. Name and the scene's Time are safe from any goroutine, as are the scene's
+// Sim().Snapshot and Sim().Stats (the UI reads those while the runner steps).
 //
 // # Errors
 //
@@ -100,7 +113,10 @@
 //   - sim:drop{at, volume, velocity} (velocity optional): a parcel of liquid put into the
 //     air, booked as added; it falls and lands like liquid released over a drop.
 //   - sim:set{viscosity, damping, gravity, cross_section, extended_pipes, falling,
-//     fall_drop, dt, workers}. vp.sim and sim:set read these with one parser (settings).
+//     fall_drop, dt, workers, depth_max, meniscus_length, contact_angle, meniscus, liquid,
+//     absorption}. vp.sim and sim:set read these with one parser (call.settings) and
+//     change them through scene.Scene.Change, as the UI's keys and --workers do: the
+//     same checks, the same warnings.
 //
 // Time:
 //
@@ -119,11 +135,11 @@
 //
 // Output: print(...) goes to Options.Print; sim:export_mesh(path) writes the liquid
 // surface (OBJ, or PLY by extension; relative paths inside the working folder only), with
-// each particle in the air appended as a small sphere (BuildSurface);
+// each particle in the air appended as a small sphere (scene.Scene.BuildSurface);
 // sim:screenshot(path) calls Options.Screenshot (the command's preview renders the view
 // offscreen when no window is open; an error says so when the hook is nil).
 // sim:set{liquid = "blood"} (water, blood, coffee, paint, or {r, g, b}) sets the colour
-// the preview gives the liquid (LiquidColor).
+// the preview gives the liquid (scene.Liquid).
 //
 // # Sandbox and limits
 //

@@ -61,7 +61,7 @@ func runToEnd(t *testing.T, s *Scenario, limit int) error {
 			return nil
 		}
 	}
-	t.Fatalf("main did not return within %d Advance calls (t = %g s)", limit, s.Time())
+	t.Fatalf("main did not return within %d Advance calls (t = %g s)", limit, s.Scene().Time())
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vpbench/vpbench/scene"
 )
 
 const previewScene = `
@@ -19,16 +21,17 @@ func TestLiquidColour(t *testing.T) {
 		name string
 		rgb  [3]float32
 	}{
-		{"", "water", LiquidColors["water"]},
-		{"sim:set{ liquid = 'blood' }", "blood", LiquidColors["blood"]},
-		{"sim:set{ liquid = 'coffee', viscosity = 2e-6 }", "coffee", LiquidColors["coffee"]},
+		{"", "water", scene.LiquidColors["water"]},
+		{"sim:set{ liquid = 'blood' }", "blood", scene.LiquidColors["blood"]},
+		{"sim:set{ liquid = 'coffee', viscosity = 2e-6 }", "coffee", scene.LiquidColors["coffee"]},
 		{"sim:set{ liquid = {0.25, 0.5, 1} }", "custom", [3]float32{0.25, 0.5, 1}},
 	} {
 		sc, err := LoadSource("c.lua", []byte(previewScene+tc.set), Options{Workers: 1})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.set, err)
 		}
-		rgb, name := sc.LiquidColor()
+		l := sc.Scene().Settings().Liquid
+		rgb, name := l.Color, l.Name
 		if name != tc.name || rgb != tc.rgb {
 			t.Errorf("%q: liquid %s %v, want %s %v", tc.set, name, rgb, tc.name, tc.rgb)
 		}
@@ -40,7 +43,7 @@ func TestLiquidColour(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sc.Close()
-	if _, name := sc.LiquidColor(); name != "water" {
+	if name := sc.Scene().Settings().Liquid.Name; name != "water" {
 		t.Errorf("a failed sim:set changed the liquid to %s", name)
 	}
 }
@@ -54,8 +57,8 @@ func TestLiquidAbsorption(t *testing.T) {
 		name string
 		abs  [3]float32
 	}{
-		{"", "water", LiquidAbsorptions["water"]},
-		{"sim:set{ liquid = 'blood' }", "blood", LiquidAbsorptions["blood"]},
+		{"", "water", scene.LiquidAbsorptions["water"]},
+		{"sim:set{ liquid = 'blood' }", "blood", scene.LiquidAbsorptions["blood"]},
 		{"sim:set{ liquid = {0.25, 0.5, 1} }", "custom", [3]float32{}},
 		{"sim:set{ liquid = {0.25, 0.5, 1}, absorption = {100, 200, 300} }", "custom", [3]float32{100, 200, 300}},
 		{"sim:set{ liquid = 'coffee' } sim:set{ absorption = {0, 5e3, 1e4} }", "coffee", [3]float32{0, 5e3, 1e4}},
@@ -65,8 +68,8 @@ func TestLiquidAbsorption(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.set, err)
 		}
-		_, name := sc.LiquidColor()
-		if a := sc.LiquidAbsorption(); name != tc.name || a != tc.abs {
+		l := sc.Scene().Settings().Liquid
+		if name, a := l.Name, l.Absorption; name != tc.name || a != tc.abs {
 			t.Errorf("%q: liquid %s absorption %v, want %s %v", tc.set, name, a, tc.name, tc.abs)
 		}
 		sc.Close()
@@ -85,8 +88,8 @@ func TestLiquidAbsorption(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, name := sc.LiquidColor(); name != "water" || sc.LiquidAbsorption() != LiquidAbsorptions["water"] {
-			t.Errorf("%q failed but changed the liquid to %s %v", bad.set, name, sc.LiquidAbsorption())
+		if l := sc.Scene().Settings().Liquid; l.Name != "water" || l.Absorption != scene.LiquidAbsorptions["water"] {
+			t.Errorf("%q failed but changed the liquid to %s %v", bad.set, l.Name, l.Absorption)
 		}
 		sc.Close()
 	}
@@ -100,7 +103,7 @@ func TestScreenshotHook(t *testing.T) {
 	}
 	defer os.Chdir(wd)
 	var got []string
-	opt := Options{Workers: 1, Screenshot: func(sc *Scenario, path string) error {
+	opt := Options{Workers: 1, Screenshot: func(sc *scene.Scene, path string) error {
 		m, version, err := sc.TerrainMesh()
 		if err != nil {
 			return err

@@ -74,12 +74,12 @@ func (s *Scenario) newState() {
 
 // newMetatable makes a userdata metatable whose __index holds methods; __metatable hides
 // it from getmetatable.
-func (s *Scenario) newMetatable(kind string, methods map[string]lua.LGFunction) *lua.LTable {
+func (s *Scenario) newMetatable(kind string, methods []decl) *lua.LTable {
 	L := s.L
 	mt := L.NewTable()
 	idx := L.NewTable()
-	for name, fn := range methods {
-		idx.RawSetString(name, L.NewFunction(fn))
+	for _, d := range methods {
+		idx.RawSetString(d.name, L.NewFunction(d.fn))
 	}
 	mt.RawSetString("__index", idx)
 	mt.RawSetString("__metatable", lua.LFalse)

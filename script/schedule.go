@@ -63,7 +63,7 @@ func (s *Scenario) schedule(e *event) {
 // tolerance is how far before an event's time a step boundary may lie and still count
 // as reaching it: simulated time is a float sum of steps, so a boundary meant to land on
 // t = 0.3 may land a few ulps short of it.
-func (s *Scenario) tolerance() float64 { return 1e-6 * s.sim.Dt() }
+func (s *Scenario) tolerance() float64 { return 1e-6 * s.scene.Sim().Dt() }
 
 // dropCancelled pops cancelled events off the top of the queue.
 func (s *Scenario) dropCancelled() {
@@ -79,7 +79,7 @@ func (s *Scenario) stepsToNext(limit int) int {
 	if len(s.events) == 0 {
 		return limit
 	}
-	need := (s.events[0].t - s.tolerance() - s.sim.Time()) / s.sim.Dt()
+	need := (s.events[0].t - s.tolerance() - s.scene.Sim().Time()) / s.scene.Sim().Dt()
 	if need <= 1 {
 		return 1
 	}
@@ -94,7 +94,7 @@ func (s *Scenario) stepsToNext(limit int) int {
 // their time has come, so one boundary always ends. It stops at the first error (kept in
 // s.err) or when main returns.
 func (s *Scenario) fireDue() {
-	now := s.sim.Time()
+	now := s.scene.Sim().Time()
 	lim := now + s.tolerance()
 	var batch []*event
 	for len(s.events) > 0 && s.events[0].t <= lim {
@@ -139,12 +139,11 @@ func (s *Scenario) callback(e *event, now float64) {
 	if err != nil {
 		s.err = err
 	}
-	s.flushWarnings()
 }
 
 // resumeMain runs the main coroutine until it waits (vp.wait) or returns.
 func (s *Scenario) resumeMain() {
-	now := s.sim.Time()
+	now := s.scene.Sim().Time()
 	s.mainWait = nil
 	if s.mainTh.Dead { // the script resumed main itself until it returned
 		s.done = true
@@ -159,7 +158,6 @@ func (s *Scenario) resumeMain() {
 		return err
 	})
 	s.resuming = false
-	s.flushWarnings()
 	switch {
 	case err != nil:
 		s.err = err

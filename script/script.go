@@ -6,20 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/vpbench/vpbench/gpusim"
-	"github.com/vpbench/vpbench/surface"
-	"github.com/vpbench/vpbench/terrain"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/timing"
 )
 
@@ -55,12 +52,12 @@ type Options struct {
 	// surface and render rows). It runs on the runner goroutine. nil: sim:stats() reports
 	// each Advance call that stepped as one simulation frame, and no surface or render.
 	Timings func() timing.Timings
-	// Screenshot renders the preview's view of the scenario to a PNG file for
+	// Screenshot renders the preview's view of the scene to a PNG file for
 	// sim:screenshot(path) (the path is checked first: relative, inside the working
 	// folder, ending in .png). It runs on the runner goroutine, inside the script's call,
-	// and may call the scenario's runner-only methods (BuildSurface, TerrainMesh). nil:
-	// sim:screenshot raises an error saying the preview is needed.
-	Screenshot func(sc *Scenario, path string) error
+	// and may build the scene's surface. nil: sim:screenshot raises an error saying the
+	// preview is needed.
+	Screenshot func(sc *scene.Scene, path string) error
 	// Record starts a recording of the preview's view into path (checked first:
 	// relative, inside the working folder) at fps pictures a simulated second, for
 	// sim:record{}; stop ends it (the video file appears then). It runs on the runner
@@ -74,13 +71,13 @@ type Options struct {
 	Files fs.FS
 }
 
-// Scenario is a loaded script with its solver: the scene is set up; Advance runs it.
+// Scenario is a loaded script and the scene it set up: Advance runs it, firing the
+// script's callbacks between the scene's steps.
 //
-// A Scenario is driven by one goroutine (the runner): Advance, Info, Sim's mutating
-// methods and Close must not be called concurrently. Name and Time
-// may be called from any goroutine, and so may Sim().Snapshot and Sim().Stats.
+// A Scenario is driven by one goroutine (the runner): Advance, Info, Close and the
+// scene's methods must not be called concurrently. Name may be called from any
+// goroutine, and so may the scene's Time, Sim().Snapshot and Sim().Stats.
 type Scenario struct {
-	surf    surfaceState // the liquid surface (surface.go)
 	opt     Options
 	name    string // Name()
 	file    string // the script's chunk name (error messages)
@@ -96,11 +93,9 @@ type Scenario struct {
 	mt     metatables
 	vpMod  *lua.LTable
 
-	cfg   *simConfig // nil until vp.sim
-	simUD *lua.LUserData
-	sim   *gpusim.Sim
-
-	lastDropped int // Columns.Dropped of the last extraction (warned once per change)
+	scene    *scene.Scene // nil until vp.sim
+	simPlace place        // the vp.sim call
+	simUD    *lua.LUserData
 
 	events   eventQueue
 	seq      int64
@@ -122,24 +117,11 @@ type Scenario struct {
 	paramsUsed map[string]bool
 	warnings   []string
 
-	snap   gpusim.Snapshot
-	snapOK bool
-
-	timeBits    atomic.Uint64 // math.Float64bits of the simulated time
 	lastAdvance time.Duration
 	// advances is the solver's time per Advance call that stepped, and the steps: what
 	// sim:stats() reports as the sim row when no run loop supplies Options.Timings.
 	advances timing.PhaseClock
 	stepped  int64
-}
-
-// simConfig is what vp.sim set up.
-type simConfig struct {
-	domain   terrain.Domain
-	layers   int
-	settings gpusim.Settings
-	backend  string // the script's (or Options') value: "auto" or "cpu"
-	at       place  // the vp.sim call
 }
 
 // Load reads and compiles the file, runs its top level (the scene set-up) and returns
@@ -195,7 +177,6 @@ func load(file, name string, src []byte, opt Options) (*Scenario, error) {
 		paramsUsed: map[string]bool{},
 		rng:        rand.New(rand.NewPCG(0, 0)),
 	}
-	s.surf.settings = surface.DefaultSettings()
 	if s.timeout <= 0 {
 		s.timeout = DefaultCallbackTimeout
 	}
@@ -247,12 +228,12 @@ func prepareSource(src []byte) []byte {
 // finishLoad checks what the top level left: one vp.sim, a solver (the empty domain if
 // the script set no terrain), and main.
 func (s *Scenario) finishLoad() *Error {
-	if s.cfg == nil {
+	if s.scene == nil {
 		return &Error{File: s.file, Msg: "the script never calls vp.sim{...}: every scenario needs one (see docs/scripting.md)"}
 	}
-	if s.sim == nil {
+	if s.scene.Sim() == nil {
 		if _, err := s.setTerrain(nil); err != nil {
-			return s.placeErr(err, s.cfg.at, "vp.sim")
+			return s.placeErr(err, s.simPlace, "vp.sim")
 		}
 	}
 	// A raw read: a script may give _G an __index that errors, and this is not inside a
@@ -273,8 +254,6 @@ func (s *Scenario) finishLoad() *Error {
 			s.warn(fmt.Sprintf("parameter %s=%s is not read by the script's set-up (vp.param(%q, default))", k, s.opt.Params[k], k))
 		}
 	}
-	s.flushWarnings()
-	s.storeTime()
 	return nil
 }
 
@@ -307,8 +286,8 @@ func (s *Scenario) funcPlace(f *lua.LFunction) place {
 // enter runs one entry into Lua under the watchdog and turns what goes wrong into an
 // *Error; the Lua stack is reset afterwards.
 func (s *Scenario) enter(fallback place, context string, run func() error) *Error {
-	if s.sim != nil {
-		s.Sync() // a script reads and changes the state now, not a pipelined frame's
+	if s.scene != nil {
+		s.scene.Sync() // a script reads and changes the state now, not a pipelined frame's
 	}
 	s.raised = nil
 	s.wd.arm(s.timeout)
@@ -391,36 +370,15 @@ func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
 	}
 	n := s.stepsToNext(maxSteps)
 	t0 := time.Now()
-	s.sim.Step(n)
+	s.scene.Step(n)
 	s.lastAdvance = time.Since(t0)
 	s.advances.Add(s.lastAdvance)
 	s.stepped += int64(n)
-	s.snapOK = false
-	s.storeTime()
 	s.fireDue()
 	if s.err != nil {
 		return false, s.err
 	}
 	return s.done, nil
-}
-
-// SetPipelined lets Advance return once its steps are queued on a device backend (see
-// gpusim.Sim.SetPipelined): the surface and the UI then work from the previous frame's
-// published state while the device steps. Scripts always see the current state (every
-// entry into Lua waits for the steps in flight), and so do Info and ExportMesh. The CPU
-// backend is not affected. Runners turn it on while running freely, and call Sync (or turn
-// it off) when they stop.
-func (s *Scenario) SetPipelined(on bool) {
-	if s.sim != nil {
-		s.sim.SetPipelined(on)
-	}
-}
-
-// Sync waits for the steps in flight (SetPipelined) and publishes their state.
-func (s *Scenario) Sync() {
-	if s.sim != nil && !s.closed && s.sim.Sync() {
-		s.snapOK = false
-	}
 }
 
 // LastAdvance is the wall time the last Advance call spent in the solver (0 when it took
@@ -438,59 +396,22 @@ func (s *Scenario) Err() error {
 // Done reports whether main has returned.
 func (s *Scenario) Done() bool { return s.done }
 
-// Sim is the solver (built during Load; the same one for the whole run, also across
-// terrain changes).
-func (s *Scenario) Sim() *gpusim.Sim { return s.sim }
-
 // Name is the file's base name, or LoadSource's name.
 func (s *Scenario) Name() string { return s.name }
 
-// Time is the simulated time in seconds (safe from any goroutine).
-func (s *Scenario) Time() float64 { return math.Float64frombits(s.timeBits.Load()) }
-
-func (s *Scenario) storeTime() {
-	if s.sim != nil {
-		s.timeBits.Store(math.Float64bits(s.sim.Time()))
-	}
-}
-
-// Info describes a loaded scenario, for `vpbench check`.
+// Info describes a loaded scenario, for `vpbench check`: its scene, and what the
+// script adds.
 type Info struct {
-	Name             string
-	Nx, Ny, Layers   int
-	Dx, Height       float64 // m
-	SizeX, SizeY     float64 // m: vp.sim's size (the grid covers Nx*Dx by Ny*Dx)
-	Columns, Pipes   int
-	DroppedIntervals int    // free intervals below the topmost Layers, treated as solid
-	TerrainMarched   string // why the columns were marched up each ray (terrain.MarchReason); "" if they were not
-	MemoryBytes      uint64 // gpusim.MemoryEstimate(Nx, Ny, Layers)
-	Dt, StableDt     float64
-	Backend          string
-	Workers          int
-	Settings         gpusim.Settings
-	FallDrop         float64  // m: the release threshold in use (Settings.FallDrop, or its default)
-	Warnings         []string // every warning so far (dt above the limit, ...)
-	HasMain          bool     // the script defines main
-	Callbacks        int      // sim:at and sim:every callbacks scheduled
-	Params           []string // the parameters the script read with vp.param
+	scene.Info
+	Warnings  []string // every warning so far (dt above the limit, ...)
+	HasMain   bool     // the script defines main
+	Callbacks int      // sim:at and sim:every callbacks scheduled
+	Params    []string // the parameters the script read with vp.param
 }
 
 // Info describes the scenario: grid, columns, time step, backend and warnings.
 func (s *Scenario) Info() Info {
-	s.Sync()
-	c := s.sim.Columns()
-	st := s.sim.Stats()
-	in := Info{
-		Name: s.name, Nx: c.Nx, Ny: c.Ny, Layers: c.Layers, Dx: c.Dx, Height: c.Height,
-		SizeX: s.cfg.domain.SizeX, SizeY: s.cfg.domain.SizeY,
-		Columns: c.NumColumns(), Pipes: s.sim.NumPipes(), DroppedIntervals: c.Dropped,
-		TerrainMarched: terrain.MarchReason(s.terrainSolid()),
-		MemoryBytes:    gpusim.MemoryEstimate(c.Nx, c.Ny, c.Layers),
-		Dt:             s.sim.Dt(), StableDt: gpusim.StableDt(c.Dx, s.sim.Settings().Gravity),
-		Backend: st.Backend, Workers: st.Workers, Settings: s.sim.Settings(), FallDrop: s.sim.FallDrop(),
-		Warnings: append([]string(nil), s.warnings...),
-		HasMain:  s.mainFn != nil,
-	}
+	in := Info{Info: s.scene.Info(), Warnings: append([]string(nil), s.warnings...), HasMain: s.mainFn != nil}
 	for _, e := range s.events {
 		if !e.done && !e.main {
 			in.Callbacks++
@@ -503,7 +424,11 @@ func (s *Scenario) Info() Info {
 	return in
 }
 
-// Close stops the solver and the Lua state. It is safe to call more than once.
+// Scene is the simulated world the script set up (nil only while vp.sim has not run:
+// never after Load).
+func (s *Scenario) Scene() *scene.Scene { return s.scene }
+
+// Close stops the scene's solver and the Lua state. It is safe to call more than once.
 func (s *Scenario) Close() {
 	if s.closed {
 		return
@@ -513,8 +438,8 @@ func (s *Scenario) Close() {
 	if s.cancel != nil {
 		s.cancel()
 	}
-	if s.sim != nil {
-		s.sim.Close()
+	if s.scene != nil {
+		s.scene.Close()
 	}
 	if s.L != nil {
 		s.L.Close()
@@ -527,12 +452,9 @@ func (s *Scenario) warn(msg string) {
 	s.print("warning: " + msg)
 }
 
-// flushWarnings passes on the solver's warnings (dt above the stability limit).
-func (s *Scenario) flushWarnings() {
-	if s.sim == nil {
-		return
-	}
-	for _, w := range s.sim.Warnings() {
+// warnAll records the warnings the scene returned (a dt above the stability limit, ...).
+func (s *Scenario) warnAll(warnings []string) {
+	for _, w := range warnings {
 		s.warn(w)
 	}
 }

@@ -88,11 +88,11 @@ end
 	if got := log.text(); got != want {
 		t.Errorf("output\n%s\nwant\n%s", got, want)
 	}
-	st := s.Sim().Settings()
+	st := s.Scene().Sim().Settings()
 	if st.Viscosity != 1e-6 || st.Damping != 0.9 || st.Gravity != 9.8 || st.CrossSection != gpusim.CrossFilm || st.ExtendedPipes != gpusim.ExtendedAxis || st.Dt != 0 {
 		t.Errorf("settings %v", st)
 	}
-	if _, removed, _ := s.Sim().Accounting(); removed <= 0 {
+	if _, removed, _ := s.Scene().Sim().Accounting(); removed <= 0 {
 		t.Error("the sink removed nothing")
 	}
 }
@@ -116,7 +116,7 @@ func TestDefaults(t *testing.T) {
 	if in.Columns != 200*200 || in.DroppedIntervals != 0 || len(in.Warnings) != 0 || in.HasMain {
 		t.Errorf("%+v", in)
 	}
-	c := s.Sim().Columns()
+	c := s.Scene().Sim().Columns()
 	if c.Base[0] != 0 || c.Max[0] != 0.05 {
 		t.Errorf("empty domain column [%g, %g]", c.Base[0], c.Max[0])
 	}
@@ -126,8 +126,8 @@ func TestDefaults(t *testing.T) {
 			t.Fatalf("done %v err %v", done, err)
 		}
 	}
-	if s.Sim().Steps() != 15 {
-		t.Errorf("steps %d, want 15", s.Sim().Steps())
+	if s.Scene().Sim().Steps() != 15 {
+		t.Errorf("steps %d, want 15", s.Scene().Sim().Steps())
 	}
 }
 
@@ -172,16 +172,16 @@ func TestAdvanceStops(t *testing.T) {
 	if done, err := s.Advance(1000); done || err != nil {
 		t.Fatal(done, err)
 	}
-	if n := s.Sim().Steps(); n != 11 {
+	if n := s.Scene().Sim().Steps(); n != 11 {
 		t.Errorf("stopped after %d steps, want 11 (the first boundary at or after t = 0.0105)", n)
 	}
 	if s.LastAdvance() <= 0 {
 		t.Error("LastAdvance is 0")
 	}
-	if _, err := s.Advance(1000); err != nil || s.Sim().Steps() != 1011 {
-		t.Errorf("steps %d", s.Sim().Steps())
+	if _, err := s.Advance(1000); err != nil || s.Scene().Sim().Steps() != 1011 {
+		t.Errorf("steps %d", s.Scene().Sim().Steps())
 	}
-	if _, err := s.Advance(0); err != nil || s.Sim().Steps() != 1011 || s.LastAdvance() != 0 {
+	if _, err := s.Advance(0); err != nil || s.Scene().Sim().Steps() != 1011 || s.LastAdvance() != 0 {
 		t.Errorf("Advance(0) stepped")
 	}
 	if hits := s.L.GetGlobal("hits").String(); hits != "1" {
@@ -205,8 +205,8 @@ func TestDeterminism(t *testing.T) {
 			}
 		}
 		var snap gpusim.Snapshot
-		s.Sim().Snapshot(&snap)
-		return s.Sim().Volume(), s.Time(), snap.Height
+		s.Scene().Sim().Snapshot(&snap)
+		return s.Scene().Sim().Volume(), s.Scene().Time(), snap.Height
 	}
 	v1, t1, h1 := run(1)
 	v2, t2, h2 := run(1)
@@ -313,7 +313,7 @@ end
 	if !strings.Contains(out, "warning: sim:terrain at t = 0.0128506 s: ") || !strings.Contains(out, "of liquid found no room in the new terrain") || !strings.HasSuffix(out, "4e-07 4e-07") {
 		t.Errorf("output %q", out)
 	}
-	if c := s.Sim().Columns(); c.Base[0] < 0.009 {
+	if c := s.Scene().Sim().Columns(); c.Base[0] < 0.009 {
 		t.Errorf("terrain not changed: base %g", c.Base[0])
 	}
 }
@@ -376,7 +376,7 @@ func TestTimeIsSafeFromOtherGoroutines(t *testing.T) {
 			case <-stop:
 				return
 			default:
-				_ = s.Time()
+				_ = s.Scene().Time()
 			}
 		}
 	}()
@@ -386,13 +386,13 @@ func TestTimeIsSafeFromOtherGoroutines(t *testing.T) {
 		}
 	}
 	close(stop)
-	if math.Abs(s.Time()-150*s.Sim().Dt()) > 1e-12 {
-		t.Errorf("time %g", s.Time())
+	if math.Abs(s.Scene().Time()-150*s.Scene().Sim().Dt()) > 1e-12 {
+		t.Errorf("time %g", s.Scene().Time())
 	}
 }
 
 // TestSimAndSetShareSettings: vp.sim takes every field sim:set changes, with the same
-// meaning and the same checks (one parser, Scenario.settings).
+// meaning and the same checks (one parser, call.settings).
 func TestSimAndSetShareSettings(t *testing.T) {
 	const grid = "size = {0.01, 0.01}, dx = 0.001, layers = 1"
 	fields := "viscosity = 2e-5, damping = 0.5, gravity = 9, cross_section = 'film', extended_pipes = 'off', dt = 0.002, workers = 1, depth_max = 0.003, meniscus_length = 0.0015, contact_angle = 1, meniscus = false, liquid = 'blood'"
@@ -403,13 +403,13 @@ func TestSimAndSetShareSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if a, b := direct.Sim().Settings(), set.Sim().Settings(); a != b {
+	if a, b := direct.Scene().Sim().Settings(), set.Scene().Sim().Settings(); a != b {
 		t.Errorf("solver settings differ:\nvp.sim:  %+v\nsim:set: %+v", a, b)
 	}
-	if a, b := direct.SurfaceSettings(), set.SurfaceSettings(); a != b || a.Meniscus || a.DepthMax != 0.003 {
+	if a, b := direct.Scene().Settings().Surface, set.Scene().Settings().Surface; a != b || a.Meniscus || a.DepthMax != 0.003 {
 		t.Errorf("surface settings: vp.sim %+v, sim:set %+v (want meniscus off, depth_max 0.003)", a, b)
 	}
-	if _, a := direct.LiquidColor(); a != "blood" {
+	if a := direct.Scene().Settings().Liquid.Name; a != "blood" {
 		t.Errorf("vp.sim{liquid = 'blood'}: liquid %q", a)
 	}
 	for _, bad := range []string{"viscosity = -1", "cross_section = 'wide'", "meniscus = 3", "liquid = 'lava'"} {

@@ -48,8 +48,8 @@ func (s *Scenario) vpBox(L *lua.LState) int {
 	c := call{s, L, "vp.box"}
 	t := c.table(1, "{min = {x, y, z}, max = {x, y, z}}")
 	c.keys(t, "min", "max")
-	lo, _ := c.vec(t, "min", 3, true)
-	hi, _ := c.vec(t, "max", 3, true)
+	lo := c.vec(t, "min", 3)
+	hi := c.vec(t, "max", 3)
 	b, err := terrain.Box(vec3(lo), vec3(hi))
 	if err != nil {
 		c.raise(err)
@@ -61,8 +61,8 @@ func (s *Scenario) vpSphere(L *lua.LState) int {
 	c := call{s, L, "vp.sphere"}
 	t := c.table(1, "{center = {x, y, z}, radius = r}")
 	c.keys(t, "center", "radius")
-	ctr, _ := c.vec(t, "center", 3, true)
-	r := c.numAtLeast(t, "radius", 0, true, 0, true, "m")
+	ctr := c.vec(t, "center", 3)
+	r := c.num(t, "radius", numField{required: true, hasMin: true, above: true, unit: "m"})
 	b, err := terrain.Sphere(vec3(ctr), r)
 	if err != nil {
 		c.raise(err)
@@ -74,16 +74,16 @@ func (s *Scenario) vpCylinder(L *lua.LState) int {
 	c := call{s, L, "vp.cylinder"}
 	t := c.table(1, "{base = {x, y, z}, axis = {ax, ay, az}, radius = r, length = l}")
 	c.keys(t, "base", "axis", "radius", "length")
-	base, _ := c.vec(t, "base", 3, true)
+	base := c.vec(t, "base", 3)
 	axis := []float64{0, 0, 1}
-	if v, ok := c.vec(t, "axis", 3, false); ok {
+	if v, ok := c.optVec(t, "axis", 3); ok {
 		axis = v
 	}
 	if axis[0] == 0 && axis[1] == 0 && axis[2] == 0 {
 		c.fail("axis is {0, 0, 0}: it must be a non-zero direction")
 	}
-	r := c.numAtLeast(t, "radius", 0, true, 0, true, "m")
-	l := c.numAtLeast(t, "length", 0, true, 0, true, "m")
+	r := c.num(t, "radius", numField{required: true, hasMin: true, above: true, unit: "m"})
+	l := c.num(t, "length", numField{required: true, hasMin: true, above: true, unit: "m"})
 	b, err := terrain.Cylinder(vec3(base), vec3(axis), r, l)
 	if err != nil {
 		c.raise(err)
@@ -95,9 +95,9 @@ func (s *Scenario) vpPlane(L *lua.LState) int {
 	c := call{s, L, "vp.plane"}
 	t := c.table(1, "{point = {x, y, z}, normal = {nx, ny, nz}}")
 	c.keys(t, "point", "normal")
-	p, _ := c.vec(t, "point", 3, true)
+	p := c.vec(t, "point", 3)
 	n := []float64{0, 0, 1}
-	if v, ok := c.vec(t, "normal", 3, false); ok {
+	if v, ok := c.optVec(t, "normal", 3); ok {
 		n = v
 	}
 	if n[0] == 0 && n[1] == 0 && n[2] == 0 {
@@ -241,13 +241,13 @@ func (s *Scenario) vpMesh(L *lua.LState) int {
 	}
 	t := c.optTable(2, `{scale = s, up = "z" or "y", place = "none" or "floor", at = {x, y}}`)
 	c.keys(t, "scale", "up", "place", "at")
-	scale := c.num(t, "scale", 1, false, "a number > 0 (metres per unit of the file)")
+	scale := c.num(t, "scale", numField{def: 1})
 	if scale <= 0 {
 		c.fail("scale is %s: it must be > 0 (metres per unit of the file)", fmtNum(scale))
 	}
 	up := c.choice(t, "up", "z", "z", "y")
 	floor := c.choice(t, "place", "none", "none", "floor") == "floor"
-	at, hasAt := c.vec(t, "at", 2, false)
+	at, hasAt := c.optVec(t, "at", 2)
 
 	path := string(p)
 	fromFiles := s.opt.Files != nil && !filepath.IsAbs(path)
@@ -296,8 +296,8 @@ func (s *Scenario) vpMesh(L *lua.LState) int {
 	}
 	name := filepath.Base(path)
 	box := fmt.Sprintf("[%.4g, %.4g] x [%.4g, %.4g] x [%.4g, %.4g] m", lo.X, hi.X, lo.Y, hi.Y, lo.Z, hi.Z)
-	if s.cfg != nil {
-		dom, at := s.cfg.domain, c.where()
+	if s.scene != nil {
+		dom, at := s.scene.Domain(), c.where()
 		ext := max(hi.X-lo.X, hi.Y-lo.Y, hi.Z-lo.Z)
 		if ext < dom.Dx {
 			resume()
@@ -390,11 +390,26 @@ func (s *Scenario) vpDifference(L *lua.LState) int {
 	return s.pushSolid(L, d, "difference")
 }
 
+// solidFuncs are the vp functions that make solids.
+func (s *Scenario) solidFuncs() []decl {
+	return []decl{
+		{"box", s.vpBox, "vp.box{min, max} -> solid: an axis-aligned box"},
+		{"sphere", s.vpSphere, "vp.sphere{center, radius} -> solid"},
+		{"cylinder", s.vpCylinder, "vp.cylinder{base, axis, radius, length} -> solid: a capped cylinder"},
+		{"plane", s.vpPlane, "vp.plane{point, normal} -> solid: the half-space below the plane"},
+		{"heightfield", s.vpHeightfield, "vp.heightfield{fn} -> solid: everything below z = fn(x, y)"},
+		{"mesh", s.vpMesh, "vp.mesh(path, {scale, up, place, at}) -> solid: an OBJ or STL model"},
+		{"union", s.vpUnion, "vp.union(a, b, ...) -> solid: inside any of them"},
+		{"intersection", s.vpIntersection, "vp.intersection(a, b, ...) -> solid: inside all of them"},
+		{"difference", s.vpDifference, "vp.difference(a, b) -> solid: inside a and not inside b"},
+	}
+}
+
 // solidMethods are solid:translate, solid:rotate and solid:scale; each returns a new
 // solid.
-func (s *Scenario) solidMethods() map[string]lua.LGFunction {
-	return map[string]lua.LGFunction{
-		"translate": func(L *lua.LState) int {
+func (s *Scenario) solidMethods() []decl {
+	return []decl{
+		{"translate", func(L *lua.LState) int {
 			c := call{s, L, "solid:translate"}
 			sv := c.solidArg(1, "self (call it as solid:translate{dx, dy, dz})")
 			var d []float64
@@ -410,24 +425,24 @@ func (s *Scenario) solidMethods() map[string]lua.LGFunction {
 				c.raise(err)
 			}
 			return s.pushSolid(L, t, sv.kind)
-		},
-		"rotate": func(L *lua.LState) int {
+		}, "solid:translate{dx, dy, dz} -> solid: moved by the offset"},
+		{"rotate", func(L *lua.LState) int {
 			c := call{s, L, "solid:rotate"}
 			sv := c.solidArg(1, "self (call it as solid:rotate{axis = {ax, ay, az}, angle = radians})")
 			t := c.table(2, "{axis = {ax, ay, az}, angle = radians}")
 			c.keys(t, "axis", "angle")
-			axis, _ := c.vec(t, "axis", 3, true)
+			axis := c.vec(t, "axis", 3)
 			if axis[0] == 0 && axis[1] == 0 && axis[2] == 0 {
 				c.fail("axis is {0, 0, 0}: it must be a non-zero direction")
 			}
-			angle := c.num(t, "angle", 0, true, "a number of radians")
+			angle := c.num(t, "angle", numField{required: true, want: "a number of radians"})
 			r, err := terrain.Rotate(sv.solid, vec3(axis), angle)
 			if err != nil {
 				c.raise(err)
 			}
 			return s.pushSolid(L, r, sv.kind)
-		},
-		"scale": func(L *lua.LState) int {
+		}, "solid:rotate{axis, angle} -> solid: turned about the axis through the origin, radians"},
+		{"scale", func(L *lua.LState) int {
 			c := call{s, L, "solid:scale"}
 			sv := c.solidArg(1, "self (call it as solid:scale(s))")
 			if L.GetTop() != 2 {
@@ -442,6 +457,6 @@ func (s *Scenario) solidMethods() map[string]lua.LGFunction {
 				c.raise(err)
 			}
 			return s.pushSolid(L, r, sv.kind)
-		},
+		}, "solid:scale(s) -> solid: scaled about the origin"},
 	}
 }

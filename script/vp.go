@@ -2,15 +2,14 @@ package script
 
 import (
 	"errors"
-	"fmt"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/terrain"
 )
 
@@ -27,47 +26,44 @@ const (
 var testMaxCells int
 
 // simFields are vp.sim's fields: the fixed ones (grid and backend) and every setting
-// sim:set changes (changeable), read by the same parser (Scenario.settings).
+// sim:set changes (changeable), read by the same parser (call.settings).
 var simFields = append(append([]string{}, fixed...), changeable...)
 
-// newVPModule builds the vp table.
+// vpFuncs are the vp module's functions: the scene's set-up (vp.sim), the script's
+// parameters and main's clock, and the solids (solids.go).
+func (s *Scenario) vpFuncs() []decl {
+	return decls([]decl{
+		{"sim", s.vpSim, "vp.sim{...} -> sim: the domain, the grid and the settings; one per script"},
+		{"param", s.vpParam, "vp.param(name, default) -> value: a value given from the command line (--param), or the default"},
+		{"wait", s.vpWait, "vp.wait(seconds): main sleeps while the solver runs on"},
+	}, s.solidFuncs())
+}
+
+// newVPModule builds the vp table: its functions and vp.version.
 func (s *Scenario) newVPModule() *lua.LTable {
 	L := s.L
 	m := L.NewTable()
-	fns := map[string]lua.LGFunction{
-		"sim":          s.vpSim,
-		"param":        s.vpParam,
-		"wait":         s.vpWait,
-		"box":          s.vpBox,
-		"sphere":       s.vpSphere,
-		"cylinder":     s.vpCylinder,
-		"plane":        s.vpPlane,
-		"heightfield":  s.vpHeightfield,
-		"mesh":         s.vpMesh,
-		"union":        s.vpUnion,
-		"difference":   s.vpDifference,
-		"intersection": s.vpIntersection,
-	}
-	for name, fn := range fns {
-		m.RawSetString(name, L.NewFunction(fn))
+	for _, d := range s.vpFuncs() {
+		m.RawSetString(d.name, L.NewFunction(d.fn))
 	}
 	m.RawSetString("version", lua.LString(Version))
 	return m
 }
 
-// vpSim is vp.sim{...}: the domain, grid and solver settings. The solver is built by the
-// first sim:terrain (or, without one, at the end of the set-up on the empty domain).
+// vpSim is vp.sim{...}: the domain, grid and settings, checked and made into the scene
+// (scene.New). The solver is built by the first sim:terrain (or, without one, at the end
+// of the set-up on the empty domain).
 func (s *Scenario) vpSim(L *lua.LState) int {
 	c := call{s, L, "vp.sim"}
 	c.notInHeightfield()
-	if s.cfg != nil {
-		c.fail("called a second time: one vp.sim per script (the first is at %s:%d)", s.cfg.at.file, s.cfg.at.line)
+	if s.scene != nil {
+		c.fail("called a second time: one vp.sim per script (the first is at %s:%d)", s.simPlace.file, s.simPlace.line)
 	}
 	t := c.optTable(1, "{size = {x, y}, dx = ..., ...}")
 	c.keys(t, simFields...)
 
 	size := []float64{0.1, 0.1}
-	if v, ok := c.vec(t, "size", 2, false); ok {
+	if v, ok := c.optVec(t, "size", 2); ok {
 		size = v
 	}
 	for i, v := range size {
@@ -75,13 +71,13 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 			c.fail("size[%d] is %s m: it must be > 0 and at most %d m", i+1, fmtNum(v), maxExtent)
 		}
 	}
-	height := c.numAtLeast(t, "height", 0.05, false, 0, true, "m")
+	height := c.num(t, "height", numField{def: 0.05, hasMin: true, above: true, unit: "m"})
 	if height > maxExtent {
 		c.fail("height is %s m: at most %d m", fmtNum(height), maxExtent)
 	}
-	dx := c.numAtLeast(t, "dx", 0.0005, false, 0, true, "m")
-	layers := c.integer(t, "layers", 5, 1, maxLayers)
-	st, apply := s.settings(c, t, gpusim.DefaultSettings())
+	dx := c.num(t, "dx", numField{def: 0.0005, hasMin: true, above: true, unit: "m"})
+	layers := c.integer(t, "layers", intField{def: 5, min: 1, max: maxLayers})
+	st := c.settings(t, scene.DefaultSettings())
 	backend := c.choice(t, "backend", "auto", "auto", "cpu", "cuda")
 
 	if s.opt.Backend != "" {
@@ -101,21 +97,6 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 			c.fail("backend = \"cuda\": %v", err)
 		}
 	}
-	dom := terrain.Domain{SizeX: size[0], SizeY: size[1], Height: height, Dx: dx}
-	if err := dom.Validate(); err != nil {
-		c.fail("%v", err)
-	}
-	nx, ny := dom.Grid()
-	if err := gpusim.CheckMemory(nx, ny, layers); err != nil {
-		c.fail("size = {%s, %s}, dx = %s and layers = %d make a grid too large for this machine: %s",
-			fmtNum(size[0]), fmtNum(size[1]), fmtNum(dx), layers, strings.TrimPrefix(err.Error(), "terrain: "))
-	}
-	if testMaxCells > 0 && float64(nx)*float64(ny) > float64(testMaxCells) {
-		c.fail("size = {%s, %s} and dx = %s make %d x %d cells: this test build allows %d", fmtNum(size[0]), fmtNum(size[1]), fmtNum(dx), nx, ny, testMaxCells)
-	}
-	if st.Workers > runtime.NumCPU() {
-		s.warn(fmt.Sprintf("workers = %d is more than the %d cores of this machine: the solver's workers will wait for each other", st.Workers, runtime.NumCPU()))
-	}
 	if backend == "auto" { // cuda when this build has it and a GPU is usable
 		backend = "cpu"
 		if _, err := gpusim.CUDAAvailable(); err == nil {
@@ -123,38 +104,24 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 		}
 	}
 	if backend != "cpu" {
-		st.Backend = backend // "cuda", or a test's host-kernel backend (Options.Backend)
+		st.Solver.Backend = backend // "cuda", or a test's host-kernel backend (Options.Backend)
 	}
-	s.cfg = &simConfig{domain: dom, layers: layers, settings: st, backend: backend, at: c.where()}
-	apply()
+	dom := terrain.Domain{SizeX: size[0], SizeY: size[1], Height: height, Dx: dx}
+	sc, warnings, err := scene.New(scene.Config{Name: s.name, Domain: dom, Layers: layers, Settings: st, Workers: s.opt.Workers})
+	if err != nil {
+		c.fail("%s", strings.TrimPrefix(err.Error(), "terrain: "))
+	}
+	if nx, ny := dom.Grid(); testMaxCells > 0 && float64(nx)*float64(ny) > float64(testMaxCells) {
+		c.fail("size = {%s, %s} and dx = %s make %d x %d cells: this test build allows %d", fmtNum(size[0]), fmtNum(size[1]), fmtNum(dx), nx, ny, testMaxCells)
+	}
+	s.scene, s.simPlace = sc, c.where()
+	s.warnAll(warnings)
 	ud := L.NewUserData()
 	ud.Value = s
 	ud.Metatable = s.mt.sim
 	s.simUD = ud
 	L.Push(ud)
 	return 1
-}
-
-// dt reads vp.sim's and sim:set's dt: "auto" (0 for the solver) or a number > 0.
-func (c call) dt(t *lua.LTable) float64 {
-	v := t.RawGetString("dt")
-	switch v := v.(type) {
-	case lua.LString:
-		if v == "auto" {
-			return 0
-		}
-	case lua.LNumber:
-		f := c.number("dt", v)
-		if f <= 0 {
-			c.fail("dt is %s s: it must be > 0 seconds, or \"auto\"", fmtNum(f))
-		}
-		return f
-	}
-	if v == lua.LNil {
-		return 0
-	}
-	c.fail("dt is %s: want a number of seconds > 0, or \"auto\"", describeValue(v))
-	return 0
 }
 
 // vpParam is vp.param(name, default): the value given from outside (Options.Params,
@@ -221,7 +188,7 @@ func (s *Scenario) vpWait(L *lua.LState) int {
 		c.fail("seconds is %s: it must be >= 0", fmtNum(d))
 	}
 	s.seq++
-	s.mainWait = &event{t: s.sim.Time() + d, seq: s.seq, main: true, what: "main"}
+	s.mainWait = &event{t: s.scene.Sim().Time() + d, seq: s.seq, main: true, what: "main"}
 	return L.Yield()
 }
 

@@ -19,12 +19,12 @@ func benchLibraryCPU(b *testing.B, name string, warm float64) {
 		b.Fatal(err)
 	}
 	defer sc.Close()
-	for sc.Time() < warm-1e-9 {
+	for sc.Scene().Time() < warm-1e-9 {
 		if _, err := sc.Advance(50); err != nil {
 			b.Fatal(err)
 		}
 	}
-	sim := sc.Sim()
+	sim := sc.Scene().Sim()
 	cols := sim.Columns().NumColumns()
 	s0 := sim.Steps()
 	b.ResetTimer()
@@ -35,7 +35,7 @@ func benchLibraryCPU(b *testing.B, name string, warm float64) {
 			b.Fatal(err)
 		}
 		if done {
-			b.Fatalf("the scenario ended at t = %.3f s", sc.Time())
+			b.Fatalf("the scenario ended at t = %.3f s", sc.Scene().Time())
 		}
 	}
 	el := time.Since(t0).Seconds()

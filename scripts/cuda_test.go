@@ -57,15 +57,15 @@ func TestLibraryCUDAMatchesCPU(t *testing.T) {
 			var a, b gpusim.Snapshot
 			const chunk = 20
 			steps, differ := 0, 0
-			for cpu.Time() < simSeconds {
+			for cpu.Scene().Time() < simSeconds {
 				doneC, errC := cpu.Advance(chunk)
 				doneD, errD := dev.Advance(chunk)
 				if errC != nil || errD != nil {
-					t.Fatalf("t = %.3f s: cpu %v, cuda %v", cpu.Time(), errC, errD)
+					t.Fatalf("t = %.3f s: cpu %v, cuda %v", cpu.Scene().Time(), errC, errD)
 				}
 				steps += chunk
-				cpu.Sim().Snapshot(&a)
-				dev.Sim().Snapshot(&b)
+				cpu.Scene().Sim().Snapshot(&a)
+				dev.Scene().Sim().Snapshot(&b)
 				if a.Steps != b.Steps {
 					t.Fatalf("steps: cpu %d, cuda %d", a.Steps, b.Steps)
 				}
@@ -112,8 +112,8 @@ func BenchmarkLibraryCUDASurgery(b *testing.B) {
 	if _, err := sc.Advance(10); err != nil {
 		b.Fatal(err)
 	}
-	sc.SetPipelined(true)
-	t0 := sc.Time()
+	sc.Scene().SetPipelined(true)
+	t0 := sc.Scene().Time()
 	b.ResetTimer()
 	for i := range b.N {
 		done, err := sc.Advance(1)
@@ -124,6 +124,6 @@ func BenchmarkLibraryCUDASurgery(b *testing.B) {
 			b.Fatalf("the scenario ended after %d frames: run fewer (-benchtime)", i+1)
 		}
 	}
-	sc.Sync() // the last frame's steps count only once they are done
-	b.ReportMetric((sc.Time()-t0)/b.Elapsed().Seconds(), "x-realtime")
+	sc.Scene().Sync() // the last frame's steps count only once they are done
+	b.ReportMetric((sc.Scene().Time()-t0)/b.Elapsed().Seconds(), "x-realtime")
 }

@@ -47,18 +47,18 @@ func TestLibraryPipelinedMatchesCPU(t *testing.T) {
 			if b := dev.Info().Backend; b != "host-kernels (deferred)" {
 				t.Fatalf("backend %q", b)
 			}
-			dev.SetPipelined(true)
+			dev.Scene().SetPipelined(true)
 			var before, now, got gpusim.Snapshot // the cpu's state before and after a call
-			cpu.Sim().Snapshot(&now)
-			for calls := 1; cpu.Time() < seconds; calls++ {
+			cpu.Scene().Sim().Snapshot(&now)
+			for calls := 1; cpu.Scene().Time() < seconds; calls++ {
 				before, now = now, before
 				doneC, errC := cpu.Advance(chunk)
 				doneD, errD := dev.Advance(chunk)
 				if errC != nil || errD != nil || doneC != doneD {
-					t.Fatalf("t = %.3f s: cpu %v (done %v), device %v (done %v)", cpu.Time(), errC, doneC, errD, doneD)
+					t.Fatalf("t = %.3f s: cpu %v (done %v), device %v (done %v)", cpu.Scene().Time(), errC, doneC, errD, doneD)
 				}
-				cpu.Sim().Snapshot(&now)
-				dev.Sim().Snapshot(&got)
+				cpu.Scene().Sim().Snapshot(&now)
+				dev.Scene().Sim().Snapshot(&got)
 				// The previous call's state; or this call's, when its callbacks waited for it.
 				want := &before
 				if got.Steps == now.Steps {
@@ -75,14 +75,14 @@ func TestLibraryPipelinedMatchesCPU(t *testing.T) {
 				}
 			}
 			var prev gpusim.Snapshot
-			dev.Sync()
-			cpu.Sim().Snapshot(&prev)
-			dev.Sim().Snapshot(&got)
+			dev.Scene().Sync()
+			cpu.Scene().Sim().Snapshot(&prev)
+			dev.Scene().Sim().Snapshot(&got)
 			if got.Steps != prev.Steps || !slices.Equal(got.Height, prev.Height) {
 				t.Fatalf("after Sync: step %d, cpu %d; heights equal %v", got.Steps, prev.Steps, slices.Equal(got.Height, prev.Height))
 			}
-			ca, cr, cj := cpu.Sim().Accounting()
-			da, dr, dj := dev.Sim().Accounting()
+			ca, cr, cj := cpu.Scene().Sim().Accounting()
+			da, dr, dj := dev.Scene().Sim().Accounting()
 			for _, v := range [][2]float64{{ca, da}, {cr, dr}, {cj, dj}} {
 				if math.Abs(v[0]-v[1]) > 1e-12*max(math.Abs(v[0]), 1e-12) {
 					t.Fatalf("accounting (added, removed, rejected) cpu %g %g %g, device %g %g %g", ca, cr, cj, da, dr, dj)

@@ -56,7 +56,7 @@ func load(t *testing.T, name string, params map[string]string) *run {
 	r.sc = sc
 	t.Cleanup(func() {
 		sc.Close()
-		t.Logf("%s %v: %.2f s simulated in %.2f s wall; volume accounting within %.2g relative", name, params, sc.Time(), r.wall.Seconds(), r.worst)
+		t.Logf("%s %v: %.2f s simulated in %.2f s wall; volume accounting within %.2g relative", name, params, sc.Scene().Time(), r.wall.Seconds(), r.worst)
 		if r.worst > volTol {
 			t.Errorf("%s %v: volume %.3g relative off added - removed at t = %.3f s (allowed %g)", name, params, r.worst, r.worstAt, volTol)
 		}
@@ -69,7 +69,7 @@ func load(t *testing.T, name string, params map[string]string) *run {
 }
 
 // sim is the scenario's solver.
-func (r *run) sim() *gpusim.Sim { return r.sc.Sim() }
+func (r *run) sim() *gpusim.Sim { return r.sc.Scene().Sim() }
 
 // cols is the current terrain's columns.
 func (r *run) cols() *terrain.Columns { return r.snap.Columns }
@@ -78,14 +78,14 @@ func (r *run) cols() *terrain.Columns { return r.snap.Columns }
 // (if not nil) after every chunk, with the invariants checked first.
 func (r *run) advance(until float64, each func()) {
 	r.t.Helper()
-	for !r.done && r.sc.Time() < until-1e-9 {
+	for !r.done && r.sc.Scene().Time() < until-1e-9 {
 		dt := r.sim().Dt()
-		n := max(1, min(r.chunk, int(math.Ceil((until-r.sc.Time())/dt-1e-6))))
+		n := max(1, min(r.chunk, int(math.Ceil((until-r.sc.Scene().Time())/dt-1e-6))))
 		start := time.Now()
 		done, err := r.sc.Advance(n)
 		r.wall += time.Since(start)
 		if err != nil {
-			r.t.Fatalf("%s: at t = %.3f s: %v", r.name, r.sc.Time(), err)
+			r.t.Fatalf("%s: at t = %.3f s: %v", r.name, r.sc.Scene().Time(), err)
 		}
 		r.done = done
 		r.check()
@@ -297,8 +297,8 @@ func TestViscosity(t *testing.T) {
 		vol0 := r.snap.Volume
 		r.chunk = 100
 		r.advance(10, nil) // main returns at t = 3 s
-		if !r.done || math.Abs(r.sc.Time()-3) > 0.004 {
-			t.Errorf("nu = %s: the run ended at t = %.3f s (done %v), want main to return at 3 s", nu, r.sc.Time(), r.done)
+		if !r.done || math.Abs(r.sc.Scene().Time()-3) > 0.004 {
+			t.Errorf("nu = %s: the run ended at t = %.3f s (done %v), want main to return at 3 s", nu, r.sc.Scene().Time(), r.done)
 		}
 		f1, c1 := measure()
 		res := result{f0 - f1, c0 - c1}
@@ -470,8 +470,8 @@ func TestPassages(t *testing.T) {
 		var vFlood, vIn, vEnd float64
 		extended := 0
 		r.chunk = 10
-		for !r.done && r.sc.Time() < 16 && (flooded < 0 || r.sc.Time() < flooded+2) {
-			r.advance(r.sc.Time()+0.05, nil)
+		for !r.done && r.sc.Scene().Time() < 16 && (flooded < 0 || r.sc.Scene().Time() < flooded+2) {
+			r.advance(r.sc.Scene().Time()+0.05, nil)
 			if flooded < 0 && tunnelsFull() {
 				flooded, vFlood, vIn = r.snap.Time, r.volume(outside), r.volume(inside)
 			}
@@ -719,7 +719,7 @@ func TestRock(t *testing.T) {
 	if _, err := emb.Advance(1); err != nil {
 		t.Fatal(err)
 	}
-	ec := emb.Sim().Columns()
+	ec := emb.Scene().Sim().Columns()
 	if ec.NumColumns() != r.snap.Columns.NumColumns() {
 		t.Errorf("embedded: %d columns, from the disk %d", ec.NumColumns(), r.snap.Columns.NumColumns())
 	}

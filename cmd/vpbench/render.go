@@ -14,7 +14,7 @@ import (
 	"github.com/vpbench/vpbench/engine"
 	"github.com/vpbench/vpbench/internal/clip"
 	"github.com/vpbench/vpbench/preview"
-	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // renderCommand is `vpbench render --at T [--png out.png] ... scenario.lua`: run the
@@ -85,8 +85,8 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usagef("--view: %v", err)
 	}
 	if *liquid != "" {
-		if _, ok := script.LiquidColors[*liquid]; !ok {
-			return usagef("--liquid %q: want water, blood, coffee or paint", *liquid)
+		if _, err := scene.NamedLiquid(*liquid); err != nil {
+			return usagef("--liquid %q: want %s", *liquid, scene.LiquidNames())
 		}
 	}
 	path := pos[0]
@@ -107,7 +107,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if until == 0 {
 		until = math.SmallestNonzeroFloat64 // reached at t = 0: no step
 	}
-	draw := func(sc *script.Scenario) error {
+	draw := func(sc *scene.Scene) error {
 		img, err := pm.picture(sc)
 		if err != nil {
 			return err
@@ -143,9 +143,13 @@ type pictureMaker struct {
 	lastSurface, lastRender time.Duration
 }
 
-func (p *pictureMaker) picture(sc *script.Scenario) (*image.RGBA, error) {
-	if p.liquid != "" {
-		if err := sc.SetLiquid(p.liquid); err != nil {
+func (p *pictureMaker) picture(sc *scene.Scene) (*image.RGBA, error) {
+	if p.liquid != "" { // --liquid overrides the script's, for every picture
+		l, err := scene.NamedLiquid(p.liquid)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := sc.Change(func(st *scene.Settings) { st.Liquid = l }); err != nil {
 			return nil, err
 		}
 	}
@@ -160,12 +164,8 @@ func (p *pictureMaker) picture(sc *script.Scenario) (*image.RGBA, error) {
 			float64(p.width)/float64(p.height))
 		p.haveCam = true
 	}
-	st := sc.SurfaceSettings()
 	eye := p.cam.Eye()
-	st.Camera, st.Meniscus = &eye, p.meniscus
-	if err := sc.SetSurfaceSettings(st); err != nil {
-		return nil, err
-	}
+	sc.SetView(scene.View{Eye: &eye, Meniscus: &p.meniscus})
 	t0 := time.Now()
 	m, err := sc.BuildSurface()
 	if err != nil {
@@ -173,7 +173,7 @@ func (p *pictureMaker) picture(sc *script.Scenario) (*image.RGBA, error) {
 	}
 	p.lastSurface = time.Since(t0)
 	p.triangles = m.NumTriangles()
-	fr, err := engine.FrameOf(sc, m)
+	fr, err := preview.FrameOf(sc, m)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +194,7 @@ func renderClip(ctx context.Context, path string, f scenarioFlags, pm *pictureMa
 	k := 0
 	var renderSum, surfSum time.Duration
 	var drawn int
-	onFrame := func(sc *script.Scenario) error {
+	onFrame := func(sc *scene.Scene) error {
 		t := sc.Time()
 		if k >= n || t < from+float64(k)/fps-tol {
 			return nil

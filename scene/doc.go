@@ -1,0 +1,37 @@
+// Package scene is the simulated world of one run: the solver (gpusim.Sim) on the
+// terrain's columns, the terrain's solid and triangle mesh, the liquid surface built over
+// the solver's heights with its settings, and how the liquid looks. It knows nothing of
+// Lua (package script binds it to scripts and schedules their callbacks), of the run loop
+// (package engine steps it, builds a surface a frame and hands frames to the preview) or
+// of OpenGL (package preview draws frames made from it).
+//
+// # One way to change a setting
+//
+// Change is the only way a setting changes: vp.sim (through New), sim:set, the terminal
+// UI's keys and the command's --workers all go through it. It takes a function that edits
+// a copy of the Settings, applies the outside override (Config.Workers, from --workers),
+// validates the whole (the solver's, the surface's and the liquid's rules), applies it
+// when valid and returns the warnings the new settings raise (a dt above the stability
+// limit, more workers than cores). An invalid change changes nothing.
+//
+// # Units
+//
+// SI throughout: lengths and heights in m, volumes in m^3, times in s, viscosities in
+// m^2/s, extinctions in 1/m; colours are sRGB in [0, 1].
+//
+// # Invariants
+//
+//   - The solver is built once, by the first SetTerrain (or EnsureSolver on the empty
+//     domain), and is the same for the whole run; a terrain change hands it new columns
+//     on the same grid, carrying the liquid over.
+//   - The surface builder and the terrain mesh are made when first needed and again after
+//     a terrain change (they cost a marching-cubes pass over the domain).
+//   - Snapshot is the solver's state at the current step boundary, copied at most once
+//     per boundary; every change of the state (steps, fills, drops, terrain) drops it.
+//
+// # Goroutines
+//
+// One goroutine (the runner) drives a Scene: every method but Name and Time, which are
+// safe from any goroutine, as are Sim().Snapshot and Sim().Stats (the UI reads those
+// while the runner steps).
+package scene

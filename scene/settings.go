@@ -1,0 +1,71 @@
+package scene
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/surface"
+)
+
+// Settings are everything about a scene that may change mid-run: the solver's, the
+// liquid surface's and the liquid's look. Change is the one way to change them.
+type Settings struct {
+	Solver gpusim.Settings
+	// Surface are the liquid surface's settings. Its Camera and FallDrop are not the
+	// scenario's: the viewer sets the camera (SetView), the solver the fall threshold.
+	Surface surface.Settings
+	Liquid  Liquid
+}
+
+// DefaultSettings are vp.sim's defaults: the solver's, the paper's surface, water.
+func DefaultSettings() Settings {
+	return Settings{Solver: gpusim.DefaultSettings(), Surface: surface.DefaultSettings(), Liquid: DefaultLiquid()}
+}
+
+// Validate names the first field that cannot be used: the solver's, then the liquid's,
+// then the surface's.
+func (s Settings) Validate() error {
+	if err := s.Solver.Validate(); err != nil {
+		return err
+	}
+	if err := s.Liquid.Validate(); err != nil {
+		return err
+	}
+	return s.Surface.Validate()
+}
+
+// Settings are the settings in force.
+func (s *Scene) Settings() Settings { return s.settings }
+
+// Change edits a copy of the settings in force with edit, gives the worker count the
+// outside override (Config.Workers) when there is one, validates the result and applies
+// it. It returns the warnings the new settings raise: a dt above the stability limit (once
+// the solver exists), a worker count above the machine's cores (when it changes). An
+// invalid result changes nothing and returns the error naming its field. The backend
+// cannot change once the solver exists.
+//
+// vp.sim, sim:set, the UI's keys and --workers all change settings here, so the override,
+// the checks and the warnings are the same whichever way a user changes a setting.
+func (s *Scene) Change(edit func(*Settings)) (warnings []string, err error) {
+	st := s.settings
+	edit(&st)
+	if s.workers >= 0 {
+		st.Solver.Workers = s.workers
+	}
+	if err := st.Validate(); err != nil {
+		return nil, err
+	}
+	if s.sim != nil && st.Solver != s.settings.Solver { // the surface's and the liquid's are the scene's alone
+		if err := s.sim.Set(st.Solver); err != nil {
+			return nil, err
+		}
+		warnings = s.sim.Warnings()
+	}
+	old := s.settings
+	s.settings = st
+	if n := st.Solver.Workers; n > runtime.NumCPU() && n != old.Solver.Workers {
+		warnings = append(warnings, fmt.Sprintf("workers = %d is more than the %d cores of this machine: the solver's workers will wait for each other", n, runtime.NumCPU()))
+	}
+	return warnings, nil
+}

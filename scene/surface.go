@@ -1,0 +1,131 @@
+package scene
+
+import (
+	"fmt"
+
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/surface"
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// surfaceState is the liquid surface of the scene: the terrain's triangle mesh and the
+// surface builder are made when first needed (they cost a marching-cubes pass over the
+// domain), and made again after the terrain changes.
+type surfaceState struct {
+	version  int // bumped on every terrain change
+	builtFor int // the version builder was made for (0: none)
+	builder  *surface.Builder
+	mesh     *terrain.Mesh // the terrain mesh builder was made with (the preview draws it)
+	heights  []float32     // BuildSurface's copy of the heights, reused
+	// BuildSurface's copies of the particles in the air and their spheres, reused.
+	particles []gpusim.Particle
+	drops     []surface.Drop
+}
+
+// View is what a viewer asks of the liquid surface, beside the scenario's settings.
+type View struct {
+	// Eye is the camera position, m, for the convex-meniscus cap (surface.Settings.Camera);
+	// nil: no viewer.
+	Eye *[3]float64
+	// Meniscus, when set, overrides the scenario's meniscus switch (the window's M key,
+	// `vpbench render --meniscus=false`); nil: the scenario's setting stands.
+	Meniscus *bool
+}
+
+// SetView sets the viewer's camera and meniscus switch for the surfaces built from now
+// on. The scenario's own settings are untouched: a view taken away restores them.
+func (s *Scene) SetView(v View) {
+	if v.Eye != nil {
+		e := *v.Eye
+		v.Eye = &e
+	}
+	if v.Meniscus != nil {
+		m := *v.Meniscus
+		v.Meniscus = &m
+	}
+	s.view = v
+}
+
+// surfaceSettings are the settings a surface is built with: the scenario's, with the
+// viewer's camera and meniscus switch, and the solver's fall threshold (where liquid
+// falls as particles, the surface does not draw a sheet down the drop).
+func (s *Scene) surfaceSettings() surface.Settings {
+	st := s.settings.Surface
+	st.Camera = s.view.Eye
+	if s.view.Meniscus != nil {
+		st.Meniscus = *s.view.Meniscus
+	}
+	st.FallDrop = 0
+	if s.sim != nil && s.sim.Settings().Falling == gpusim.FallingParticles {
+		st.FallDrop = s.sim.FallDrop()
+	}
+	return st
+}
+
+// SurfaceBuilder returns the surface builder for the current terrain, making it (and the
+// terrain mesh) if needed.
+func (s *Scene) SurfaceBuilder() (*surface.Builder, error) {
+	if s.sim == nil {
+		return nil, fmt.Errorf("%s: the scene has no terrain yet", s.name)
+	}
+	if s.surf.builder != nil && s.surf.builtFor == s.surf.version {
+		return s.surf.builder, nil
+	}
+	mesh, err := terrain.SurfaceMesh(s.Solid(), s.domain)
+	if err != nil {
+		return nil, fmt.Errorf("terrain mesh: %w", err)
+	}
+	b, err := surface.NewBuilder(s.sim.Columns(), mesh, s.surfaceSettings())
+	if err != nil {
+		return nil, err
+	}
+	s.surf.builder, s.surf.builtFor, s.surf.mesh = b, s.surf.version, mesh
+	return b, nil
+}
+
+// BuildSurface makes the liquid surface mesh of the current state, with the liquid in
+// the air as spheres after it (surface.Drop). The mesh is the builder's: valid until the
+// next build.
+func (s *Scene) BuildSurface() (*surface.Mesh, error) {
+	b, err := s.SurfaceBuilder()
+	if err != nil {
+		return nil, err
+	}
+	if err := b.SetSettings(s.surfaceSettings()); err != nil {
+		return nil, err
+	}
+	var m *surface.Mesh
+	if s.snapOK { // the state was read already: its heights are at hand
+		m = b.Build(s.snap.Height)
+		s.surf.particles = append(s.surf.particles[:0], s.snap.Particles...)
+	} else {
+		s.surf.heights = s.sim.Heights(s.surf.heights)
+		m = b.Build(s.surf.heights)
+		s.surf.particles = s.sim.Particles(s.surf.particles)
+	}
+	s.surf.drops = s.surf.drops[:0]
+	for _, p := range s.surf.particles {
+		s.surf.drops = append(s.surf.drops, surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius())})
+	}
+	return m.AppendDrops(s.surf.drops, b.Settings().DepthMax), nil
+}
+
+// TerrainMesh is the terrain's triangle mesh (made with the surface builder) and a
+// version that changes whenever the terrain does.
+func (s *Scene) TerrainMesh() (*terrain.Mesh, int, error) {
+	if _, err := s.SurfaceBuilder(); err != nil {
+		return nil, 0, err
+	}
+	return s.surf.mesh, s.surf.version, nil
+}
+
+// ExportMesh writes the liquid surface mesh of the current state to path: PLY (with
+// per-vertex opacity) when the name ends in .ply, OBJ otherwise. Missing folders are made.
+func (s *Scene) ExportMesh(path string) error {
+	s.Sync()
+	m, err := s.BuildSurface()
+	if err != nil {
+		return err
+	}
+	return m.WriteFile(path)
+}

@@ -1,0 +1,74 @@
+package scene
+
+import (
+	"fmt"
+
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// emptySolid is the terrain of a scene that sets none: free space above the domain floor.
+var emptySolid, _ = terrain.Plane(terrain.Vec3{Z: -1}, terrain.Vec3{Z: 1})
+
+// SetTerrain extracts solid's columns (nil: the empty domain) and builds the solver on
+// them, or hands them to it (the liquid is carried over: see gpusim.Sim.SetTerrain). It
+// returns the volume that found no room, m^3, and the warnings raised (free intervals
+// treated as solid, a dt above the stability limit). On an error nothing changes.
+//
+// Extraction evaluates the solid on several goroutines; a solid that calls back into a
+// script (a heightfield's function) must be safe for that.
+func (s *Scene) SetTerrain(solid terrain.Solid) (rejected float64, warnings []string, err error) {
+	if solid == nil {
+		solid = emptySolid
+	}
+	cols, err := terrain.Extract(solid, s.domain, s.layers)
+	if err != nil {
+		return 0, nil, err
+	}
+	if s.sim == nil {
+		sim, err := gpusim.New(cols, s.settings.Solver)
+		if err != nil {
+			return 0, nil, err
+		}
+		s.sim = sim
+	} else if rejected, err = s.sim.SetTerrain(cols); err != nil {
+		return 0, nil, err
+	}
+	s.snapOK = false
+	s.solid = solid
+	s.surf.version++ // the surface follows on its next use
+	if cols.Dropped > 0 && cols.Dropped != s.lastDropped {
+		warnings = append(warnings, fmt.Sprintf("the terrain has %d free intervals below the topmost %d of their cells: they are treated as solid (raise layers to keep them)", cols.Dropped, cols.Layers))
+	}
+	s.lastDropped = cols.Dropped
+	warnings = append(warnings, s.sim.Warnings()...)
+	s.storeTime()
+	return rejected, warnings, nil
+}
+
+// EnsureSolver builds the solver on the empty domain if no terrain has been set yet (a
+// scenario that fills before it sets a terrain, or sets none).
+func (s *Scene) EnsureSolver() ([]string, error) {
+	if s.sim != nil {
+		return nil, nil
+	}
+	_, warnings, err := s.SetTerrain(nil)
+	return warnings, err
+}
+
+// Solid is the terrain's solid: the one last set, or the empty domain's.
+func (s *Scene) Solid() terrain.Solid {
+	if s.solid == nil {
+		return emptySolid
+	}
+	return s.solid
+}
+
+// Extent is the grid's size in x and y and its height, m (zeros before the solver).
+func (s *Scene) Extent() (sx, sy, h float64) {
+	if s.sim == nil {
+		return 0, 0, 0
+	}
+	c := s.sim.Columns()
+	return float64(c.Nx) * c.Dx, float64(c.Ny) * c.Dx, c.Height
+}

@@ -1,0 +1,126 @@
+package script
+
+import (
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
+)
+
+// settingsMethods are the sim methods that change settings.
+func (s *Scenario) settingsMethods() []decl {
+	return []decl{
+		{"set", s.simSet, "sim:set{...}: changes the solver's, the surface's and the liquid's settings mid-run"},
+	}
+}
+
+// changeable are the settings vp.sim and sim:set share (sim:set accepts only these;
+// settings reads them for both); fixed are vp.sim's others.
+var (
+	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "falling", "fall_drop", "dt", "workers",
+		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid", "absorption"}
+	fixed = []string{"size", "height", "dx", "layers", "backend"}
+)
+
+// simSet is sim:set{...}: changes settings through the scene's Change; nothing changes
+// if one is bad.
+func (s *Scenario) simSet(L *lua.LState) int {
+	c := s.simCall(L, "set")
+	t := c.table(2, "{viscosity = ..., damping = ..., ...}")
+	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
+		if ks, ok := k.(lua.LString); ok && contains(fixed, string(ks)) {
+			c.fail("%s cannot change mid-run: the grid and the backend are fixed by vp.sim (sim:set changes %s)", string(ks), strings.Join(changeable, ", "))
+		}
+	}
+	c.keys(t, changeable...)
+	st := c.settings(t, s.scene.Settings())
+	warnings, err := s.scene.Change(func(cur *scene.Settings) { *cur = st })
+	if err != nil {
+		c.fail("%v", err)
+	}
+	s.warnAll(warnings)
+	return 0
+}
+
+// settings reads the changeable fields of t over st (the fields absent keep st's
+// values): one parser for vp.sim and sim:set, so that a name means the same and is read
+// the same in both. It checks each field's type and form; the scene's Change checks the
+// values (ranges, the liquid's colour) and applies the override of --workers.
+func (c call) settings(t *lua.LTable, st scene.Settings) scene.Settings {
+	sv := &st.Solver
+	if t.RawGetString("dt") != lua.LNil {
+		sv.Dt = c.dt(t)
+	}
+	sv.Viscosity = c.num(t, "viscosity", numField{def: sv.Viscosity})
+	sv.Damping = c.num(t, "damping", numField{def: sv.Damping})
+	sv.Gravity = c.num(t, "gravity", numField{def: sv.Gravity})
+	sv.CrossSection, _ = gpusim.ParseCrossSection(c.choice(t, "cross_section", sv.CrossSection.String(), "paper", "film"))
+	sv.ExtendedPipes, _ = gpusim.ParseExtendedPipes(c.choice(t, "extended_pipes", sv.ExtendedPipes.String(), "unified", "axis", "off"))
+	sv.Falling, _ = gpusim.ParseFalling(c.choice(t, "falling", sv.Falling.String(), "particles", "off"))
+	sv.FallDrop = c.num(t, "fall_drop", numField{def: sv.FallDrop})
+	sv.Workers = c.integer(t, "workers", intField{def: sv.Workers, min: 0, max: maxWorkers})
+	st.Liquid = c.liquid(t, st.Liquid)
+	su := &st.Surface
+	su.DepthMax = c.num(t, "depth_max", numField{def: su.DepthMax})
+	su.MeniscusLength = c.num(t, "meniscus_length", numField{def: su.MeniscusLength})
+	su.ContactAngle = c.num(t, "contact_angle", numField{def: su.ContactAngle})
+	su.Meniscus = c.boolean(t, "meniscus", su.Meniscus)
+	return st
+}
+
+// dt reads vp.sim's and sim:set's dt: "auto" (0 for the solver) or a number > 0.
+func (c call) dt(t *lua.LTable) float64 {
+	v := t.RawGetString("dt")
+	switch v := v.(type) {
+	case lua.LString:
+		if v == "auto" {
+			return 0
+		}
+	case lua.LNumber:
+		f := c.number("dt", v)
+		if f <= 0 {
+			c.fail("dt is %s s: it must be > 0 seconds, or \"auto\"", fmtNum(f))
+		}
+		return f
+	}
+	if v == lua.LNil {
+		return 0
+	}
+	c.fail("dt is %s: want a number of seconds > 0, or \"auto\"", describeValue(v))
+	return 0
+}
+
+// liquid reads the liquid key (a name or an {r, g, b} table) and the absorption key (an
+// {r, g, b} table of extinctions, 1/m) over cur. A named liquid brings its absorption, a
+// custom colour none (the preview derives one from the colour) unless absorption is given
+// too. The values' ranges are the scene's to check.
+func (c call) liquid(t *lua.LTable, cur scene.Liquid) scene.Liquid {
+	switch v := t.RawGetString("liquid").(type) {
+	case *lua.LNilType:
+	case lua.LString:
+		l, err := scene.NamedLiquid(string(v))
+		if err != nil {
+			c.fail("%v", err)
+		}
+		cur = l
+	case *lua.LTable:
+		cur = scene.Liquid{Name: "custom"}
+		for i, x := range c.vecValue("liquid", v, 3) {
+			cur.Color[i] = float32(x)
+		}
+	default:
+		c.fail("liquid is %s: want a name (%s) or an {r, g, b} table", typeName(v), scene.LiquidNames())
+	}
+	switch a := t.RawGetString("absorption").(type) {
+	case *lua.LNilType:
+	case *lua.LTable:
+		for i, x := range c.vecValue("absorption", a, 3) {
+			cur.Absorption[i] = float32(x)
+		}
+	default:
+		c.fail("absorption is %s: want an {r, g, b} table of extinctions in 1/m (blood: {400, 24000, 15000})", typeName(a))
+	}
+	return cur
+}

@@ -1,0 +1,157 @@
+package script
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vpbench/vpbench/gpusim"
+)
+
+// sourceMethods are the sim methods that add and take liquid: at once (fill, drop) or
+// over time (sources and sinks).
+func (s *Scenario) sourceMethods() []decl {
+	return []decl{
+		{"fill", s.simFill, "sim:fill{at, level} -> m^3: pours liquid into the space connected to at, up to level"},
+		{"drop", s.simDrop, "sim:drop{at, volume, velocity}: releases a parcel of liquid in the air"},
+		{"source", func(L *lua.LState) int { return s.addEmitter(s.simCall(L, "source"), false) },
+			"sim:source{at, radius, rate, start, stop, falls, velocity} -> source: adds rate m^3/s"},
+		{"sink", func(L *lua.LState) int { return s.addEmitter(s.simCall(L, "sink"), true) },
+			"sim:sink{at, radius, rate, start, stop} -> sink: takes up to rate m^3/s"},
+	}
+}
+
+func (s *Scenario) simFill(L *lua.LState) int {
+	c := s.simCall(L, "fill")
+	t := c.table(2, "{at = {x, y, z}, level = z}")
+	c.keys(t, "at", "level")
+	at := c.vec(t, "at", 3)
+	level := c.num(t, "level", numField{required: true, want: "a height in m"})
+	c.ensureSim()
+	added, err := s.scene.Fill(at[0], at[1], at[2], level)
+	if err != nil {
+		c.fail("%s", strings.TrimPrefix(err.Error(), "fill: "))
+	}
+	L.Push(lua.LNumber(added))
+	return 1
+}
+
+func (s *Scenario) simDrop(L *lua.LState) int {
+	c := s.simCall(L, "drop")
+	t := c.table(2, "{at = {x, y, z}, volume = m^3, velocity = {vx, vy, vz}}")
+	c.keys(t, "at", "volume", "velocity")
+	at := c.vec(t, "at", 3)
+	vol := c.num(t, "volume", numField{required: true, want: "a volume in m^3"})
+	vel, ok := c.optVec(t, "velocity", 3)
+	if !ok {
+		vel = []float64{0, 0, 0}
+	}
+	c.ensureSim()
+	if err := s.scene.Drop(at[0], at[1], at[2], vol, vel[0], vel[1], vel[2]); err != nil {
+		c.fail("%s", strings.TrimPrefix(err.Error(), "drop: "))
+	}
+	return 0
+}
+
+// emitterVal is a source or sink handle.
+type emitterVal struct {
+	s    *Scenario
+	id   int
+	sink bool
+	rate float64 // as the script gives it (>= 0)
+}
+
+func (e *emitterVal) describe() string {
+	kind := "source"
+	if e.sink {
+		kind = "sink"
+	}
+	return fmt.Sprintf("%s %d (rate %g m^3/s)", kind, e.id, e.rate)
+}
+
+// addEmitter is sim:source and sim:sink: rate >= 0 in both (a sink removes it).
+func (s *Scenario) addEmitter(c call, sink bool) int {
+	t := c.table(2, "{at = {x, y, z}, radius = r, rate = q, start = t0, stop = t1}")
+	c.keys(t, "at", "radius", "rate", "start", "stop", "falls", "velocity")
+	at := c.vec(t, "at", 3)
+	radius := c.num(t, "radius", numField{hasMin: true, unit: "m"})
+	rate := c.num(t, "rate", numField{required: true, hasMin: true, unit: "m^3/s"})
+	start := c.num(t, "start", numField{hasMin: true, unit: "s"})
+	stop := math.Inf(1)
+	if t.RawGetString("stop") != lua.LNil {
+		stop = c.num(t, "stop", numField{required: true})
+		if stop <= start {
+			c.fail("stop is %s s: it must be after start (%s s)", fmtNum(stop), fmtNum(start))
+		}
+	}
+	falls := c.boolean(t, "falls", false)
+	vel, hasVel := c.optVec(t, "velocity", 3)
+	if sink && falls {
+		c.fail("falls = true: a sink takes liquid from its columns, it cannot fall")
+	}
+	if hasVel && !falls {
+		c.fail("velocity is for a source that falls (falls = true): one that does not puts its liquid into its columns")
+	}
+	if !hasVel {
+		vel = []float64{0, 0, 0}
+	}
+	c.ensureSim()
+	q := rate
+	if sink {
+		q = -rate
+	}
+	id, err := s.scene.Sim().AddEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
+		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2]})
+	if err != nil {
+		c.fail("%v", err)
+	}
+	ud := c.L.NewUserData()
+	ud.Value = &emitterVal{s: s, id: id, sink: sink, rate: rate}
+	ud.Metatable = s.mt.emitter
+	c.L.Push(ud)
+	return 1
+}
+
+// emitterMethods are a source's (and a sink's) methods.
+func (s *Scenario) emitterMethods() []decl {
+	self := func(L *lua.LState, name string) (call, *emitterVal) {
+		c := call{s, L, name}
+		if ud, ok := L.Get(1).(*lua.LUserData); ok {
+			if e, ok := ud.Value.(*emitterVal); ok {
+				c.notInHeightfield()
+				if e.sink {
+					c.fn = strings.Replace(c.fn, "source", "sink", 1)
+				}
+				return c, e
+			}
+		}
+		c.fail("call it with a colon on a source or sink (s%s...)", name[strings.IndexByte(name, ':'):])
+		return c, nil
+	}
+	return []decl{
+		{"set_rate", func(L *lua.LState) int {
+			c, e := self(L, "source:set_rate")
+			q := c.number("rate", L.Get(2))
+			if q < 0 {
+				c.fail("rate is %s m^3/s: it must be >= 0 (a sink removes its rate)", fmtNum(q))
+			}
+			if e.sink {
+				q = -q
+			}
+			if err := s.scene.Sim().SetEmitterRate(e.id, q); err != nil {
+				c.fail("%v", err)
+			}
+			e.rate = math.Abs(q)
+			return 0
+		}, "source:set_rate(q): the rate from now on, m^3/s (>= 0)"},
+		{"stop", func(L *lua.LState) int {
+			c, e := self(L, "source:stop")
+			if err := s.scene.Sim().StopEmitter(e.id); err != nil {
+				c.fail("%v", err)
+			}
+			return 0
+		}, "source:stop(): stops it for good"},
+	}
+}
