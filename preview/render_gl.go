@@ -91,89 +91,28 @@ func (u *uniforms) find(prog uint32) {
 	u.shadowTexel = loc("uShadowTexel")
 }
 
-const terrainVS = `#version 330 core
-layout(location = 0) in vec3 aPos;
-layout(location = 1) in vec3 aNormal;
-uniform mat4 uViewProj;
-out vec3 vPos;
-out vec3 vNormal;
-void main() {
-	vPos = aPos;
-	vNormal = aNormal;
-	gl_Position = uViewProj * vec4(aPos, 1.0);
-}
-`
+// The programs' GLSL is in shaders/ (shaders_gl.go): the terrain's, the liquid's, and
+// the pieces they share.
+var terrainVS = loadShader("terrain.vert.glsl")
 
-// The terrain: a neutral material, Lambert from the key light plus a hemisphere ambient (sky above, a darker bounce below) so that undersides of overhangs are not
+// The terrain (shaders/terrain.frag.glsl): a neutral material, Lambert from the key light plus a hemisphere ambient (sky above, a darker bounce below) so that undersides of overhangs are not
 // black; a faint world-space checker (uChecker metres a square) shows shape and scale and
 // shows through shallow liquid. Back faces (seen through a hole) are lit as front faces.
-const terrainFS = `#version 330 core
-in vec3 vPos;
-in vec3 vNormal;
-uniform vec3 uLightDir;
-uniform float uChecker;
-out vec4 fragColor;
-` + terrainShading + `
-void main() {
-	vec3 n = normalize(vNormal);
-	if (!gl_FrontFacing) n = -n;
-	fragColor = vec4(pow(terrainLinear(vPos, n), vec3(1.0 / 2.2)), 1.0);
-}
-`
+var terrainFS = loadShader("terrain.frag.glsl")
 
-// terrainShading is the terrain's material and lighting (linear RGB), shared by the
-// terrain's shader and the liquid's, which composites against it (see liquidFS).
+// shaders/terrain_shading.glsl is the terrain's material and lighting (linear RGB),
+// included by the terrain's shader and the liquid's, which composites against it (see
+// liquidFS).
 //
 // keyShadow is the share of the key light that reaches p (normal n): 0 in the terrain's
 // shadow, 1 in the light, from the light's depth map (shadow_gl.go) looked up 1.5 texels
 // off the surface along n: four hardware-filtered (2 x 2) comparisons half a texel apart
 // (soft edges a texel or two wide), or on a software renderer one (uShadowTexel 0: each
 // lookup costs a third of a frame there); 1 outside the map or when there is none.
-const terrainShading = `
-uniform sampler2DShadow uShadow;
-uniform mat4 uLightViewProj;
-uniform float uShadowOn;
-uniform float uShadowOffset;
-uniform float uShadowTexel;
-float keyShadow(vec3 p, vec3 n) {
-	if (uShadowOn < 0.5) return 1.0;
-	vec4 q = uLightViewProj * vec4(p + n * uShadowOffset, 1.0);
-	vec3 s = q.xyz / q.w * 0.5 + 0.5;
-	if (s.x <= 0.0 || s.x >= 1.0 || s.y <= 0.0 || s.y >= 1.0 || s.z >= 1.0) return 1.0;
-	if (uShadowTexel <= 0.0) return texture(uShadow, s); // one lookup (software renderers)
-	float t = 0.5 * uShadowTexel;
-	return 0.25 * (texture(uShadow, vec3(s.xy + vec2(-t, -t), s.z)) + texture(uShadow, vec3(s.xy + vec2(t, -t), s.z))
-		+ texture(uShadow, vec3(s.xy + vec2(-t, t), s.z)) + texture(uShadow, vec3(s.xy + vec2(t, t), s.z)));
-}
-vec3 terrainLinear(vec3 p, vec3 n) {
-	vec3 base = vec3(0.62, 0.60, 0.57);
-	ivec3 c = ivec3(floor(p / uChecker));
-	if (((c.x + c.y + c.z) & 1) == 1) base *= 0.86;
-	float hemi = 0.5 + 0.5 * n.z;
-	vec3 ambient = mix(vec3(0.06, 0.06, 0.06), vec3(0.22, 0.23, 0.26), hemi);
-	float diff = max(dot(n, uLightDir), 0.0);
-	if (diff > 0.0) diff *= keyShadow(p, n);
-	return base * (ambient + 0.95 * diff);
-}
-`
 
-const liquidVS = `#version 330 core
-layout(location = 0) in vec3 aPos;
-layout(location = 1) in vec3 aNormal;
-layout(location = 2) in float aOpacity;
-uniform mat4 uViewProj;
-out vec3 vPos;
-out vec3 vNormal;
-out float vOpacity;
-void main() {
-	vPos = aPos;
-	vNormal = aNormal;
-	vOpacity = aOpacity;
-	gl_Position = uViewProj * vec4(aPos, 1.0);
-}
-`
+var liquidVS = loadShader("liquid.vert.glsl")
 
-// The liquid: light goes through it and is absorbed by depth (Beer-Lambert), and its
+// The liquid (shaders/liquid.frag.glsl): light goes through it and is absorbed by depth (Beer-Lambert), and its
 // surface reflects in proportion to how much liquid there is. Lighting is computed in
 // linear RGB; each output is encoded with pow(1/2.2) before blending, so the framebuffer
 // (RGBA8, not sRGB) holds display-encoded values and blending happens in that space.
@@ -224,59 +163,7 @@ void main() {
 // keeps the band there from the top view (3; 2 leaves none): more whitens the ripples of
 // a spill (coffee, with the horizon strip at 3: 23% of the picture brown with no ring,
 // 16% with 4, 15% with 16).
-const liquidFS = `#version 330 core
-in vec3 vPos;
-in vec3 vNormal;
-in float vOpacity;
-uniform vec3 uEye;
-uniform vec3 uLightDir;
-uniform vec3 uColor;
-uniform vec3 uSigma;
-uniform float uDepthMax;
-uniform float uChecker;
-layout(location = 0, index = 0) out vec4 fragColor;
-layout(location = 0, index = 1) out vec4 fragBehind;
-` + terrainShading + `
-// studio is the radiance (linear RGB) the surface mirrors along r, seen from direction
-// v, with lit the key light's unshadowed share: see liquidFS's comment.
-vec3 studio(vec3 r, vec3 v, float lit) {
-	float el = r.z; // the sine of r's elevation
-	vec3 room = el >= 0.0 ? mix(vec3(0.20, 0.21, 0.23), vec3(0.03, 0.035, 0.045), smoothstep(0.0, 0.6, el)) : vec3(0.04);
-	float strip = smoothstep(0.02, 0.05, el) * smoothstep(0.22, 0.18, el); // 1.5 to 12 degrees up
-	float c = dot(r, reflect(-v, vec3(0.0, 0.0, 1.0))); // cos of the angle from the flat mirror direction
-	float ring = smoothstep(0.9848, 0.9743, c) * smoothstep(0.7660, 0.8090, c); // 10 to 40 degrees, 3-degree edges
-	float key = smoothstep(0.9925, 0.9962, dot(r, uLightDir)) * lit; // a disc 5 to 7 degrees across
-	return room + 1.2 * strip + 4.0 * ring + 60.0 * key;
-}
-void main() {
-	vec3 n = normalize(vNormal);
-	vec3 v = normalize(uEye - vPos);
-	if (dot(n, v) < 0.0 && !gl_FrontFacing) n = -n;
-	float d = clamp(vOpacity, 0.0, 1.0) * uDepthMax;
-	float ndv = clamp(dot(n, v), 0.0, 1.0);
-	// The terrain under the liquid is seen by light that crossed the layer twice: down
-	// from the light and back up to the eye, each along its slant refracted into the
-	// liquid (n = 1.33, Snell): the path is d (1/cos t_view + 1/cos t_light).
-	float ndl = clamp(dot(n, uLightDir), 0.0, 1.0);
-	float path = inversesqrt(1.0 - (1.0 - ndv * ndv) / 1.7689) + inversesqrt(1.0 - (1.0 - ndl * ndl) / 1.7689);
-	vec3 T = exp(-uSigma * d * path);
-	float w = smoothstep(2e-5, 3e-4, d);
-	float F = w * (0.02 + 0.98 * pow(1.0 - ndv, 5.0));
-	float lit = keyShadow(vPos, n); // the key light's share here (the terrain's shadow)
-	float cover = 1.0 - (T.r + T.g + T.b) / 3.0;
-	vec3 body = pow(uColor, vec3(2.2)) * (0.35 + 0.65 * max(dot(n, uLightDir), 0.0) * lit);
-	vec3 add = body * cover * (1.0 - F) + F * studio(reflect(-v, n), v, lit);
-	vec3 behind = pow(T * (1.0 - F), vec3(1.0 / 2.2));
-	float b = (behind.r + behind.g + behind.b) / 3.0;
-	// Composite in linear RGB against the terrain as it would be drawn here (est), then
-	// take away est's encoded share, which the blend adds back from the framebuffer.
-	vec3 est = terrainLinear(vPos - d * n, n);
-	vec3 lin = add + T * (1.0 - F) * est;
-	vec3 src = max(pow(lin, vec3(1.0 / 2.2)) - behind * pow(est, vec3(1.0 / 2.2)), 0.0);
-	fragColor = vec4(src, 1.0 - b);
-	fragBehind = vec4(behind, b);
-}
-`
+var liquidFS = loadShader("liquid.frag.glsl")
 
 // liquidSigma is the extinction (1/m, per channel) of a liquid of colour col (sRGB in
 // [0, 1]) whose frame names no absorption (a custom colour), so that the colour says how
@@ -290,7 +177,7 @@ void main() {
 // clear); the second darkens: a dark colour (coffee) absorbs in all channels. The cap
 // keeps 1.2 mm of a dark red from hiding the terrain entirely; real blood takes green
 // away some 6 times faster, which is why the named liquids carry measured absorptions
-// (script.LiquidAbsorptions). Water (1.16, 0.32, 0.14)/mm: 94-99%
+// (scene.LiquidAbsorptions). Water (1.16, 0.32, 0.14)/mm: 94-99%
 // through 0.05 mm, blue through 2 mm; blood (1.0, 4, 4)/mm; coffee (1.8, 3.0, 4)/mm;
 // paint (0.12, 0.5, 4)/mm.
 func liquidSigma(col [3]float32) [3]float32 {
@@ -479,16 +366,6 @@ type drawOptions struct {
 	hideLiquid, hideTerrain bool
 	// keep draws over what the framebuffer holds (a cached terrain) instead of clearing it.
 	keep bool
-}
-
-// keyLight is the key light's direction (towards the light) for a camera: 55 degrees
-// up, 50 degrees to the left of the viewer (a flat surface seen from any pitch does not
-// mirror it).
-func keyLight(c Camera) [3]float32 {
-	yaw := c.Yaw + 50*math.Pi/180
-	el := 55 * math.Pi / 180
-	k := normalize([3]float64{math.Cos(el) * math.Cos(yaw), math.Cos(el) * math.Sin(yaw), math.Sin(el)})
-	return [3]float32{float32(k[0]), float32(k[1]), float32(k[2])}
 }
 
 // draw clears the bound framebuffer (width x height) and draws the last uploaded frame

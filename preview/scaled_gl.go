@@ -44,23 +44,9 @@ type colorDepth struct {
 	w, h            int32
 }
 
-const scaledVS = `#version 330 core
-out vec2 vUV;
-void main() {
-	vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2); // a triangle covering the screen
-	vUV = p;
-	gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
-}
-`
+var scaledVS = loadShader("scaled.vert.glsl")
 
-const scaledFS = `#version 330 core
-in vec2 vUV;
-uniform sampler2D uPicture;
-out vec4 fragColor;
-void main() {
-	fragColor = texture(uPicture, vUV);
-}
-`
+var scaledFS = loadShader("scaled.frag.glsl")
 
 // newScaledTarget compiles the stretching program (the context must be current); the
 // framebuffers are made by draw.

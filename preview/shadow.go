@@ -72,3 +72,13 @@ func meshBounds(pos []float32) (lo, hi [3]float64, ok bool) {
 	}
 	return lo, hi, true
 }
+
+// keyLight is the key light's direction (towards the light) for a camera: 55 degrees
+// up, 50 degrees to the left of the viewer (a flat surface seen from any pitch does not
+// mirror it).
+func keyLight(c Camera) [3]float32 {
+	yaw := c.Yaw + 50*math.Pi/180
+	el := 55 * math.Pi / 180
+	k := normalize([3]float64{math.Cos(el) * math.Cos(yaw), math.Cos(el) * math.Sin(yaw), math.Sin(el)})
+	return [3]float32{float32(k[0]), float32(k[1]), float32(k[2])}
+}

@@ -35,17 +35,9 @@ type shadowMap struct {
 	lo, hi   [3]float64
 }
 
-const shadowVS = `#version 330 core
-layout(location = 0) in vec3 aPos;
-uniform mat4 uLightViewProj;
-void main() {
-	gl_Position = uLightViewProj * vec4(aPos, 1.0);
-}
-`
+var shadowVS = loadShader("shadow.vert.glsl")
 
-const shadowFS = `#version 330 core
-void main() {}
-`
+var shadowFS = loadShader("shadow.frag.glsl")
 
 // ShadowMapSize is the key light's depth map's side in texels on a GPU; a software
 // renderer gets half of it (each texel is drawn on the CPU).

@@ -16,7 +16,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/vpbench/vpbench/preview"
+	"github.com/vpbench/vpbench/internal/fileout"
 )
 
 // Writer takes a clip's pictures in order.
@@ -128,7 +128,7 @@ type pngSequence struct {
 
 func (p *pngSequence) Write(img *image.RGBA) error {
 	path := fmt.Sprintf(p.pattern, p.n)
-	if err := preview.WritePNG(path, img); err != nil {
+	if err := fileout.WritePNG(path, img); err != nil {
 		return err
 	}
 	p.written = append(p.written, path)

@@ -1,0 +1,151 @@
+//go:build cgo && !nopreview
+
+package preview
+
+import (
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+
+	"github.com/vpbench/vpbench/scene"
+	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/scripts"
+)
+
+// BenchmarkRenderLoop times a warm frame of the render loop (upload of the positions,
+// normals and opacity into the reused buffers, draw, wait for the GPU: what
+// TestRenderLoopWarm checks allocates nothing), the bowl at t = 3 s at 1280 x 720, with
+// the key light's shadow and without it:
+//
+//	VPBENCH_REQUIRE_DISPLAY=1 go test -run '^$' -bench RenderLoop ./preview/
+//
+// ms/frame is the time a frame (ns/op in milliseconds).
+func BenchmarkRenderLoop(b *testing.B) {
+	needGLBench(b)
+	l := newRenderLoop(b)
+	b.Logf("bowl at t = 3 s, %d liquid and %d terrain triangles, %dx%d, %s",
+		len(l.f.Indices)/3, l.f.Terrain.NumTriangles(), l.w, l.h, l.renderer)
+	for _, bc := range []struct {
+		name   string
+		shadow bool
+	}{{"shadow", true}, {"noshadow", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			err := l.on(func(r *renderer, frame func()) {
+				off := r.shadowsOff
+				r.shadowsOff = !bc.shadow
+				defer func() { r.shadowsOff = off }()
+				frame() // the shadow map drawn, if any
+				for b.Loop() {
+					frame()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N), "ms/frame")
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
+// renderLoop is the frame TestRenderLoopWarm and BenchmarkRenderLoop draw again and
+// again in the test host's offscreen context, as the window's render loop does.
+type renderLoop struct {
+	f        Frame
+	cam      Camera
+	w, h     int
+	renderer string // GL_RENDERER
+}
+
+// newRenderLoop loads the bowl, runs it to t = 3 s and renders its frame once through
+// the test host (which makes the buffers and the framebuffer). OpenGL must be there
+// (needGL).
+func newRenderLoop(tb testing.TB) *renderLoop {
+	tb.Helper()
+	sc := loadLibraryTB(tb, "bowl.lua", 3)
+	l := &renderLoop{cam: DefaultCamera(bowlBox), w: 1280, h: 720}
+	eye, meniscus := l.cam.Eye(), true // as withCamera(t, sc, cam, true)
+	sc.Scene().SetView(scene.View{Eye: &eye, Meniscus: &meniscus})
+	m, err := sc.Scene().BuildSurface()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if l.f, err = FrameOf(sc.Scene(), m); err != nil {
+		tb.Fatal(err)
+	}
+	l.f.Topology = 1
+	if _, _, err := testHost.Render(&l.f, l.cam, l.w, l.h, RenderOptions{}); err != nil { // warm: buffers, framebuffer
+		tb.Fatal(err)
+	}
+	err = testHost.do(func() error {
+		testHost.gs.off.win.MakeContextCurrent()
+		l.renderer = gl.GoStr(gl.GetString(gl.RENDERER))
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return l
+}
+
+// on runs fn on the host's thread with the offscreen context current and its
+// multisampled framebuffer bound; frame draws one frame of the loop and waits for it.
+func (l *renderLoop) on(fn func(r *renderer, frame func())) error {
+	return testHost.do(func() error {
+		o := testHost.gs.off
+		o.win.MakeContextCurrent()
+		gl.BindFramebuffer(gl.FRAMEBUFFER, o.fbo.ms)
+		defer gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		fn(o.r, func() {
+			o.r.upload(&l.f)
+			o.r.draw(l.cam, l.w, l.h, l.f.Color, drawOptions{})
+			gl.Finish()
+		})
+		return nil
+	})
+}
+
+var (
+	benchGLOnce sync.Once
+	benchGLErr  error
+)
+
+// needGLBench is needGL for a benchmark: it skips without OpenGL, or fails when
+// VPBENCH_REQUIRE_DISPLAY is set.
+func needGLBench(b *testing.B) {
+	b.Helper()
+	benchGLOnce.Do(func() {
+		f := &Frame{Box: Box{Max: [3]float64{1, 1, 1}}}
+		_, _, benchGLErr = testHost.Render(f, DefaultCamera(f.Box), 32, 32, RenderOptions{})
+	})
+	if benchGLErr == nil {
+		return
+	}
+	if os.Getenv("VPBENCH_REQUIRE_DISPLAY") != "" {
+		b.Fatalf("VPBENCH_REQUIRE_DISPLAY is set but OpenGL cannot be used: %v", benchGLErr)
+	}
+	b.Skipf("no OpenGL here (set VPBENCH_REQUIRE_DISPLAY=1 to make this a failure): %v", benchGLErr)
+}
+
+// loadLibraryTB is loadLibrary (main_test.go) for a test or a benchmark: the library's
+// scenario name, with its default parameters, run to time until.
+func loadLibraryTB(tb testing.TB, name string, until float64) *script.Scenario {
+	tb.Helper()
+	src, err := scripts.FS.ReadFile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sc, err := script.LoadSource(name, src, script.Options{Workers: 0})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(sc.Close)
+	for sc.Scene().Time() < until-sc.Scene().Sim().Dt()/2 {
+		if _, err := sc.Advance(max(1, int((until-sc.Scene().Time())/sc.Scene().Sim().Dt()+0.5))); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return sc
+}

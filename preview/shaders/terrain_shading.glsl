@@ -1,0 +1,25 @@
+uniform sampler2DShadow uShadow;
+uniform mat4 uLightViewProj;
+uniform float uShadowOn;
+uniform float uShadowOffset;
+uniform float uShadowTexel;
+float keyShadow(vec3 p, vec3 n) {
+	if (uShadowOn < 0.5) return 1.0;
+	vec4 q = uLightViewProj * vec4(p + n * uShadowOffset, 1.0);
+	vec3 s = q.xyz / q.w * 0.5 + 0.5;
+	if (s.x <= 0.0 || s.x >= 1.0 || s.y <= 0.0 || s.y >= 1.0 || s.z >= 1.0) return 1.0;
+	if (uShadowTexel <= 0.0) return texture(uShadow, s); // one lookup (software renderers)
+	float t = 0.5 * uShadowTexel;
+	return 0.25 * (texture(uShadow, vec3(s.xy + vec2(-t, -t), s.z)) + texture(uShadow, vec3(s.xy + vec2(t, -t), s.z))
+		+ texture(uShadow, vec3(s.xy + vec2(-t, t), s.z)) + texture(uShadow, vec3(s.xy + vec2(t, t), s.z)));
+}
+vec3 terrainLinear(vec3 p, vec3 n) {
+	vec3 base = vec3(0.62, 0.60, 0.57);
+	ivec3 c = ivec3(floor(p / uChecker));
+	if (((c.x + c.y + c.z) & 1) == 1) base *= 0.86;
+	float hemi = 0.5 + 0.5 * n.z;
+	vec3 ambient = mix(vec3(0.06, 0.06, 0.06), vec3(0.22, 0.23, 0.26), hemi);
+	float diff = max(dot(n, uLightDir), 0.0);
+	if (diff > 0.0) diff *= keyShadow(p, n);
+	return base * (ambient + 0.95 * diff);
+}
