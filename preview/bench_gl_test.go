@@ -3,15 +3,11 @@
 package preview
 
 import (
-	"os"
-	"sync"
 	"testing"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
 
 	"github.com/vpbench/vpbench/scene"
-	"github.com/vpbench/vpbench/script"
-	"github.com/vpbench/vpbench/scripts"
 )
 
 // BenchmarkRenderLoop times a warm frame of the render loop (upload of the positions,
@@ -23,7 +19,7 @@ import (
 //
 // ms/frame is the time a frame (ns/op in milliseconds).
 func BenchmarkRenderLoop(b *testing.B) {
-	needGLBench(b)
+	needGL(b)
 	l := newRenderLoop(b)
 	b.Logf("bowl at t = 3 s, %d liquid and %d terrain triangles, %dx%d, %s",
 		len(l.f.Indices)/3, l.f.Terrain.NumTriangles(), l.w, l.h, l.renderer)
@@ -64,7 +60,7 @@ type renderLoop struct {
 // (needGL).
 func newRenderLoop(tb testing.TB) *renderLoop {
 	tb.Helper()
-	sc := loadLibraryTB(tb, "bowl.lua", 3)
+	sc := loadLibrary(tb, "bowl.lua", 3, nil)
 	l := &renderLoop{cam: DefaultCamera(bowlBox), w: 1280, h: 720}
 	eye, meniscus := l.cam.Eye(), true // as withCamera(t, sc, cam, true)
 	sc.Scene().SetView(scene.View{Eye: &eye, Meniscus: &meniscus})
@@ -105,47 +101,4 @@ func (l *renderLoop) on(fn func(r *renderer, frame func())) error {
 		})
 		return nil
 	})
-}
-
-var (
-	benchGLOnce sync.Once
-	benchGLErr  error
-)
-
-// needGLBench is needGL for a benchmark: it skips without OpenGL, or fails when
-// VPBENCH_REQUIRE_DISPLAY is set.
-func needGLBench(b *testing.B) {
-	b.Helper()
-	benchGLOnce.Do(func() {
-		f := &Frame{Box: Box{Max: [3]float64{1, 1, 1}}}
-		_, _, benchGLErr = testHost.Render(f, DefaultCamera(f.Box), 32, 32, RenderOptions{})
-	})
-	if benchGLErr == nil {
-		return
-	}
-	if os.Getenv("VPBENCH_REQUIRE_DISPLAY") != "" {
-		b.Fatalf("VPBENCH_REQUIRE_DISPLAY is set but OpenGL cannot be used: %v", benchGLErr)
-	}
-	b.Skipf("no OpenGL here (set VPBENCH_REQUIRE_DISPLAY=1 to make this a failure): %v", benchGLErr)
-}
-
-// loadLibraryTB is loadLibrary (main_test.go) for a test or a benchmark: the library's
-// scenario name, with its default parameters, run to time until.
-func loadLibraryTB(tb testing.TB, name string, until float64) *script.Scenario {
-	tb.Helper()
-	src, err := scripts.FS.ReadFile(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sc, err := script.LoadSource(name, src, script.Options{Workers: 0})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(sc.Close)
-	for sc.Scene().Time() < until-sc.Scene().Sim().Dt()/2 {
-		if _, err := sc.Advance(max(1, int((until-sc.Scene().Time())/sc.Scene().Sim().Dt()+0.5))); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return sc
 }

@@ -39,6 +39,9 @@ type Host struct {
 	// run loop's goroutine) posts an event only then.
 	wakeMu sync.Mutex
 	glfwUp bool
+	// wakeWindow is wake, bound once: the open window's Source holds it (Source.wake),
+	// so that a frame published wakes the window's event wait.
+	wakeWindow func()
 
 	// The window's view, for screenshots from other goroutines.
 	viewMu       sync.Mutex
@@ -59,7 +62,9 @@ var ErrNotServing = errors.New("preview: the preview host is not running (it run
 
 // NewHost returns a Host; nothing is opened until a request needs it.
 func NewHost() *Host {
-	return &Host{reqs: make(chan request), started: make(chan struct{}), done: make(chan struct{})}
+	h := &Host{reqs: make(chan request), started: make(chan struct{}), done: make(chan struct{})}
+	h.wakeWindow = h.wake
+	return h
 }
 
 // do runs fn on Serve's thread and waits for it. A request made just before Serve

@@ -38,6 +38,7 @@ func (h *Host) Serve(ctx context.Context) {
 
 func (h *Host) openWindow(*Source) error { return errNoPreview }
 func (h *Host) closeWindow()             {}
+func (h *Host) wake()                    {}
 
 func (h *Host) renderOffscreen(*Frame, Camera, int, int, RenderOptions) (*image.RGBA, time.Duration, error) {
 	return nil, 0, errNoPreview

@@ -38,7 +38,7 @@ var (
 
 // needGL skips the test when no display and no Xvfb can be had, unless
 // VPBENCH_REQUIRE_DISPLAY is set (make test sets it): then it fails.
-func needGL(t *testing.T) {
+func needGL(t testing.TB) {
 	t.Helper()
 	glOnce.Do(func() {
 		f := &Frame{Box: Box{Max: [3]float64{1, 1, 1}}}
@@ -54,7 +54,7 @@ func needGL(t *testing.T) {
 }
 
 // loadLibrary loads a scenario of the library with params and runs it to time until.
-func loadLibrary(t *testing.T, name string, until float64, params map[string]string) *script.Scenario {
+func loadLibrary(t testing.TB, name string, until float64, params map[string]string) *script.Scenario {
 	t.Helper()
 	src, err := scripts.FS.ReadFile(name)
 	if err != nil {

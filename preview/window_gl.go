@@ -46,7 +46,9 @@ func (h *Host) openWindow(src *Source) error {
 	if gs.win != nil {
 		if gs.win.src != src { // show the new run in the open window
 			gs.win.src.windows.Add(-1)
+			gs.win.src.wake.Store(nil)
 			gs.win.src = src
+			src.wake.Store(&h.wakeWindow)
 			gs.win.front = nil
 			gs.win.haveBox = false
 			gs.win.r.haveLiquid = false
@@ -97,6 +99,7 @@ func (h *Host) openWindow(src *Source) error {
 	gw.SetFramebufferSizeCallback(func(*glfw.Window, int, int) { w.dirty = true })
 	gs.win = w
 	src.windows.Add(1)
+	src.wake.Store(&h.wakeWindow)
 	h.open.Store(true)
 	return nil
 }
@@ -110,6 +113,7 @@ func (h *Host) closeWindow() {
 	h.gs.win = nil
 	h.open.Store(false)
 	w.src.windows.Add(-1)
+	w.src.wake.Store(nil)
 	w.src.eye.Store(nil)
 	w.src.meniscus.Store(meniscusScript)
 	w.glfw.MakeContextCurrent()

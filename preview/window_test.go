@@ -75,6 +75,9 @@ func TestWindowLifecycle(t *testing.T) {
 		if src.Eye() == nil {
 			t.Error("the window gave no camera position")
 		}
+		if src.wake.Load() == nil {
+			t.Error("the open window gave its source no wake-up: a published frame would wait for the event timeout")
+		}
 		if round == 0 {
 			p := filepath.Join(t.TempDir(), "shot.png")
 			if err := a.Screenshot(p); err != nil {
@@ -94,8 +97,8 @@ func TestWindowLifecycle(t *testing.T) {
 		if err != nil || open || testHost.IsOpen() {
 			t.Fatalf("round %d: second Toggle: open %v, %v", round, open, err)
 		}
-		if src.Wanted() || src.Eye() != nil {
-			t.Error("a closed window still wants frames or gives a camera")
+		if src.Wanted() || src.Eye() != nil || src.wake.Load() != nil {
+			t.Error("a closed window still wants frames, gives a camera or is woken")
 		}
 	}
 	t0 := sc.Scene().Time()
