@@ -16,6 +16,21 @@
 // headless runner (Config.Headless) then returns, an interactive one waits for commands
 // (reload, step, quit). Result says how the run ended.
 //
+// # Parts
+//
+// Run is the loop (runner.go); each concern it composes is a small type of its own, in
+// its own file with its own tests:
+//
+//   - the pacer (pace.go): each frame's steps and when it is due;
+//   - the frame's work (frame.go): the surface, its export, the preview's frame;
+//   - the clocks (clocks.go): Table 1 since the load, added to from the preview's
+//     goroutine too;
+//   - the window (window.go): the recent timings and rates and the sparkline;
+//   - the outbox (outbox.go): the log lines not yet sent and when a State goes out;
+//   - the script watcher (watcher.go): reload on save (Config.Watch);
+//   - the commands (commands.go): what each of the UI's keys does;
+//   - the recording (record.go): a clip of the preview's view.
+//
 // # Frames and pacing
 //
 // A frame is what a screen shows: one surface, one preview picture, one row of Table 1.
@@ -32,16 +47,22 @@
 //
 // The runner reaches its front ends only through the send function given to New (the
 // UI's Program.Send): State (a copy of everything the UI shows, at most every
-// SendInterval of wall time), Log (the script's prints, warnings, errors and the
-// runner's notes) and, headless, Progress after every frame. Front ends steer it with
-// Commands (Runner.Commands). The preview takes frames through a preview.Source and hands
-// back values (its camera, meniscus switch, draw times); the runner adds the draw times
-// to the render clock.
+// SendInterval of wall time while running, at once when something changes while idle),
+// Log (the script's prints, warnings, errors and the runner's notes, sent ahead of the
+// State they go with, and headless after every frame) and, headless, Progress after
+// every frame. Runner.Log may be called from any goroutine: it wakes an idle runner,
+// which sends the line at once. Front ends steer the runner with Commands
+// (Runner.Commands). The preview takes frames through a preview.Source and hands back
+// values (its camera, meniscus switch, draw times); the runner adds the draw times to
+// the render clock.
 //
 // # Timings
 //
 // Simulation is the solver's wall time per frame (Advance's), surface the frame's
 // surface build (the terrain mesh and the minimum heights, made once after a terrain
-// change, are left out), render the preview's draw; Timings returns them with the steps
-// since the load (timing.Timings), and sim:stats() reads the same clocks.
+// change, are left out), render the preview's draw (clocks.go); Timings returns them
+// with the steps since the load (timing.Timings), and sim:stats() reads the same clocks.
+// Result.Total is each frame's whole wall time. Tests assert what the runner does, never
+// how fast: speed is measured by the benchmarks (BenchmarkRunnerAsFastAsPossible,
+// BenchmarkRunnerState).
 package engine

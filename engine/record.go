@@ -61,7 +61,7 @@ func (r *Runner) startRecording(path string, fps float64) error {
 		r.rec = nil
 		return err
 	}
-	r.logf(LogInfo, "recording %s at %g pictures a simulated second", path, fps)
+	r.out.logf(LogInfo, "recording %s at %g pictures a simulated second", path, fps)
 	return nil
 }
 
@@ -85,7 +85,7 @@ func (r *Runner) recordFrame(sc *scene.Scene) error {
 	if err != nil {
 		return err
 	}
-	r.recordRender(took)
+	r.clocks.addRender(took)
 	if rec.w == nil {
 		b := img.Bounds()
 		rec.width, rec.height = b.Dx()&^1, b.Dy()&^1 // a video needs even sizes
@@ -114,7 +114,7 @@ func (r *Runner) recordAfterFrame() {
 		return
 	}
 	if err := r.recordFrame(r.scene); err != nil {
-		r.logf(LogError, "recording %s: %v", r.rec.path, err)
+		r.out.logf(LogError, "recording %s: %v", r.rec.path, err)
 		r.stopRecording()
 	}
 }
@@ -131,10 +131,10 @@ func (r *Runner) stopRecording() error {
 		return nil
 	}
 	if err := rec.w.Close(false); err != nil {
-		r.logf(LogError, "recording %s: %v", rec.path, err)
+		r.out.logf(LogError, "recording %s: %v", rec.path, err)
 		return err
 	}
-	r.logf(LogInfo, "recorded %s: %d pictures (%.2f simulated s at %g a second)", rec.path, rec.k, float64(rec.k)/rec.fps, rec.fps)
+	r.out.logf(LogInfo, "recorded %s: %d pictures (%.2f simulated s at %g a second)", rec.path, rec.k, float64(rec.k)/rec.fps, rec.fps)
 	return nil
 }
 
@@ -149,10 +149,10 @@ func (r *Runner) toggleRecording() {
 	path := "vpbench-" + stamp + ".mp4"
 	if !clip.FFmpegAvailable() {
 		path = filepath.Join("vpbench-"+stamp, "f_%04d.png")
-		r.logf(LogWarn, "ffmpeg is not installed: recording numbered pictures (apt-get install ffmpeg for a video)")
+		r.out.logf(LogWarn, "ffmpeg is not installed: recording numbered pictures (apt-get install ffmpeg for a video)")
 	}
 	if err := r.startRecording(path, DefaultRecordFPS); err != nil {
-		r.logf(LogError, "recording: %v", err)
+		r.out.logf(LogError, "recording: %v", err)
 	}
 }
 

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/vpbench/vpbench/gpusim"
-	"github.com/vpbench/vpbench/internal/filestamp"
 	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
@@ -23,8 +21,6 @@ const (
 	WindowSeconds = 2.0
 	// sparkLen is how many state intervals the sparkline remembers.
 	sparkLen = 120
-	// watchInterval is how often the scenario file is checked for changes.
-	watchInterval = 300 * time.Millisecond
 )
 
 // Config says what the runner runs and how.
@@ -96,13 +92,19 @@ type Result struct {
 }
 
 // Runner owns the scenario: it loads, steps and reloads it on its own goroutine (Run),
-// takes Commands through a channel and reports only through Config.Send, which receives
-// State and Log values. Nothing it owns is shared: a State is a copy.
+// takes Commands through a channel (commands.go) and reports only through the send
+// function given to New, which receives State, Log and Progress values. Nothing it owns
+// is shared: a State is a copy.
+//
+// It is the composition of small parts, each in its own file: the pacer (pace.go) plans
+// the frames, the frame's work (frame.go) builds and hands out the surface, the clocks
+// (clocks.go) keep Table 1, the window (window.go) the recent rates, the outbox
+// (outbox.go) the messages to the UI and when they go, the watcher (watcher.go) the
+// reload on save, and the recording (record.go) a clip.
 type Runner struct {
 	cfg  Config
 	cmds chan Command
-	wake chan struct{} // Log's nudge to an idle runner
-	send func(any)
+	send func(any) // Progress; State and Log go through out
 	done chan struct{}
 
 	sc      *script.Scenario // the script: its scheduler steps the scene (Advance)
@@ -110,36 +112,21 @@ type Runner struct {
 	status  Status
 	errText string
 	err     error
-	stamp   filestamp.Stamp
 	frame   int
 	quit    bool
 	result  Result
 
-	pace              pacer
-	work              frameWork
-	layer             Layer
-	mapCols, mapRows  int
-	lastSend          time.Time
-	dirty             bool // something changed that the UI has not been sent
-	nextWatch         time.Time
-	watchErr          string
-	snap              gpusim.Snapshot
-	win               window
-	logMu             sync.Mutex
-	pending           []LogLine
-	statsTime, statsN int64 // runner overhead: time spent building state messages, count
-
-	// Table 1's clocks (since the load): the solver per frame and its steps, the surface
-	// per frame that built one, the render per drawn frame (the preview's goroutine
-	// records those, hence the lock), and each frame's whole wall time.
-	clockMu    sync.Mutex
-	simClock   timing.PhaseClock
-	steps      int64
-	surfClock  timing.PhaseClock
-	render     timing.PhaseClock
-	totalClock timing.PhaseClock
-	runStart   time.Time
-	rec        *recording // the clip being recorded, if any (record.go)
+	pace             pacer
+	work             frameWork
+	clocks           clocks // Table 1 since the load
+	win              window
+	out              *outbox
+	watch            scriptWatcher
+	layer            Layer
+	mapCols, mapRows int
+	snap             gpusim.Snapshot
+	runStart         time.Time
+	rec              *recording // the clip being recorded, if any (record.go)
 }
 
 // New makes a runner; it does nothing until Run. send receives State, Log and (headless) Progress values
@@ -161,15 +148,19 @@ func New(cfg Config, send func(any)) *Runner {
 	if cfg.Export.Every > 0 {
 		cfg.Surface = true
 	}
-	r := &Runner{cfg: cfg, cmds: make(chan Command, 64), wake: make(chan struct{}, 1), send: send, done: make(chan struct{}),
+	r := &Runner{cfg: cfg, cmds: make(chan Command, 64), send: send, done: make(chan struct{}),
 		mapCols: 80, mapRows: 12}
 	r.pace = pacer{speed: cfg.Speed, fps: cfg.FPS, frameSteps: cfg.FrameSteps, until: cfg.Until}
 	r.work = frameWork{surface: cfg.Surface, export: cfg.Export, src: cfg.Preview}
+	r.out = newOutbox(send, r.state, cfg.SendInterval)
+	if cfg.Watch {
+		r.watch = newScriptWatcher(cfg.Path, watchInterval)
+	}
 	if cfg.NoMap {
 		r.mapCols, r.mapRows = 0, 0
 	}
 	if cfg.Preview != nil {
-		cfg.Preview.OnRender(r.recordRender)
+		cfg.Preview.OnRender(r.clocks.addRender)
 	}
 	return r
 }
@@ -184,14 +175,9 @@ func (r *Runner) Commands() chan<- Command { return r.cmds }
 // Done is closed when Run has returned and the scenario is closed.
 func (r *Runner) Done() <-chan struct{} { return r.done }
 
-// Overhead is the mean wall time the runner spent building one state message (snapshot
-// copy, volume sums, depth map) and how many it built. Call it once Done is closed.
-func (r *Runner) Overhead() (time.Duration, int64) {
-	if r.statsN == 0 {
-		return 0, 0
-	}
-	return time.Duration(r.statsTime / r.statsN), r.statsN
-}
+// Timings are Table 1's clocks since the load (sim:stats() reads them too). Safe from
+// any goroutine.
+func (r *Runner) Timings() timing.Timings { return r.clocks.timings() }
 
 // Run loads the scenario and runs it until ctx ends or CmdQuit arrives (or, headless,
 // until the run stops by itself); then it closes the scenario and returns. Call it once,
@@ -207,7 +193,7 @@ func (r *Runner) Run(ctx context.Context) {
 		r.flush()
 	}()
 	for _, n := range r.cfg.Notes {
-		r.logf(LogWarn, "%s", n)
+		r.out.logf(LogWarn, "%s", n)
 	}
 	r.load(false)
 	r.flush()
@@ -221,22 +207,22 @@ func (r *Runner) Run(ctx context.Context) {
 		if r.cfg.Headless && r.status != StatusRunning {
 			break
 		}
-		r.pollWatch()
+		r.reloadIfChanged()
 		if r.status != StatusRunning {
 			r.flush()
-			r.idle(ctx, timer, r.watchWait())
+			r.idle(ctx, timer, r.watch.wait(time.Now()))
 			continue
 		}
 		steps, wait := r.plan()
 		if steps == 0 {
-			r.flushIfDue()
+			r.out.flushIfDue(r.status == StatusRunning) // plan may have paused at Until
 			if wait > 0 {
 				r.idle(ctx, timer, min(wait, r.cfg.SendInterval))
 			}
 			continue
 		}
 		r.step(steps)
-		r.flushIfDue()
+		r.out.flushIfDue(r.status == StatusRunning)
 	}
 	if ctx.Err() != nil && r.err == nil && r.status == StatusRunning {
 		r.err = ctx.Err()
@@ -251,16 +237,14 @@ func (r *Runner) finish(ctx context.Context) {
 	if r.cfg.Headless && r.err == nil && ctx.Err() == nil && r.cfg.Final != nil {
 		if err := r.cfg.Final(r.scene); err != nil {
 			r.err = err
-			r.logf(LogError, "%v", err)
+			r.out.logf(LogError, "%v", err)
 		}
 	}
-	r.dirty = true
+	r.out.changed()
 	r.result.Wall = time.Since(r.runStart)
 	r.result.State = r.state()
 	r.result.Info = r.sc.Info()
-	r.clockMu.Lock()
-	r.result.Total = r.totalClock
-	r.clockMu.Unlock()
+	r.result.Total = r.clocks.totalClock()
 	r.result.Err = r.err
 	r.result.Loaded = true
 }
@@ -277,45 +261,18 @@ func (r *Runner) idle(ctx context.Context, timer *time.Timer, d time.Duration) {
 	case <-ctx.Done():
 	case c := <-r.cmds:
 		r.handle(c)
-	case <-r.wake:
+	case <-r.out.wake:
 	case <-tc:
 	}
 }
 
 // Log adds a line to the UI's log from any goroutine (the preview's messages, say). It
 // reaches the screen with the runner's next message, at once when the runner is idle.
-func (r *Runner) Log(level LogLevel, msg string) {
-	r.logMu.Lock()
-	r.pending = append(r.pending, LogLine{Level: level, Text: msg})
-	r.logMu.Unlock()
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-}
+func (r *Runner) Log(level LogLevel, msg string) { r.out.log(level, msg) }
 
-// watchWait is how long an idle runner may sleep before it checks the file again.
-func (r *Runner) watchWait() time.Duration {
-	if !r.cfg.Watch || r.cfg.Path == "" {
-		return 0
-	}
-	return max(time.Until(r.nextWatch), time.Millisecond)
-}
-
-// drain handles every command already queued.
-func (r *Runner) drain() {
-	for {
-		select {
-		case c := <-r.cmds:
-			r.handle(c)
-			if r.quit {
-				return
-			}
-		default:
-			return
-		}
-	}
-}
+// flush sends the pending log lines and, when something changed or the run goes on, the
+// state.
+func (r *Runner) flush() { r.out.flush(r.status == StatusRunning) }
 
 // plan is the pacer's decision for now: the steps of a frame due now, or how long to
 // wait. At Until the run pauses (the UI) or ends (headless).
@@ -323,13 +280,13 @@ func (r *Runner) plan() (steps int, wait time.Duration) {
 	t, dt := r.scene.Time(), r.scene.Sim().Dt()
 	if r.pace.atUntil(t, dt) {
 		r.setStatus(StatusPaused)
-		r.logf(LogInfo, "paused at t = %.6g s (--until %g)", t, r.cfg.Until)
+		r.out.logf(LogInfo, "paused at t = %.6g s (--until %g)", t, r.cfg.Until)
 		return 0, 0
 	}
 	lagging := r.pace.lagging(time.Now())
 	steps, wait = r.pace.plan(time.Now(), t, dt)
 	if r.pace.lagging(time.Now()) != lagging {
-		r.dirty = true
+		r.out.changed()
 	}
 	return steps, wait
 }
@@ -370,67 +327,36 @@ func (r *Runner) step(n int) {
 		surfDur, ferr = r.work.do(world, r.frame)
 		if ferr != nil {
 			r.err = ferr
-			r.logf(LogError, "%v", ferr)
+			r.out.logf(LogError, "%v", ferr)
 			r.setStatus(StatusPaused)
 			if r.cfg.Headless {
 				r.setStatus(StatusFailed)
 			}
 		}
 	}
-	if stepped > 0 {
-		r.clockMu.Lock()
-		r.simClock.Add(simDur)
-		r.steps += stepped
-		if surfDur > 0 {
-			r.surfClock.Add(surfDur)
-		}
-		r.totalClock.Add(time.Since(start) - r.work.prep)
-		r.clockMu.Unlock()
-	}
+	r.clocks.addFrame(simDur, stepped, surfDur, time.Since(start)-r.work.prep)
 	if r.status != StatusRunning || done || err != nil {
 		world.Sync() // a single step, or the end: show its own state
 	}
 	r.win.addFrame(world.Time()-t0, stepped, simDur, surfDur)
-	r.dirty = true
+	r.out.changed()
 	switch {
 	case err != nil:
 		r.fail(err)
 	case done:
 		r.setStatus(StatusFinished)
-		r.logf(LogInfo, "main returned at t = %.3f s: the scenario is finished (r reloads it)", world.Time())
+		r.out.logf(LogInfo, "main returned at t = %.3f s: the scenario is finished (r reloads it)", world.Time())
 	}
 	if err == nil && stepped > 0 {
 		r.frameHook()
 		r.recordAfterFrame()
 	}
 	if r.cfg.Headless {
-		r.flushLog()
+		r.out.flushLog()
 		if stepped > 0 {
 			r.send(Progress{Time: world.Time(), Steps: world.Sim().Steps()})
 		}
 	}
-}
-
-// recordRender adds one drawn frame's render time to Table 1 (from any goroutine).
-func (r *Runner) recordRender(d time.Duration) {
-	r.clockMu.Lock()
-	r.render.Add(d)
-	r.clockMu.Unlock()
-}
-
-// Timings are Table 1's clocks since the load (sim:stats() reads them too). Safe from
-// any goroutine.
-func (r *Runner) Timings() timing.Timings {
-	r.clockMu.Lock()
-	defer r.clockMu.Unlock()
-	return timing.Timings{Simulation: r.simClock.Timing(), Surface: r.surfClock.Timing(), Render: r.render.Timing(), Steps: r.steps}
-}
-
-// resetClocks starts Table 1 over (a new load).
-func (r *Runner) resetClocks() {
-	r.clockMu.Lock()
-	r.simClock, r.surfClock, r.render, r.totalClock, r.steps = timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, 0
-	r.clockMu.Unlock()
 }
 
 // fail stops the scenario on a script error; the last state stays on screen.
@@ -438,8 +364,8 @@ func (r *Runner) fail(err error) {
 	r.err = err
 	r.errText = err.Error()
 	r.setStatus(StatusFailed)
-	r.logf(LogError, "%s", r.errText)
-	r.logf(LogInfo, "the scenario stopped; the last state stays on screen. Fix the script and reload (r)")
+	r.out.logf(LogError, "%s", r.errText)
+	r.out.logf(LogInfo, "the scenario stopped; the last state stays on screen. Fix the script and reload (r)")
 }
 
 func (r *Runner) setStatus(s Status) {
@@ -454,156 +380,7 @@ func (r *Runner) setStatus(s Status) {
 		r.win.reset()
 	}
 	r.status = s
-	r.dirty = true
-}
-
-// handle carries out one command from the UI.
-func (r *Runner) handle(c Command) {
-	r.dirty = true
-	switch c.Kind {
-	case CmdQuit:
-		r.quit = true
-	case CmdMapSize:
-		r.mapCols, r.mapRows = max(c.Cols, 0), max(c.Rows, 0)
-	case CmdCycleLayer:
-		r.cycleLayer()
-	case CmdReload:
-		r.load(true)
-	case CmdTogglePause:
-		switch r.status {
-		case StatusRunning:
-			r.setStatus(StatusPaused)
-		case StatusPaused:
-			if r.pace.atUntil(r.scene.Time(), r.scene.Sim().Dt()) {
-				r.pace.until = 0
-				r.logf(LogInfo, "running on past --until")
-			}
-			r.setStatus(StatusRunning)
-		default:
-			r.explainStopped("resume")
-		}
-	case CmdStep:
-		if r.status != StatusRunning && r.status != StatusPaused {
-			r.explainStopped("step")
-			return
-		}
-		r.setStatus(StatusPaused)
-		r.step(max(r.cfg.FrameSteps, 1)) // a single step may go past --until
-	case CmdCycleSpeed:
-		i := 0
-		for k, s := range Speeds {
-			if s == r.pace.speed {
-				i = k + 1
-			}
-		}
-		r.pace.speed = Speeds[i%len(Speeds)]
-		r.rebase()
-		r.win.reset()
-		r.logf(LogInfo, "speed: %s", r.pace.speed)
-	case CmdViscosity:
-		r.scaleViscosity(c.Factor)
-	case CmdRecord:
-		r.toggleRecording()
-	case CmdToggleFalling:
-		r.toggleFalling()
-	}
-}
-
-// explainStopped logs why a key that needs a running scenario did nothing.
-func (r *Runner) explainStopped(what string) {
-	switch r.status {
-	case StatusFinished:
-		r.logf(LogInfo, "cannot %s: the scenario is finished (main returned); r reloads it", what)
-	case StatusFailed:
-		r.logf(LogInfo, "cannot %s: the scenario stopped on an error; fix the script and reload (r)", what)
-	default:
-		r.logf(LogInfo, "cannot %s: no scenario is loaded; fix the script and reload (r)", what)
-	}
-}
-
-func (r *Runner) cycleLayer() {
-	layers := 1
-	if r.scene != nil {
-		layers = r.scene.Layers()
-	}
-	if layers <= 1 {
-		r.layer = LayerTop
-		r.logf(LogInfo, "the scene has one layer: the depth map shows it")
-		return
-	}
-	switch {
-	case r.layer == LayerTop:
-		r.layer = LayerAll
-	case r.layer == LayerAll:
-		r.layer = 1
-	case int(r.layer) >= layers:
-		r.layer = LayerTop
-	default:
-		r.layer++
-	}
-	r.logf(LogInfo, "depth map: %s", r.layer)
-}
-
-// minViscosity is where the viscosity key starts from 0 (water's 1e-6 m^2/s).
-const minViscosity = 1e-6
-
-// toggleFalling turns falling particles off, or on (the d key). Particles in the air
-// when it goes off still land.
-func (r *Runner) toggleFalling() {
-	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
-		r.explainStopped("change falling")
-		return
-	}
-	var old, now gpusim.Falling
-	if !r.change("falling", func(st *scene.Settings) {
-		old = st.Solver.Falling
-		st.Solver.Falling = gpusim.FallingParticles
-		if old == gpusim.FallingParticles {
-			st.Solver.Falling = gpusim.FallingOff
-		}
-		now = st.Solver.Falling
-	}) {
-		return
-	}
-	r.logf(LogInfo, "falling: %s -> %s", old, now)
-}
-
-func (r *Runner) scaleViscosity(f float64) {
-	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
-		r.explainStopped("change the viscosity")
-		return
-	}
-	if !(f > 0) {
-		r.logf(LogError, "viscosity factor %v: it must be > 0", f)
-		return
-	}
-	var old, now float64
-	if !r.change("viscosity", func(st *scene.Settings) {
-		old = st.Solver.Viscosity
-		st.Solver.Viscosity = old * f
-		if old == 0 && f > 1 {
-			st.Solver.Viscosity = minViscosity
-		}
-		now = st.Solver.Viscosity
-	}) {
-		return
-	}
-	r.logf(LogInfo, "viscosity %g -> %g m^2/s", old, now)
-}
-
-// change changes a setting through the scene's one entry point (scene.Change), as
-// sim:set does: the same checks, the same warnings (logged). It reports whether the
-// change was made; an error is logged, naming what.
-func (r *Runner) change(what string, edit func(*scene.Settings)) bool {
-	warnings, err := r.scene.Change(edit)
-	if err != nil {
-		r.logf(LogError, "%s: %v", what, err)
-		return false
-	}
-	for _, w := range warnings {
-		r.logf(LogWarn, "%s", w)
-	}
-	return true
+	r.out.changed()
 }
 
 // load loads the scenario (again, when reload): on success the new one replaces the old;
@@ -612,20 +389,17 @@ func (r *Runner) load(reload bool) {
 	name := r.cfg.SourceName
 	if r.cfg.Path != "" {
 		name = r.cfg.Path
-		if st, err := filestamp.Of(r.cfg.Path); err == nil {
-			r.stamp = st
-		}
-		r.nextWatch = time.Now().Add(watchInterval)
 	}
+	r.watch.loaded(time.Now())
 	verb := "loading"
 	if reload {
 		verb = "reloading"
 	}
-	r.logf(LogInfo, "%s %s", verb, name)
+	r.out.logf(LogInfo, "%s %s", verb, name)
 	opt := r.cfg.Script
-	opt.Print = r.print
-	opt.Timings = r.Timings
-	opt.Screenshot = r.work.screenshot(r.cfg.Shooter, r.recordRender)
+	opt.Print = r.out.print
+	opt.Timings = r.clocks.timings
+	opt.Screenshot = r.work.screenshot(r.cfg.Shooter, r.clocks.addRender)
 	opt.Record = func(path string, fps float64) (func() error, error) {
 		if err := r.startRecording(path, fps); err != nil {
 			return nil, err
@@ -651,9 +425,9 @@ func (r *Runner) load(reload bool) {
 		sc, err = script.Load(r.cfg.Path, opt)
 	}
 	if err != nil {
-		r.logf(LogError, "%v", err)
+		r.out.logf(LogError, "%v", err)
 		if r.sc != nil {
-			r.logf(LogInfo, "reload failed: the previous run goes on as it was")
+			r.out.logf(LogInfo, "reload failed: the previous run goes on as it was")
 			return
 		}
 		r.errText = err.Error()
@@ -667,7 +441,7 @@ func (r *Runner) load(reload bool) {
 	}
 	r.sc, r.scene, r.errText, r.err, r.frame = sc, sc.Scene(), "", nil, 0
 	r.work.builder = nil
-	r.resetClocks()
+	r.clocks.reset()
 	r.runStart = time.Now()
 	// On a device backend a frame's steps run while the previous frame is drawn; setStatus
 	// and step wait for them when the run stops (Sync).
@@ -677,7 +451,7 @@ func (r *Runner) load(reload bool) {
 	if int(r.layer) > in.Layers {
 		r.layer = LayerTop
 	}
-	r.logf(LogInfo, "%s loaded in %.0f ms: %dx%d cells, %d layer(s), dx %g m, dt %.3g ms, %s",
+	r.out.logf(LogInfo, "%s loaded in %.0f ms: %dx%d cells, %d layer(s), dx %g m, dt %.3g ms, %s",
 		sc.Name(), time.Since(t0).Seconds()*1e3, in.Nx, in.Ny, in.Layers, in.Dx, in.Dt*1e3, BackendName(in.Backend, in.Workers))
 	r.status = StatusLoading
 	r.setStatus(StatusRunning)
@@ -695,77 +469,16 @@ func (r *Runner) frameHook() {
 	}
 }
 
-// pollWatch reloads the scenario when its file has changed.
-func (r *Runner) pollWatch() {
-	if !r.cfg.Watch || r.cfg.Path == "" || time.Now().Before(r.nextWatch) {
-		return
-	}
-	r.nextWatch = time.Now().Add(watchInterval)
-	st, err := filestamp.Of(r.cfg.Path)
+// reloadIfChanged reloads the scenario when the watcher says its file has changed.
+func (r *Runner) reloadIfChanged() {
+	changed, err := r.watch.poll(time.Now())
 	if err != nil {
-		if msg := err.Error(); msg != r.watchErr {
-			r.watchErr = msg
-			r.logf(LogWarn, "watching the script: %v", err)
-		}
-		return
+		r.out.logf(LogWarn, "watching the script: %v", err)
 	}
-	r.watchErr = ""
-	if st != r.stamp {
-		r.logf(LogInfo, "%s changed", r.cfg.Path)
+	if changed {
+		r.out.logf(LogInfo, "%s changed", r.cfg.Path)
 		r.load(true)
 	}
-}
-
-// print is the scenario's Print hook: script output and warnings. It may be called from a
-// terrain extraction goroutine while the runner waits, hence the lock.
-func (r *Runner) print(msg string) {
-	lvl := LogPrint
-	if len(msg) > 9 && msg[:9] == "warning: " {
-		lvl = LogWarn
-	}
-	r.logMu.Lock()
-	r.pending = append(r.pending, LogLine{Level: lvl, Text: msg})
-	r.logMu.Unlock()
-}
-
-func (r *Runner) logf(lvl LogLevel, format string, a ...any) {
-	r.logMu.Lock()
-	r.pending = append(r.pending, LogLine{Level: lvl, Text: fmt.Sprintf(format, a...)})
-	r.logMu.Unlock()
-	r.dirty = true
-}
-
-// flushIfDue sends the state when the last one is older than SendInterval.
-func (r *Runner) flushIfDue() {
-	if time.Since(r.lastSend) >= r.cfg.SendInterval {
-		r.flush()
-	}
-}
-
-// flushLog sends the pending log lines.
-func (r *Runner) flushLog() {
-	r.logMu.Lock()
-	lines := r.pending
-	r.pending = nil
-	r.logMu.Unlock()
-	if len(lines) > 0 {
-		r.send(Log{Lines: lines})
-	}
-}
-
-// flush sends the pending log lines and, when something changed, the state.
-func (r *Runner) flush() {
-	r.flushLog()
-	if !r.dirty && r.status != StatusRunning {
-		return
-	}
-	r.dirty = false
-	r.lastSend = time.Now()
-	t0 := time.Now()
-	st := r.state()
-	r.statsTime += int64(time.Since(t0))
-	r.statsN++
-	r.send(st)
 }
 
 // state makes the State message: a copy of everything the UI shows.
@@ -795,7 +508,7 @@ func (r *Runner) state() State {
 	st.Particles, st.Airborne, st.FallDrop = len(r.snap.Particles), r.snap.Airborne, sim.FallDrop()
 	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
 	st.Settings = sim.Settings()
-	st.Total = r.Timings()
+	st.Total = r.clocks.timings()
 	r.win.close(time.Now(), st.Total.Render)
 	st.Window, st.StepsPerSec, st.RealTime = r.win.summary()
 	st.Spark = r.win.sparkline()

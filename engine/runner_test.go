@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 )
 
@@ -234,38 +235,75 @@ func TestRunnerReloadFailureKeepsTheRun(t *testing.T) {
 	p.waitState(t, "the old run still stepping", func(s State) bool { return s.Status == StatusRunning && s.Steps > steps })
 }
 
+// TestRunnerRealTimePacing: the scenario steps far faster than real time, so the wall
+// clock sets the pace and simulated time never runs ahead of it (by more than a step).
+// How closely it follows depends on the machine and its load, so that is not asserted:
+// the only bound on the wall time is a lower one (and a generous guard against a hang).
 func TestRunnerRealTimePacing(t *testing.T) {
-	// The scenario steps far faster than real time, so the wall clock sets the pace:
-	// simulated time must never run ahead of it (by more than a step). How close it stays
-	// behind depends on the machine's load, so that is only checked loosely.
 	start := time.Now()
 	_, p := startRunner(t, Config{Source: []byte(small), SourceName: "small.lua", Speed: RealTime})
 	for {
 		p.mu.Lock()
 		st := p.st
 		p.mu.Unlock()
-		wall := time.Since(start).Seconds()
+		wall := time.Since(start).Seconds() // after the state was sent: no earlier than its time
 		if st.Time > wall+st.Dt {
 			t.Fatalf("simulated time %.3f s ran ahead of the wall clock %.3f s in real-time mode", st.Time, wall)
 		}
 		if st.Time >= 0.6 {
-			if wall > 5 {
-				t.Errorf("0.6 s simulated took %.2f s of wall time in real-time mode", wall)
-			}
 			break
 		}
-		if wall > 10 {
-			t.Fatalf("real-time mode reached only t = %.3f s in 10 s", st.Time)
+		if wall > 60 {
+			t.Fatalf("real-time mode reached only t = %.3f s in 60 s: the runner hangs", st.Time)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	// As fast as possible, it runs ahead of the wall clock.
-	start = time.Now()
-	_, p = startRunner(t, Config{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}})
-	p.waitState(t, "2 s simulated", func(s State) bool { return s.Time >= 2 })
-	if wall := time.Since(start).Seconds(); wall > 1.5 {
-		t.Errorf("2 s simulated as fast as possible took %.2f s of wall time; want well under 2 s", wall)
+}
+
+// TestRunnerAsFastAsPossibleFramesAtFPS: as fast as possible the frames fall at simulated
+// times k/FPS (the first step boundary at or after each), whatever the wall clock does,
+// and the run pauses at Until after Until*FPS frames. (BenchmarkRunnerAsFastAsPossible
+// measures how fast.)
+func TestRunnerAsFastAsPossibleFramesAtFPS(t *testing.T) {
+	const fps, until = 60.0, 1.0
+	var mu sync.Mutex
+	var times []float64 // the simulated time of each OnFrame: the load's, then every frame's
+	var dt float64
+	onFrame := func(sc *scene.Scene) error {
+		mu.Lock()
+		defer mu.Unlock()
+		times = append(times, sc.Time())
+		dt = sc.Sim().Dt()
+		return nil
 	}
+	_, p := startRunner(t, Config{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}, FPS: fps, Until: until, OnFrame: onFrame})
+	p.waitState(t, "paused at --until", func(s State) bool { return s.Status == StatusPaused })
+	mu.Lock()
+	defer mu.Unlock()
+	if want := int(until*fps) + 1; len(times) != want || times[0] != 0 {
+		t.Fatalf("%d OnFrame calls, the first at t = %g s; want %d: the load's at 0 s and %g frames", len(times), times[0], want, until*fps)
+	}
+	for k, tk := range times[1:] {
+		target := min(float64(k+1)/fps, until)
+		if tk < target-1e-9 || tk-dt >= target-1e-9 {
+			t.Errorf("frame %d ends at t = %.6f s: want the first step boundary (dt %g s) at or after %.6f s", k+1, tk, dt, target)
+		}
+	}
+}
+
+// BenchmarkRunnerAsFastAsPossible is a headless run of the small scenario to 2 simulated
+// seconds, as fast as possible, load included: sim-s/s is simulated seconds per wall
+// second.
+func BenchmarkRunnerAsFastAsPossible(b *testing.B) {
+	for b.Loop() {
+		r := New(Config{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}, Headless: true, Until: 2,
+			Script: script.Options{Workers: 1}}, func(any) {})
+		r.Run(context.Background())
+		if err := r.Result().Err; err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(2*float64(b.N)/b.Elapsed().Seconds(), "sim-s/s")
 }
 
 func TestRunnerSaysWhenItCannotKeepUp(t *testing.T) {

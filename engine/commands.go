@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
+)
+
+// The UI's requests (Command values), carried out on the runner's goroutine between two
+// frames. A key that cannot act says why in the log; settings change through
+// scene.Change, as sim:set does, so the checks and warnings are the same.
+
+// drain handles every command already queued.
+func (r *Runner) drain() {
+	for {
+		select {
+		case c := <-r.cmds:
+			r.handle(c)
+			if r.quit {
+				return
+			}
+		default:
+			return
+		}
+	}
+}
+
+// handle carries out one command from the UI.
+func (r *Runner) handle(c Command) {
+	r.out.changed()
+	switch c.Kind {
+	case CmdQuit:
+		r.quit = true
+	case CmdMapSize:
+		r.mapCols, r.mapRows = max(c.Cols, 0), max(c.Rows, 0)
+	case CmdCycleLayer:
+		r.cycleLayer()
+	case CmdReload:
+		r.load(true)
+	case CmdTogglePause:
+		r.togglePause()
+	case CmdStep:
+		r.stepOnce()
+	case CmdCycleSpeed:
+		r.cycleSpeed()
+	case CmdViscosity:
+		r.scaleViscosity(c.Factor)
+	case CmdRecord:
+		r.toggleRecording()
+	case CmdToggleFalling:
+		r.toggleFalling()
+	}
+}
+
+// togglePause pauses a running scenario or resumes a paused one; resuming at Until runs
+// on past it.
+func (r *Runner) togglePause() {
+	switch r.status {
+	case StatusRunning:
+		r.setStatus(StatusPaused)
+	case StatusPaused:
+		if r.pace.atUntil(r.scene.Time(), r.scene.Sim().Dt()) {
+			r.pace.until = 0
+			r.out.logf(LogInfo, "running on past --until")
+		}
+		r.setStatus(StatusRunning)
+	default:
+		r.explainStopped("resume")
+	}
+}
+
+// stepOnce pauses and takes one frame of FrameSteps steps (one step when unset); a single
+// step may go past Until.
+func (r *Runner) stepOnce() {
+	if r.status != StatusRunning && r.status != StatusPaused {
+		r.explainStopped("step")
+		return
+	}
+	r.setStatus(StatusPaused)
+	r.step(max(r.cfg.FrameSteps, 1))
+}
+
+// cycleSpeed moves to the next of Speeds (after the last, or from a pace not in the list,
+// the first); real-time pacing starts over from now.
+func (r *Runner) cycleSpeed() {
+	i := 0
+	for k, s := range Speeds {
+		if s == r.pace.speed {
+			i = k + 1
+		}
+	}
+	r.pace.speed = Speeds[i%len(Speeds)]
+	r.rebase()
+	r.win.reset()
+	r.out.logf(LogInfo, "speed: %s", r.pace.speed)
+}
+
+// explainStopped logs why a key that needs a running scenario did nothing.
+func (r *Runner) explainStopped(what string) {
+	switch r.status {
+	case StatusFinished:
+		r.out.logf(LogInfo, "cannot %s: the scenario is finished (main returned); r reloads it", what)
+	case StatusFailed:
+		r.out.logf(LogInfo, "cannot %s: the scenario stopped on an error; fix the script and reload (r)", what)
+	default:
+		r.out.logf(LogInfo, "cannot %s: no scenario is loaded; fix the script and reload (r)", what)
+	}
+}
+
+// cycleLayer moves the depth map to the next layer: top, all (summed), 1, 2, ..., top.
+func (r *Runner) cycleLayer() {
+	layers := 1
+	if r.scene != nil {
+		layers = r.scene.Layers()
+	}
+	if layers <= 1 {
+		r.layer = LayerTop
+		r.out.logf(LogInfo, "the scene has one layer: the depth map shows it")
+		return
+	}
+	switch {
+	case r.layer == LayerTop:
+		r.layer = LayerAll
+	case r.layer == LayerAll:
+		r.layer = 1
+	case int(r.layer) >= layers:
+		r.layer = LayerTop
+	default:
+		r.layer++
+	}
+	r.out.logf(LogInfo, "depth map: %s", r.layer)
+}
+
+// minViscosity is where the viscosity key starts from 0 (water's 1e-6 m^2/s).
+const minViscosity = 1e-6
+
+// toggleFalling turns falling particles off, or on (the d key). Particles in the air
+// when it goes off still land.
+func (r *Runner) toggleFalling() {
+	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
+		r.explainStopped("change falling")
+		return
+	}
+	var old, now gpusim.Falling
+	if !r.change("falling", func(st *scene.Settings) {
+		old = st.Solver.Falling
+		st.Solver.Falling = gpusim.FallingParticles
+		if old == gpusim.FallingParticles {
+			st.Solver.Falling = gpusim.FallingOff
+		}
+		now = st.Solver.Falling
+	}) {
+		return
+	}
+	r.out.logf(LogInfo, "falling: %s -> %s", old, now)
+}
+
+// scaleViscosity multiplies the viscosity by f (the UI's ×2 and ÷2 keys); from 0, a
+// factor above 1 starts at minViscosity.
+func (r *Runner) scaleViscosity(f float64) {
+	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
+		r.explainStopped("change the viscosity")
+		return
+	}
+	if !(f > 0) {
+		r.out.logf(LogError, "viscosity factor %v: it must be > 0", f)
+		return
+	}
+	var old, now float64
+	if !r.change("viscosity", func(st *scene.Settings) {
+		old = st.Solver.Viscosity
+		st.Solver.Viscosity = old * f
+		if old == 0 && f > 1 {
+			st.Solver.Viscosity = minViscosity
+		}
+		now = st.Solver.Viscosity
+	}) {
+		return
+	}
+	r.out.logf(LogInfo, "viscosity %g -> %g m^2/s", old, now)
+}
+
+// change changes a setting through the scene's one entry point (scene.Change), as
+// sim:set does: the same checks, the same warnings (logged). It reports whether the
+// change was made; an error is logged, naming what.
+func (r *Runner) change(what string, edit func(*scene.Settings)) bool {
+	warnings, err := r.scene.Change(edit)
+	if err != nil {
+		r.out.logf(LogError, "%s: %v", what, err)
+		return false
+	}
+	for _, w := range warnings {
+		r.out.logf(LogWarn, "%s", w)
+	}
+	return true
+}
