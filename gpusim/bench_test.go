@@ -117,9 +117,12 @@ func filmEverywhere(b testing.TB, sim *Sim, depth float32) {
 // the top: every column and pipe is active. The source (10 ml/s) fills the box to its
 // top in about 20,000 steps, after which every column is capped and the benchmark would
 // measure a full box: the film is laid again every 2,000 steps (6 simulated s), untimed.
-func BenchmarkStepIncline200(b *testing.B) {
+func BenchmarkStepIncline200(b *testing.B) { benchStepIncline200(b, backendOptions{}) }
+
+// benchStepIncline200 is BenchmarkStepIncline200 with backends made with o.
+func benchStepIncline200(b *testing.B, o backendOptions) {
 	c := inclineScene(b, 200, 200, 0.0005, 15*math.Pi/180)
-	sim := newSim(b, c, settings(0.003, 4e-6, 0))
+	sim := newSimWith(b, c, settings(0.003, 4e-6, 0), o)
 	filmEverywhere(b, sim, 0.001)
 	if _, err := sim.AddEmitter(Emitter{X: 0.09, Y: 0.05, Z: 0.05, Radius: 0.005, Rate: 1e-5}); err != nil {
 		b.Fatal(err)
@@ -202,7 +205,5 @@ func BenchmarkPassageDetection(b *testing.B) {
 // layout (kernels_csr.go), which every terrain with more than one column in a cell
 // uses: the general kernels' cost per column against the dense ones' on the same scene.
 func BenchmarkStepIncline200General(b *testing.B) {
-	forceGeneralLayout = true
-	defer func() { forceGeneralLayout = false }()
-	BenchmarkStepIncline200(b)
+	benchStepIncline200(b, backendOptions{general: true})
 }

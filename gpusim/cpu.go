@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/vpbench/vpbench/gpusim/internal/rows"
 	"github.com/vpbench/vpbench/internal/parallel"
 )
 
@@ -20,12 +21,13 @@ import (
 //	final    per pipe:   f = raw*K[from]*S[to]
 //	heights  per column: h += dt/dx^2 * sum of final fluxes
 //
-// Two layouts share the arithmetic of element.go: the general one (kernels_csr.go) walks
-// per-column pipe lists, serves any multi-layer terrain and runs the five phases above;
-// the dense one (kernels_dense.go) serves terrains with exactly one column per cell, all
-// joined, finds neighbours by index arithmetic and runs all five phases in one pipelined
-// sweep over rows (one barrier a step), with vectorized row kernels (rows.go). Both sum a
-// column's pipes in the same order (-y, -x, +x, +y), so they give the same bits.
+// Two layouts share the arithmetic of internal/element: the general one (kernels_csr.go)
+// walks per-column pipe lists, serves any multi-layer terrain and runs the five phases
+// above; the dense one (kernels_dense.go) serves terrains with exactly one column per
+// cell, all joined, finds neighbours by index arithmetic and runs all five phases in one
+// pipelined sweep over rows (one barrier a step), with vectorized row kernels
+// (internal/rows). Both sum a column's pipes in the same order (-y, -x, +x, +y), so they
+// give the same bits.
 //
 // The state is the absolute height h, not the depth: liquid at rest has equal h in every
 // column, so its head differences, and so its fluxes, are exactly zero.
@@ -47,13 +49,14 @@ type cpuBackend struct {
 	dense  *denseGrid // the fluxes of the dense layout, instead of f
 	ext    *extended  // extended pipes (general layout only); nil when no passage can form
 	p      stepParams
+	rows   rows.Kernels // the AVX2 row kernels or their Go twins, chosen at construction
 	nw     int
 	ranges [][2]int  // per worker: the columns (general) or rows (dense) it owns
 	pipes  [][2]int  // per worker: its pipes (general layout)
 	flag   [][]int32 // per worker: columns that may need inflow scaling this step (general)
 	// regular marks the columns the vector kernels take in runs (kernels_csr.go); runs
-	// cuts each worker's columns into them (nil without AVX2), csrBuf and csrMask are
-	// each worker's gathered fluxes and flag bits (general layout).
+	// cuts each worker's columns into them (nil with the Go kernels), csrBuf and csrMask
+	// are each worker's gathered fluxes and flag bits (general layout).
 	regular    []bool
 	strided    []bool // the first column of each group of a vector run whose pipes are strided (kernels_csr.go)
 	pairAt     []int8 // per pipe: where a paired group of a worker's pipes starts (markPaired)
@@ -83,16 +86,7 @@ type cpuBackend struct {
 	outR []float32
 }
 
-// forceGeneralLayout makes newCPUBackend use the general layout even where the dense one
-// applies; tests set it to check that both layouts give the same bits.
-var forceGeneralLayout bool
-
-// accounting is the volume that sources and sinks moved, m^3.
-type accounting struct {
-	added, removed, rejected float64
-}
-
-func newCPUBackend(t *topology, workers int, mode ExtendedPipes) *cpuBackend {
+func newCPUBackend(t *topology, workers int, mode ExtendedPipes, o backendOptions) *cpuBackend {
 	n := t.cols.NumColumns()
 	c := &cpuBackend{
 		topo: t,
@@ -100,12 +94,13 @@ func newCPUBackend(t *topology, workers int, mode ExtendedPipes) *cpuBackend {
 		top:  t.cols.Max,
 		h:    append([]float32(nil), t.cols.Base...), // dry: h = b
 		r:    make([]float32, n),
+		rows: rows.New(!o.noSIMD),
 	}
 	// Passages need columns a solid caps; the dense layout serves terrains without any, so
 	// it never needs extended pipes. Its raw fluxes, K and S live in per-worker rings of a
 	// few rows (kernels_dense.go), not in full-size arrays.
 	c.ext = newExtended(t, mode)
-	if c.ext == nil && isDense(t) && !forceGeneralLayout {
+	if c.ext == nil && isDense(t) && !o.general {
 		c.dense = newDenseGrid(t.cols.Nx, t.cols.Ny)
 	} else {
 		c.f = make([]float32, t.numPipes())
@@ -139,7 +134,7 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.pipes = split(len(c.f), n)
 		c.flag = make([][]int32, n)
 		c.runs, c.csrBuf, c.csrMask, c.csrFluxBuf = nil, make([][]float32, n), make([][]uint8, n), nil
-		if useSIMD {
+		if c.rows.Vector() {
 			c.runs, c.csrFluxBuf = make([][]csrRun, n), make([][]float32, n)
 			if c.pipeBase[0] == nil {
 				c.pipeBase = [2][]float32{make([]float32, len(c.f)), make([]float32, len(c.f))}
@@ -150,9 +145,9 @@ func (c *cpuBackend) setWorkers(n int) {
 		}
 		for w, r := range c.ranges {
 			c.flag[w] = make([]int32, 0, r[1]-r[0])
-			if useSIMD {
+			if c.rows.Vector() {
 				groups := (r[1] - r[0] + 7) / 8
-				c.csrBuf[w], c.csrMask[w] = make([]float32, 8*csrMaxStreams*groups), make([]uint8, groups)
+				c.csrBuf[w], c.csrMask[w] = make([]float32, 8*rows.CSRMaxStreams*groups), make([]uint8, groups)
 				c.runs[w] = c.csrRuns(r[0], r[1])
 				c.markStrided(r[0], c.runs[w])
 				c.markPaired(c.pipes[w][0], c.pipes[w][1])

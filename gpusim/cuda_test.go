@@ -13,12 +13,13 @@ import (
 	"testing"
 )
 
-// Tolerances. The PTX does element.go's IEEE float32 and float64 operations in its order,
-// without fused multiply-adds (nvcc -fmad=false) and with IEEE division, so the device
-// should give the CPU's bits, as the host-compiled kernels do (TestHostKernelsMatchCPU).
-// But the driver compiles the PTX to machine code itself, which this repository does not
-// control, so the test allows what a difference of a few roundings could grow into over
-// the steps instead of requiring bits, and reports how many values differ at all.
+// Tolerances. The PTX does internal/element's IEEE float32 and float64 operations in its
+// order, without fused multiply-adds (nvcc -fmad=false) and with IEEE division, so the
+// device should give the CPU's bits, as the host-compiled kernels do
+// (TestHostKernelsMatchCPU). But the driver compiles the PTX to machine code itself,
+// which this repository does not control, so the test allows what a difference of a few
+// roundings could grow into over the steps instead of requiring bits, and reports how
+// many values differ at all.
 const (
 	gpuHeightTol = 1e-7 // m: about 50 ulps of a 3 cm height
 	gpuFluxTol   = 1e-5 // of the largest flux

@@ -11,6 +11,7 @@ import (
 // three halo rows, empty ranges), both cross-sections, viscous and inviscid, from random
 // heights with full and dry columns (so inflow scaling and clamps run): the same bits.
 func TestDenseSweepShapes(t *testing.T) {
+	t.Parallel()
 	shapes := [][2]int{{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 9}, {9, 3}, {17, 11}, {8, 16}, {33, 40}}
 	for _, sh := range shapes {
 		for _, film := range []bool{false, true} {
@@ -47,14 +48,12 @@ func TestDenseSweepShapes(t *testing.T) {
 }
 
 func denseShapeRun(t *testing.T, nx, ny int, film bool, nu float64, workers int, general bool) (h, f []float32) {
-	forceGeneralLayout = general
-	defer func() { forceGeneralLayout = false }()
 	c := layeredScene(t, nx, ny, 0.001, 0.006, 1, bumpyFloor, nil)
 	st := settings(0.003, nu, workers)
 	if film {
 		st.CrossSection = CrossFilm
 	}
-	sim := newSim(t, c, st)
+	sim := newSimWith(t, c, st, backendOptions{general: general})
 	if got := sim.be.(*cpuBackend).dense != nil; got == general {
 		t.Fatalf("general=%v: dense layout in use = %v", general, got)
 	}

@@ -169,11 +169,11 @@ type stage struct {
 	histN int       // how many of hist the last read-back filled (-1: none)
 }
 
-func newDeviceBackend(t *topology, rt kernelRuntime, mode ExtendedPipes) (*deviceBackend, error) {
+func newDeviceBackend(t *topology, rt kernelRuntime, mode ExtendedPipes, o backendOptions) (*deviceBackend, error) {
 	c := t.cols
 	d := &deviceBackend{rt: rt, topo: t, n: c.NumColumns(), np: t.numPipes(), nx: c.Nx, ny: c.Ny}
 	d.ext = newExtended(t, mode)
-	d.dense = d.ext == nil && isDense(t) && !forceGeneralLayout
+	d.dense = d.ext == nil && isDense(t) && !o.general
 	if d.ext != nil {
 		d.ext.setWorkers(1)
 	}
@@ -300,16 +300,16 @@ func (d *deviceBackend) setWorkers(int) {}
 func (d *deviceBackend) setParams(p stepParams) {
 	d.p = p
 	film := int32(0)
-	if p.film {
+	if p.Film {
 		film = 1
 	}
 	sa := d.sa
-	sa.DtOverDx2d = p.dtOverDx2d
-	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.zeta, p.accel, p.visc3, p.dxf
-	sa.DtOverDx2, sa.Dx2OverDt, sa.Film = p.dtOverDx2, p.dx2OverDt, film
+	sa.DtOverDx2d = p.DtOverDx2d
+	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.Zeta, p.Accel, p.Visc3, p.Dxf
+	sa.DtOverDx2, sa.Dx2OverDt, sa.Film = p.DtOverDx2, p.Dx2OverDt, film
 	xa := d.xa
-	xa.DtOverDx2d = p.dtOverDx2d
-	xa.Zeta, xa.Accel, xa.Visc3, xa.Dxf, xa.Film = p.zeta, p.accel, p.visc3, p.dxf, film
+	xa.DtOverDx2d = p.DtOverDx2d
+	xa.Zeta, xa.Accel, xa.Visc3, xa.Dxf, xa.Film = p.Zeta, p.Accel, p.Visc3, p.Dxf, film
 	d.ea.Dt, d.ea.Dx2 = p.dt, p.dx2
 	if d.ext == nil {
 		return

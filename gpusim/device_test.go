@@ -92,16 +92,15 @@ func falling(st Settings) Settings {
 
 // pair makes tc's scene on the cpu backend and on backend, from the same random start
 // (seed), with tc's sources and sinks added to both; tc.general forces the general layout
-// until the test ends.
+// on both.
 func (tc conformanceCase) pair(t *testing.T, backend string, seed uint64) (cpu, dev *Sim) {
 	t.Helper()
-	forceGeneralLayout = tc.general
-	t.Cleanup(func() { forceGeneralLayout = false })
+	o := backendOptions{general: tc.general}
 	c := tc.cols(t)
-	cpu = newSim(t, c, tc.st)
+	cpu = newSimWith(t, c, tc.st, o)
 	st := tc.st
 	st.Backend = backend
-	dev = newSim(t, c, st)
+	dev = newSimWith(t, c, st, o)
 	startState(t, seed, tc.flux, cpu, dev)
 	for _, e := range tc.emitters {
 		for _, s := range []*Sim{cpu, dev} {
@@ -157,9 +156,9 @@ func firstDiff(a, b []float32) int {
 
 // TestHostKernelsMatchCPU steps the CPU backend and the kernels side by side from random
 // multi-layer states and requires the same heights, residuals and fluxes after every
-// step, bit for bit: the kernels do element.go's operations in its order, without fused
-// multiply-adds, so anything else is a bug. Each case runs with the grid's threads in
-// index order and backwards, so no kernel may depend on the order its threads run in.
+// step, bit for bit: the kernels do internal/element's operations in its order, without
+// fused multiply-adds, so anything else is a bug. Each case runs with the grid's threads
+// in index order and backwards, so no kernel may depend on the order its threads run in.
 // Extended pipes (unified and axis, with passages forming and draining), sources and
 // sinks (one pair sharing columns) and both cross-sections are covered; the accounting
 // sums the same float64 terms in another order, so it is checked to 1e-12.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/vpbench/vpbench/gpusim/internal/element"
 	"github.com/vpbench/vpbench/terrain"
 )
 
@@ -502,7 +503,7 @@ func (e *extended) unifiedRaw(h []float32, p *stepParams) {
 		for k := lo; k < hi; k++ {
 			b := e.uCol[k]
 			dh := h[b] - mean
-			f := flushFlux(p.viscous(p.zeta*e.uF[k]+p.acceleration(dh, h[b]-base[b], gap)*dh, gap, gap))
+			f := element.FlushFlux(p.Viscous(p.Zeta*e.uF[k]+p.Acceleration(dh, h[b]-base[b], gap)*dh, gap, gap))
 			e.uF[k] = f
 			fsum += f
 		}
@@ -551,8 +552,8 @@ func (e *extended) axisRaw(h []float32, p *stepParams) {
 		ap := &e.axis[k]
 		a, b := ap.a, ap.b
 		dh := h[a] - h[b]
-		acc := p.acceleration(dh, h[a]-c.Base[a], h[b]-c.Base[b]) / ap.cells
-		ap.f = flushFlux(p.viscous(p.zeta*ap.f+acc*dh, ap.gap, ap.gap))
+		acc := p.Acceleration(dh, h[a]-c.Base[a], h[b]-c.Base[b]) / ap.cells
+		ap.f = element.FlushFlux(p.Viscous(p.Zeta*ap.f+acc*dh, ap.gap, ap.gap))
 		e.addRaw(a, ap.f)
 		e.addRaw(b, -ap.f)
 	}
@@ -624,7 +625,7 @@ func (e *extended) final(kk, ss, r []float32, p *stepParams) {
 			}
 			if left != 0 && hi > lo {
 				b := e.uCol[lo]
-				r[b] = float32(float64(r[b]) + left*p.dtOverDx2d)
+				r[b] = float32(float64(r[b]) + left*p.DtOverDx2d)
 			}
 		}
 	case ExtendedAxis:
@@ -632,7 +633,7 @@ func (e *extended) final(kk, ss, r []float32, p *stepParams) {
 		for k := range e.axis {
 			ap := &e.axis[k]
 			a, b := ap.a, ap.b
-			ap.f = finalFlux(ap.f, kk[a], kk[b], ss[a], ss[b])
+			ap.f = element.FinalFlux(ap.f, kk[a], kk[b], ss[a], ss[b])
 			e.extNet[a] += ap.f
 			e.extNet[b] -= ap.f
 			e.aPrev = append(e.aPrev, axisFlux{key: ap.key, f: ap.f}) // e.axis is sorted by key

@@ -1,5 +1,10 @@
 package gpusim
 
+import (
+	"github.com/vpbench/vpbench/gpusim/internal/element"
+	"github.com/vpbench/vpbench/gpusim/internal/rows"
+)
+
 // The general layout: pipes in topology order, per-column pipe lists (topology.adj*).
 // Works for any terrain. In the column phases u = f*sign is a pipe's flux seen from
 // column i: > 0 leaves i.
@@ -7,38 +12,19 @@ package gpusim
 // The vector path. Most columns of a multi-layer terrain are regular: exactly four pipes,
 // the first two entering them (sign -1) and the last two leaving them (sign +1), as a
 // column whose four neighbouring cells hold one column each has them (-y, -x, +x, +y).
-// Where AVX2 is there (useSIMD), the outflow and height phases take runs of at least
-// minCSRRun consecutive regular columns through the row kernels' twins (rows_amd64.go):
-// the run's fluxes are gathered into a buffer of groups of 8 columns, stream q of a group
-// holding pipe q's flux (gatherCSR), and the kernel does what the column loop does, in
-// the same order, with the same bits (TestCSRVectorMatchesColumns). The other columns
-// go through the column loops. The flux and final phases gather their pipes' ends in
-// chunks for the dense layout's raw-flux and final kernels (csrFlux, csrFinal). Where
-// the layout is regular enough, the gathers read stretches instead of pipe indices:
-// strided groups of columns and paired groups of pipes (below).
-
-// vector tells whether the phases take the vector path: AVX2 is there and setWorkers
-// prepared the runs and buffers (it does when useSIMD is set).
-func (c *cpuBackend) vector() bool { return useSIMD && c.runs != nil }
+// Where the backend runs the AVX2 kernels (rows.Kernels.Vector), the outflow and height
+// phases take runs of at least minCSRRun consecutive regular columns through the vector
+// twins of their column loops (rows.CSROutflowRun, rows.CSRHeightRun): the run's fluxes
+// are gathered into a buffer of groups of 8 columns, stream q of a group holding pipe q's
+// flux (gatherCSR), and the kernel does what the column loop does, in the same order,
+// with the same bits (TestCSRVectorMatchesColumns). The other columns go through the
+// column loops. The flux and final phases gather their pipes' ends in chunks for the
+// dense layout's raw-flux and final kernels (csrFlux, csrFinal). Where the layout is
+// regular enough, the gathers read stretches instead of pipe indices: strided groups of
+// columns and paired groups of pipes (below).
 
 // minCSRRun is the shortest run of regular columns the vector kernels take.
 const minCSRRun = 8
-
-// csrMaxStreams is the most streams a gathered column has (csrStreams(true)).
-const csrMaxStreams = 6
-
-// csrStreams is the streams a gathered column has: its four pipes' fluxes, and with
-// extended pipes their outflow and inflow (outflow phase) or net outflow and a spare
-// (height phase).
-func csrStreams(ext bool) int {
-	if ext {
-		return csrMaxStreams
-	}
-	return 4
-}
-
-// csrGroups is the groups of 8 that n columns take.
-func csrGroups(n int) int { return (n + 7) / 8 }
 
 // regularColumns marks the regular columns of t (see above).
 func regularColumns(t *topology) []bool {
@@ -142,9 +128,10 @@ func stridedGroup(p []int32, npipes int) bool {
 }
 
 // gatherCSR gathers, for the regular columns [lo, hi), the fluxes f of their four pipes
-// into u (groups of 8 columns, stream q of a group at 8q, streams a column), and extra
-// streams 4 and 5 from e4 and e5 (indexed from lo) where given. A run of regular columns
-// has its pipes contiguous in the adjacency, four a column.
+// into u (groups of 8 columns, stream q of a group at 8q, streams a column: the layout
+// rows.CSRStreams describes), and extra streams 4 and 5 from e4 and e5 (indexed from lo)
+// where given. A run of regular columns has its pipes contiguous in the adjacency, four
+// a column.
 func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []float32) {
 	n := hi - lo
 	e := int(c.topo.adjStart[lo])
@@ -155,7 +142,7 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 			for 8*k < n && c.strided[lo+8*k] {
 				k++
 			}
-			gatherStridedRun(u[8*streams*g:], f, pp[32*g:], k-g, streams)
+			rows.GatherStridedRun(u[8*streams*g:], f, pp[32*g:], k-g, streams)
 			g = k
 			continue
 		}
@@ -299,8 +286,8 @@ func (c *cpuBackend) chunkEnd(j0, hi int) int {
 }
 
 // gatherEnds puts the values x of the ends of pipes [j0, j1) into da and db (indexed from
-// j0): paired groups through gatherPairsRun (runs of them at once), the other pipes one
-// by one.
+// j0): paired groups through rows.GatherPairsRun (runs of them at once), the other pipes
+// one by one.
 func (c *cpuBackend) gatherEnds(da, db, x []float32, j0, j1 int) {
 	pa, pb := c.topo.pipeA, c.topo.pipeB
 	for j := j0; j < j1; {
@@ -310,12 +297,12 @@ func (c *cpuBackend) gatherEnds(da, db, x []float32, j0, j1 int) {
 			for k+16 <= j1 && c.pairAt[k] == 0 {
 				k += 16
 			}
-			gatherPairsRun(da[j-j0:k-j0], db[j-j0:k-j0], x, pa[j:k], pb[j:k], (k-j)/16)
+			rows.GatherPairsRun(da[j-j0:k-j0], db[j-j0:k-j0], x, pa[j:k], pb[j:k], (k-j)/16)
 			j = k
 			continue
 		}
 		if b := j - s; s > 0 && b >= j0 && b+16 <= j1 { // a group overlapping the last one
-			gatherPairsRun(da[b-j0:b-j0+16], db[b-j0:b-j0+16], x, pa[b:b+16], pb[b:b+16], 1)
+			rows.GatherPairsRun(da[b-j0:b-j0+16], db[b-j0:b-j0+16], x, pa[b:b+16], pb[b:b+16], 1)
 			j = b + 16
 			continue
 		}
@@ -327,9 +314,9 @@ func (c *cpuBackend) gatherEnds(da, db, x []float32, j0, j1 int) {
 // csrFlux: the flux update of pipes [lo, hi). With AVX2 the heights of each chunk of
 // pipes' ends are gathered (csrFluxBuf, gatherEnds), their floors read from pipeBase,
 // and the dense layout's row kernel updates the chunk's fluxes in place: the same
-// arithmetic (rawFluxRowGo), so the same bits, in fewer instructions.
+// arithmetic (element's, in the same order), so the same bits, in fewer instructions.
 func (c *cpuBackend) csrFlux(w, lo, hi int) {
-	if c.vector() {
+	if c.rows.Vector() {
 		buf := c.csrFluxBuf[w][:4*fluxChunk]
 		for j0, j1 := lo, 0; j0 < hi; j0 = j1 {
 			j1 = c.chunkEnd(j0, hi)
@@ -337,7 +324,7 @@ func (c *cpuBackend) csrFlux(w, lo, hi int) {
 			ha, hb := buf[:n], buf[fluxChunk:fluxChunk+n]
 			c.gatherEnds(ha, hb, c.h, j0, j1)
 			f := c.f[j0:j1]
-			rawFluxRow(&c.p, f, f, ha, hb, c.pipeBase[0][j0:j1], c.pipeBase[1][j0:j1])
+			c.rows.RawFluxRow(&c.p.Params, f, f, ha, hb, c.pipeBase[0][j0:j1], c.pipeBase[1][j0:j1])
 		}
 		return
 	}
@@ -351,15 +338,15 @@ func (c *cpuBackend) csrFlux(w, lo, hi int) {
 		b := pb[j]
 		ha, hb := h[a], h[b]
 		dh, da, db := ha-hb, ha-base[a], hb-base[b]
-		f[j] = flushFlux(p.viscous(p.zeta*f[j]+p.acceleration(dh, da, db)*dh, da, db))
+		f[j] = element.FlushFlux(p.Viscous(p.Zeta*f[j]+p.Acceleration(dh, da, db)*dh, da, db))
 	}
 }
 
 // csrFinal: the scaled fluxes of pipes [lo, hi), raw*K[from]*S[to], in place. With AVX2,
 // chunk by chunk as csrFlux: K and S of the ends gathered, the dense layout's final
-// kernel (finalFluxRowGo's arithmetic).
+// kernel (element.FinalFlux's arithmetic).
 func (c *cpuBackend) csrFinal(w, lo, hi int) {
-	if c.vector() {
+	if c.rows.Vector() {
 		buf := c.csrFluxBuf[w][:4*fluxChunk]
 		for j0, j1 := lo, 0; j0 < hi; j0 = j1 {
 			j1 = c.chunkEnd(j0, hi)
@@ -368,7 +355,7 @@ func (c *cpuBackend) csrFinal(w, lo, hi int) {
 			c.gatherEnds(ka, kb, c.k, j0, j1)
 			c.gatherEnds(sa, sb, c.s, j0, j1)
 			f := c.f[j0:j1]
-			finalFluxRow(f, f, ka, kb, sa, sb)
+			c.rows.FinalFluxRow(f, f, ka, kb, sa, sb)
 		}
 		return
 	}
@@ -379,7 +366,7 @@ func (c *cpuBackend) csrFinal(w, lo, hi int) {
 	kk, ss := c.k, c.s
 	for j, a := range pa {
 		b := pb[j]
-		f[j] = finalFlux(f[j], kk[a], kk[b], ss[a], ss[b])
+		f[j] = element.FinalFlux(f[j], kk[a], kk[b], ss[a], ss[b])
 	}
 }
 
@@ -387,7 +374,7 @@ func (c *cpuBackend) csrFinal(w, lo, hi int) {
 // of the others, in column order, for csrInflow.
 func (c *cpuBackend) csrOutflow(w, lo, hi int, ext *extended) {
 	flag := c.flag[w][:0]
-	if !c.vector() {
+	if !c.rows.Vector() {
 		c.flag[w] = c.csrOutflowColumns(lo, hi, ext, flag)
 		return
 	}
@@ -398,21 +385,21 @@ func (c *cpuBackend) csrOutflow(w, lo, hi int, ext *extended) {
 			i = j
 			continue
 		}
-		streams := csrStreams(ext != nil)
-		u := c.csrBuf[w][:csrGroups(j-i)*8*streams]
+		streams := rows.CSRStreams(ext != nil)
+		u := c.csrBuf[w][:rows.CSRGroups(j-i)*8*streams]
 		if ext != nil {
 			c.gatherCSR(u, c.f, i, j, streams, ext.extOut[i:j], ext.extIn[i:j])
 		} else {
 			c.gatherCSR(u, c.f, i, j, streams, nil, nil)
 		}
-		flag = csrOutflowRun(&c.p, i, c.k[i:j], c.s[i:j], u, c.h[i:j], c.r[i:j], c.base[i:j], c.top[i:j], ext != nil, c.csrMask[w], flag)
+		flag = rows.CSROutflowRun(&c.p.Params, i, c.k[i:j], c.s[i:j], u, c.h[i:j], c.r[i:j], c.base[i:j], c.top[i:j], ext != nil, c.csrMask[w], flag)
 		i = j
 	}
 	c.flag[w] = flag
 }
 
-// csrOutflowColumns is csrOutflow for columns [lo, hi) one by one (csrOutflowRunGo),
-// appending to flag.
+// csrOutflowColumns is csrOutflow for columns [lo, hi) one by one (rows.CSROutflowRun's
+// Go twin), appending to flag.
 func (c *cpuBackend) csrOutflowColumns(lo, hi int, ext *extended, flag []int32) []int32 {
 	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
 	raw, h, res, base, top, kk, ss := c.f, c.h, c.r, c.base, c.top, c.k, c.s
@@ -424,16 +411,16 @@ func (c *cpuBackend) csrOutflowColumns(lo, hi int, ext *extended, flag []int32) 
 	for i := lo; i < hi; i++ {
 		var out2, in2 float32
 		for e := as[i]; e < as[i+1]; e++ {
-			out2, in2 = splitSum(out2, in2, raw[ap[e]]*sg[e])
+			out2, in2 = element.SplitSum(out2, in2, raw[ap[e]]*sg[e])
 		}
 		out, in := out2*0.5, in2*0.5
 		if extOut != nil {
 			out += extOut[i]
 			in += extIn[i]
 		}
-		kk[i] = p.outflowFactor(out, (h[i]-base[i])+res[i])
+		kk[i] = p.OutflowFactor(out, (h[i]-base[i])+res[i])
 		ss[i] = 1
-		if p.mayOverflow(in, (top[i]-h[i])-res[i]) {
+		if p.MayOverflow(in, (top[i]-h[i])-res[i]) {
 			flag = append(flag, int32(i))
 		}
 	}
@@ -453,7 +440,7 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 		if ext != nil {
 			in += ext.extIn[i]
 		}
-		ss[i] = c.p.inflowFactor(in, (top[i]-h[i])-c.r[i])
+		ss[i] = c.p.InflowFactor(in, (top[i]-h[i])-c.r[i])
 	}
 }
 
@@ -462,7 +449,7 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 // non-zero (extended.sums), nil otherwise.
 func (c *cpuBackend) csrHeight(w, lo, hi int, ext, sums *extended) {
 	var flips int32
-	if !c.vector() {
+	if !c.rows.Vector() {
 		flips = c.csrHeightColumns(lo, hi, ext, sums)
 	} else {
 		for i, run := lo, 0; i < hi; run++ {
@@ -472,14 +459,14 @@ func (c *cpuBackend) csrHeight(w, lo, hi int, ext, sums *extended) {
 				i = j
 				continue
 			}
-			streams := csrStreams(sums != nil)
-			u := c.csrBuf[w][:csrGroups(j-i)*8*streams]
+			streams := rows.CSRStreams(sums != nil)
+			u := c.csrBuf[w][:rows.CSRGroups(j-i)*8*streams]
 			if sums != nil {
 				c.gatherCSR(u, c.f, i, j, streams, sums.extNet[i:j], nil)
 			} else {
 				c.gatherCSR(u, c.f, i, j, streams, nil, nil)
 			}
-			csrHeightRun(&c.p, c.h[i:j], c.r[i:j], u, c.base[i:j], c.top[i:j], sums != nil)
+			rows.CSRHeightRun(&c.p.Params, c.h[i:j], c.r[i:j], u, c.base[i:j], c.top[i:j], sums != nil)
 			if ext != nil {
 				for x := i; x < j; x++ {
 					if ext.isCapped[x] && ext.updateFull(x, c.h[x]) {
@@ -495,8 +482,8 @@ func (c *cpuBackend) csrHeight(w, lo, hi int, ext, sums *extended) {
 	}
 }
 
-// csrHeightColumns is csrHeight for columns [lo, hi) one by one (csrHeightRunGo); it
-// returns the number of full flags flipped.
+// csrHeightColumns is csrHeight for columns [lo, hi) one by one (rows.CSRHeightRun's Go
+// twin); it returns the number of full flags flipped.
 func (c *cpuBackend) csrHeightColumns(lo, hi int, ext, sums *extended) int32 {
 	as, ap, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjSign
 	f, h, res, base, top := c.f, c.h, c.r, c.base, c.top
@@ -518,7 +505,7 @@ func (c *cpuBackend) csrHeightColumns(lo, hi int, ext, sums *extended) int32 {
 		if extNet != nil {
 			out += float64(extNet[i])
 		}
-		h[i], res[i] = settleHeight(p.updateHeight(out, h[i], res[i]), base[i], top[i])
+		h[i], res[i] = element.SettleHeight(p.UpdateHeight(out, h[i], res[i]), base[i], top[i])
 		if capped != nil && capped[i] && ext.updateFull(i, h[i]) {
 			flips++
 		}

@@ -1,5 +1,7 @@
 package gpusim
 
+import "github.com/vpbench/vpbench/gpusim/internal/rows"
+
 // The dense layout, for terrains with exactly one column per cell and every pair of
 // neighbours joined by a pipe (a single-layer terrain with no fully solid cell): column i
 // is cell i = y*nx + x, and its pipes are found by index arithmetic instead of lists,
@@ -11,8 +13,8 @@ package gpusim
 // last column of a row, the +y pipes of the last row) stay zero; a zero flux adds exactly
 // nothing to the sums, so the results are bit-identical to the general layout.
 //
-// One sweep a step. Once its arithmetic is vectorized (the row kernels: rows.go, and
-// rows_amd64.s on amd64) a large grid's step is bound by memory traffic, so it reads the
+// One sweep a step. Once its arithmetic is vectorized (the row kernels of internal/rows,
+// in AVX2 on amd64) a large grid's step is bound by memory traffic, so it reads the
 // state once and writes it once: about BytesPerColumnStep bytes a column, against 92 for
 // the two sweeps through full-size arrays of raw fluxes, K and S that it replaced. A
 // worker walks its rows in order; at front row y it computes
@@ -96,7 +98,7 @@ type denseWork struct {
 	rx, ry, k, s [ringRows][]float32
 	flags        [ringRows][]int32 // columns of the row (x) whose S inflowRow sets
 	all          [ringRows]bool    // inflowRow sets S for the whole row (and flags)
-	mask         []uint8           // outflowRow's scratch: one bit a column
+	mask         []uint8           // OutflowRow's scratch: one bit a column
 	// halo is the pub buffer the sweep in progress reads the other workers' rows from.
 	halo [][4][]float32
 	// fyLow is the final flux of the +y pipes of row y0-1, which the worker below writes.
@@ -342,11 +344,11 @@ func (c *cpuBackend) rawRows(d *denseWork, y int) {
 	b := c.base[lo : lo+nx]
 	slot := y % ringRows
 	if nx > 1 {
-		rawFluxRow(&c.p, d.rx[slot][1:nx], fx[:nx-1], h[:nx-1], h[1:], b[:nx-1], b[1:])
+		c.rows.RawFluxRow(&c.p.Params, d.rx[slot][1:nx], fx[:nx-1], h[:nx-1], h[1:], b[:nx-1], b[1:])
 	}
 	if y+1 < g.ny {
 		hu, _, _, _ := c.oldRows(d, y+1)
-		rawFluxRow(&c.p, d.ry[slot], fy, h, hu, b, c.base[lo+nx:lo+2*nx])
+		c.rows.RawFluxRow(&c.p.Params, d.ry[slot], fy, h, hu, b, c.base[lo+nx:lo+2*nx])
 	}
 }
 
@@ -371,7 +373,7 @@ func (g *denseGrid) kRow(d *denseWork, y int) []float32 {
 // the first row after, for the final flux of its last row's +y pipes), and two more
 // to finish when its range ends the grid.
 func (c *cpuBackend) denseSweep(w int) {
-	g, p := c.dense, &c.p
+	g, p := c.dense, &c.p.Params
 	d, nx, ny := g.work[w], g.nx, g.ny
 	y0, y1 := d.y0, d.y1
 	if y0 == y1 {
@@ -389,7 +391,7 @@ func (c *cpuBackend) denseSweep(w int) {
 			lo := y * nx
 			h, r, _, _ := c.oldRows(d, y)
 			rx := d.rx[slot]
-			d.flags[slot], d.all[slot] = outflowRow(p, d.k[slot][1:nx+1], d.s[slot], g.ryRow(d, y-1), rx,
+			d.flags[slot], d.all[slot] = c.rows.OutflowRow(p, d.k[slot][1:nx+1], d.s[slot], g.ryRow(d, y-1), rx,
 				g.ryRow(d, y), h, r, c.base[lo:lo+nx], c.top[lo:lo+nx], d.flags[slot][:0], d.mask)
 		}
 		if ys := y - 1; ys >= y0-1 && ys >= 0 && ys < ny {
@@ -399,7 +401,7 @@ func (c *cpuBackend) denseSweep(w int) {
 			// Final fluxes of row y-1's +x pipes.
 			slot, lo := yx%ringRows, yx*nx
 			k, s := d.k[slot], d.s[slot]
-			finalFluxRow(g.fx[lo+1:lo+nx], d.rx[slot][1:nx], k[1:nx], k[2:nx+1], s[:nx-1], s[1:nx])
+			c.rows.FinalFluxRow(g.fx[lo+1:lo+nx], d.rx[slot][1:nx], k[1:nx], k[2:nx+1], s[:nx-1], s[1:nx])
 		}
 		if yy := y - 2; yy >= y0-1 && yy >= 0 && yy < y1 && yy+1 < ny {
 			// Final fluxes of row y-2's +y pipes: the state if the worker owns row y-2,
@@ -409,7 +411,7 @@ func (c *cpuBackend) denseSweep(w int) {
 				dst = g.fy[(yy+1)*nx : (yy+2)*nx]
 			}
 			sl, su := yy%ringRows, (yy+1)%ringRows
-			finalFluxRow(dst, d.ry[sl], d.k[sl][1:nx+1], d.k[su][1:nx+1], d.s[sl], d.s[su])
+			c.rows.FinalFluxRow(dst, d.ry[sl], d.k[sl][1:nx+1], d.k[su][1:nx+1], d.s[sl], d.s[su])
 		}
 		if yh := y - 2; yh >= y0 && yh < y1 {
 			// Heights of row y-2.
@@ -418,13 +420,13 @@ func (c *cpuBackend) denseSweep(w int) {
 			if yh == y0 && y0 > 0 {
 				above = d.fyLow
 			}
-			heightRow(p, c.h[lo:lo+nx], c.r[lo:lo+nx], above, g.fx[lo:lo+nx], g.fx[lo+1:lo+1+nx],
+			c.rows.HeightRow(p, c.h[lo:lo+nx], c.r[lo:lo+nx], above, g.fx[lo:lo+nx], g.fx[lo+1:lo+1+nx],
 				g.fy[lo+nx:lo+2*nx], c.base[lo:lo+nx], c.top[lo:lo+nx])
 		}
 	}
 }
 
-// inflowRow sets S of the columns of row y that outflowRow flagged. Where many are (a
+// inflowRow sets S of the columns of row y that OutflowRow flagged. Where many are (a
 // flooded row), the vector kernel computes S for the whole row instead: it gives exactly
 // 1 for the others (docs/solver.md, "Skipping inflow scaling where it cannot bind").
 func (c *cpuBackend) inflowRow(d *denseWork, y int) {
@@ -441,12 +443,12 @@ func (c *cpuBackend) inflowRow(d *denseWork, y int) {
 	ka, kr, kb := g.kRow(d, y-1), d.k[slot], g.kRow(d, y+1)
 	rx, s := d.rx[slot], d.s[slot]
 	done := 0
-	if all || wholeRowInflow*len(flags) >= nx {
-		done = inflowRowVec(&c.p, s, above, ka[1:], rx, kr, below, kb[1:], top, h, r)
+	if all || rows.WholeRowInflow*len(flags) >= nx {
+		done = c.rows.InflowRowVec(&c.p.Params, s, above, ka[1:], rx, kr, below, kb[1:], top, h, r)
 	}
 	for _, x32 := range flags {
 		if x := int(x32); x >= done {
-			s[x] = inflowColumn(&c.p, above, ka, rx, kr, below, kb, top, h, r, x)
+			s[x] = rows.InflowColumn(&c.p.Params, above, ka, rx, kr, below, kb, top, h, r, x)
 		}
 	}
 }

@@ -9,16 +9,15 @@ import (
 // the general one and requires the same bits: both layouts share the element arithmetic
 // and sum each column's pipes in the same order.
 func TestDenseLayoutMatchesGeneral(t *testing.T) {
+	t.Parallel()
 	for _, film := range []bool{false, true} {
 		run := func(general bool) (*Sim, []float32, []float32) {
-			forceGeneralLayout = general
-			defer func() { forceGeneralLayout = false }()
 			c := inclineScene(t, 37, 23, 0.0005, 8*math.Pi/180)
 			s := settings(0.003, 4e-6, 2)
 			if film {
 				s.CrossSection = CrossFilm
 			}
-			sim := newSim(t, c, s)
+			sim := newSimWith(t, c, s, backendOptions{general: general})
 			if got := sim.be.(*cpuBackend).dense != nil; got == general {
 				t.Fatalf("general=%v: dense layout in use = %v", general, got)
 			}

@@ -315,7 +315,11 @@ func runScene(t testing.TB, st Settings, n int) *Sim {
 
 // runOn is runScene on any 3 x 3 cm terrain.
 func runOn(t testing.TB, c *terrain.Columns, st Settings, n int) *Sim {
-	sim := newSim(t, c, st)
+	return fillAndRun(t, newSim(t, c, st), n)
+}
+
+// fillAndRun is runOn on a Sim already made.
+func fillAndRun(t testing.TB, sim *Sim, n int) *Sim {
 	if _, err := sim.Fill(0.015, 0.015, 0.002, 0.006); err != nil {
 		t.Fatal(err)
 	}

@@ -3,55 +3,11 @@ package gpusim
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
+
+	"github.com/vpbench/vpbench/gpusim/internal/element"
+	"github.com/vpbench/vpbench/gpusim/internal/rows"
 )
-
-// withSIMD runs f with the vector row kernels on or off.
-func withSIMD(on bool, f func()) {
-	old := useSIMD
-	useSIMD = on && old
-	defer func() { useSIMD = old }()
-	f()
-}
-
-// edgeValue is a float32 drawn from a pool that mixes ordinary values of the magnitudes
-// the solver sees (heights of mm to m, fluxes of 1e-12 to 1e-3, either sign) with the
-// edges: both zeros, subnormals, large values, and ref itself (ties).
-func edgeValue(rng *rand.Rand, scale, ref float32) float32 {
-	switch rng.IntN(12) {
-	case 0:
-		return 0
-	case 1:
-		return float32(math.Copysign(0, -1))
-	case 2:
-		return math.Float32frombits(rng.Uint32N(1 << 23)) // subnormal
-	case 3:
-		return ref
-	case 4:
-		return ref + scale*1e-6*(rng.Float32()-0.5)
-	case 5:
-		return -ref
-	case 6:
-		return scale * 1e6 * (rng.Float32() - 0.5)
-	}
-	return scale * float32(math.Pow(10, -4*rng.Float64())) * (rng.Float32()*2 - 1)
-}
-
-// randomParams are step parameters like Sim's (dx 0.1 to 2 mm, dt 0.5 to 10 ms) for a
-// cross-section and a viscosity (0 = inviscid).
-func randomParams(rng *rand.Rand, film bool, nu float64) stepParams {
-	dx := 1e-4 * (1 + 19*rng.Float64())
-	dt := 5e-4 * (1 + 19*rng.Float64())
-	p := stepParams{dt: dt, dx: dx, dxf: float32(dx), dx2: dx * dx,
-		zeta: float32(math.Pow(0.99, dt)), visc3: float32(3 * dt * nu), film: film,
-		dtOverDx2: float32(dt / (dx * dx)), dtOverDx2d: dt / (dx * dx), dx2OverDt: float32(dx * dx / dt)}
-	p.accel = float32(dt * 9.81 * dx)
-	if film {
-		p.accel = float32(dt * 9.81)
-	}
-	return p
-}
 
 func sameBits(t *testing.T, what string, a, b []float32) {
 	t.Helper()
@@ -62,165 +18,12 @@ func sameBits(t *testing.T, what string, a, b []float32) {
 	}
 }
 
-// TestRowKernelsSIMDMatchGo: each row kernel gives the same bits with the vector code as
-// with the Go code, on random and edge inputs (dry, full and overfull columns, zero and
-// signed-zero fluxes of either sign, subnormals, ties), for both cross-sections, viscous
-// and inviscid, and lengths with and without a tail.
-func TestRowKernelsSIMDMatchGo(t *testing.T) {
-	if !useSIMD {
-		t.Skip("no vector row kernels on this machine or build")
-	}
-	rng := rand.New(rand.NewPCG(7, 11))
-	flagged := 0
-	defer func() {
-		if flagged < 100 {
-			t.Errorf("only %d of 400 rows had a column that may overflow", flagged)
-		}
-	}()
-	for iter := range 400 {
-		n := []int{8, 16, 31, 64, 203, 1, 3, 7}[iter%8]
-		film, nu := iter/8%2 == 1, []float64{0, 4e-6, 1e-3}[iter/16%3]
-		p := randomParams(rng, film, nu)
-		name := fmt.Sprintf("iter %d (n %d, film %v, nu %g)", iter, n, film, nu)
-		vec := func(scale float32) []float32 {
-			v := make([]float32, n+1)
-			for j := range v {
-				v[j] = edgeValue(rng, scale, 0)
-			}
-			return v
-		}
-		// Heights over floors: dry (h = b), shallow, deep; top at, above or below h.
-		b, h, top, r := make([]float32, n+1), make([]float32, n+1), make([]float32, n+1), make([]float32, n+1)
-		for j := range h {
-			b[j] = 0.01 * rng.Float32()
-			switch rng.IntN(4) {
-			case 0:
-				h[j] = b[j]
-			case 1:
-				h[j] = b[j] + 1e-6*rng.Float32()
-			default:
-				h[j] = b[j] + 0.01*rng.Float32()
-			}
-			switch rng.IntN(4) {
-			case 0:
-				top[j] = h[j]
-			case 1:
-				top[j] = h[j] - 1e-6*rng.Float32()
-			default:
-				top[j] = h[j] + 0.01*rng.Float32()
-			}
-			r[j] = edgeValue(rng, 1e-9, 0)
-			switch rng.IntN(10) { // zero-height columns at 0, with both signs of zero
-			case 0:
-				b[j], h[j], top[j] = 0, float32(math.Copysign(0, -1)), 0
-			case 1:
-				b[j], h[j], top[j] = 0, 0, float32(math.Copysign(0, -1))
-			}
-		}
-		ha, hb := h[:n], h[1:]
-		ba, bb := b[:n], b[1:]
-		prev := vec(1e-6)
-
-		var raw [2][]float32
-		for k, on := range []bool{true, false} {
-			raw[k] = make([]float32, n)
-			withSIMD(on, func() { rawFluxRow(&p, raw[k], prev, ha, hb, ba, bb) })
-		}
-		sameBits(t, name+" raw flux", raw[0], raw[1])
-
-		above, rx, below := vec(1e-6), vec(1e-6), vec(1e-6)
-		for j := range rx {
-			if rng.IntN(8) == 0 {
-				rx[j] = raw[0][j%n] // fluxes of the step itself
-			}
-		}
-		var k2, s2 [2][]float32
-		var fl [2][]int32
-		var all [2]bool
-		for k, on := range []bool{true, false} {
-			k2[k], s2[k] = make([]float32, n), make([]float32, n)
-			withSIMD(on, func() {
-				fl[k], all[k] = outflowRow(&p, k2[k], s2[k], above, rx, below, h[:n], r, b, top, make([]int32, 0, n), make([]uint8, n/8+1))
-			})
-		}
-		if all[1] {
-			t.Fatalf("%s: the Go path asks for the whole row", name)
-		}
-		sameBits(t, name+" K", k2[0], k2[1])
-		sameBits(t, name+" S", s2[0], s2[1])
-		if all[0] { // the vector path listed none: the whole row is computed
-			if len(fl[0]) != 0 {
-				t.Fatalf("%s: whole row, and flagged columns listed: %v", name, fl[0])
-			}
-			if wholeRowInflow*len(fl[1]) < n {
-				t.Fatalf("%s: whole row for %d flagged columns of %d", name, len(fl[1]), n)
-			}
-		} else if fmt.Sprint(fl[0]) != fmt.Sprint(fl[1]) {
-			t.Fatalf("%s: flagged columns: vector %v, Go %v", name, fl[0], fl[1])
-		}
-
-		// S: the flagged columns one by one (the Go path) against every column by the
-		// vector kernel, with K rows from the kernel above (padded) and random ones.
-		kpad := func(k []float32) []float32 {
-			p := make([]float32, n+2)
-			copy(p[1:], k)
-			return p
-		}
-		ka, kr, kb := kpad(vec(1)), kpad(k2[1]), kpad(vec(1))
-		for j := range ka {
-			ka[j], kb[j] = min(abs32(ka[j]), 1), min(abs32(kb[j]), 1)
-		}
-		sGo := append([]float32(nil), s2[1]...)
-		for _, x := range fl[1] {
-			sGo[x] = inflowColumn(&p, above, ka, rx, kr, below, kb, top, h, r, int(x))
-		}
-		sVec := append([]float32(nil), s2[1]...)
-		done := inflowRowVec(&p, sVec, above, ka[1:], rx, kr, below, kb[1:], top, h, r)
-		for _, x := range fl[1] {
-			if int(x) >= done {
-				sVec[x] = inflowColumn(&p, above, ka, rx, kr, below, kb, top, h, r, int(x))
-			}
-		}
-		sameBits(t, name+" S (inflow)", sVec, sGo)
-		if len(fl[1]) > 0 {
-			flagged++
-		}
-
-		ki, ko, si, so := vec(1), vec(1), vec(1), vec(1)
-		for j := range ki {
-			ki[j], ko[j] = abs32(ki[j]), abs32(ko[j])
-			if rng.IntN(3) == 0 {
-				ki[j] = 1
-			}
-		}
-		var fin [2][]float32
-		for k, on := range []bool{true, false} {
-			fin[k] = make([]float32, n)
-			withSIMD(on, func() { finalFluxRow(fin[k], raw[0], ki, ko, si, so) })
-		}
-		sameBits(t, name+" final flux", fin[0], fin[1])
-
-		fxm := vec(1e-6)
-		for j := range fxm {
-			if rng.IntN(4) == 0 {
-				fxm[j] = fin[0][j%n]
-			}
-		}
-		var hh, rr [2][]float32
-		for k, on := range []bool{true, false} {
-			hh[k], rr[k] = append([]float32(nil), h[:n]...), append([]float32(nil), r[:n]...)
-			withSIMD(on, func() { heightRow(&p, hh[k], rr[k], above, fxm, fxm[1:], below, b, top) })
-		}
-		sameBits(t, name+" h", hh[0], hh[1])
-		sameBits(t, name+" r", rr[0], rr[1])
-	}
-}
-
 // TestStepSIMDMatchGo: whole dense steps (both cross-sections, viscous and inviscid, a
 // source and a sink, 1 and 2 workers) give the same bits with the vector row kernels and
 // without.
 func TestStepSIMDMatchGo(t *testing.T) {
-	if !useSIMD {
+	t.Parallel()
+	if !rows.New(true).Vector() {
 		t.Skip("no vector row kernels on this machine or build")
 	}
 	for _, film := range []bool{false, true} {
@@ -228,18 +31,19 @@ func TestStepSIMDMatchGo(t *testing.T) {
 			var ref, refF []float32
 			for _, on := range []bool{false, true} {
 				for _, w := range []int{1, 2} {
-					var h, f []float32
-					withSIMD(on, func() {
-						st := settings(0.003, nu, w)
-						if film {
-							st.CrossSection = CrossFilm
-						}
-						sim := runOn(t, layeredScene(t, 61, 45, 0.001, 0.03, 1, bumpyFloor, nil), st, 200)
-						if sim.be.(*cpuBackend).dense == nil {
-							t.Fatal("not the dense layout")
-						}
-						h, f = snapshot(sim).Height, sim.Fluxes(nil)
-					})
+					st := settings(0.003, nu, w)
+					if film {
+						st.CrossSection = CrossFilm
+					}
+					c := layeredScene(t, 61, 45, 0.001, 0.03, 1, bumpyFloor, nil)
+					sim := fillAndRun(t, newSimWith(t, c, st, backendOptions{noSIMD: !on}), 200)
+					if sim.be.(*cpuBackend).dense == nil {
+						t.Fatal("not the dense layout")
+					}
+					if got := sim.be.(*cpuBackend).rows.Vector(); got != on {
+						t.Fatalf("vector row kernels in use = %v, want %v", got, on)
+					}
+					h, f := snapshot(sim).Height, sim.Fluxes(nil)
 					if ref == nil {
 						ref, refF = h, f
 						continue
@@ -249,38 +53,6 @@ func TestStepSIMDMatchGo(t *testing.T) {
 					sameBits(t, name+": flux", f, refF)
 				}
 			}
-		}
-	}
-}
-
-// TestRawFluxFlushesSubnormals: a raw flux below the smallest normal float32 becomes +0
-// in the Go and the vector kernels alike; the smallest normal flux is kept.
-func TestRawFluxFlushesSubnormals(t *testing.T) {
-	minNormal := math.Float32frombits(minNormalBits)
-	for _, c := range []struct {
-		prev float32
-		want float32
-	}{
-		{1e-40, 0}, {-1e-40, 0}, {float32(math.Copysign(0, -1)), 0},
-		{minNormal / 0.5, minNormal / 0.5 * 0.5}, // zeta 0.5 halves it to the smallest normal: kept
-		{-2 * minNormal, -minNormal},
-	} {
-		for _, simd := range []bool{false, true} {
-			withSIMD(simd, func() {
-				n := 13 // a vector and a masked tail
-				p := stepParams{zeta: 0.5, accel: 1}
-				dst, prev := make([]float32, n), make([]float32, n)
-				level := make([]float32, n)
-				for i := range n {
-					prev[i], level[i] = c.prev, 0.01
-				}
-				rawFluxRow(&p, dst, prev, level, level, make([]float32, n), make([]float32, n))
-				for i, v := range dst {
-					if math.Float32bits(v) != math.Float32bits(c.want) {
-						t.Fatalf("simd %v: prev %g: dst[%d] = %g (bits %#x), want %g", simd, c.prev, i, v, math.Float32bits(v), c.want)
-					}
-				}
-			})
 		}
 	}
 }
@@ -299,7 +71,7 @@ func TestNoSubnormalFluxes(t *testing.T) {
 	for round := range 5 {
 		sim.Step(400)
 		for i, f := range sim.Fluxes(nil) {
-			if f != 0 && math.Float32bits(f)&0x7fffffff < minNormalBits {
+			if f != 0 && math.Float32bits(f)&0x7fffffff < element.MinNormalBits {
 				t.Fatalf("after %d steps flux %d is subnormal: %g", 400*(round+1), i, f)
 			}
 		}

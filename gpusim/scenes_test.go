@@ -101,7 +101,14 @@ func fiveLayerSlabs(w, lift float64) []slab {
 // newSim builds a Sim and fails the test on error.
 func newSim(t testing.TB, c *terrain.Columns, s Settings) *Sim {
 	t.Helper()
-	sim, err := New(c, s)
+	return newSimWith(t, c, s, backendOptions{})
+}
+
+// newSimWith is newSim with backends made with o: a layout or row kernels other than
+// New's, to compare.
+func newSimWith(t testing.TB, c *terrain.Columns, s Settings, o backendOptions) *Sim {
+	t.Helper()
+	sim, err := newWithOptions(c, s, o)
 	if err != nil {
 		t.Fatal(err)
 	}

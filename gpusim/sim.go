@@ -1,5 +1,10 @@
 package gpusim
 
+// The simulation: Sim, made by New, and what its driving goroutine calls on it: Step,
+// settings and terrain changes, sources and sinks, Fill, Drop, the state's reads and
+// writes. What it publishes for other goroutines is in snapshot.go, the backends it
+// drives behind backend.go's interface.
+
 import (
 	"errors"
 	"fmt"
@@ -8,44 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vpbench/vpbench/gpusim/internal/element"
 	"github.com/vpbench/vpbench/terrain"
 )
-
-// backend is what a solver backend implements: the state lives in the backend (host or
-// device memory); Sim keeps everything else (settings, emitters, accounting, snapshots).
-type backend interface {
-	name() string
-	workers() int
-	setWorkers(n int)
-	setParams(p stepParams)
-	// step advances n steps from simulated time t0, applying em after each, and returns
-	// the volume sources and sinks moved. It also copies the heights and residuals after
-	// the last step into height and residual (the snapshot being published).
-	step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting
-	readHeight(dst []float32)
-	// readResidual copies the per-column height rounding still to be applied (m).
-	readResidual(dst []float32)
-	writeResidual(src []float32)
-	writeHeight(src []float32)
-	readFlux(dst []float32)
-	writeFlux(src []float32)
-	// extendedCounts returns the extended pipes and passages active in the last step.
-	extendedCounts() (pipes, passages int)
-	close()
-}
-
-// pipelinedBackend is a backend whose steps run on a device while the host goes on (the
-// device backend). step is queue, wait and take in one.
-type pipelinedBackend interface {
-	// queue starts n steps from t0 and an asynchronous read-back of their result; it
-	// returns without waiting. One frame at a time: wait for it before the next queue.
-	queue(n int, t0 float64, em *emitterSet)
-	// wait waits for the frame queued and returns what its sources and sinks moved.
-	wait() accounting
-	// take copies the heights and residuals of the last frame waited for into height and
-	// residual; it may run while the next frame is in flight.
-	take(height, residual []float32)
-}
 
 // Sim is a running simulation: columns, liquid depths and pipe fluxes, advanced by Step.
 //
@@ -59,6 +29,7 @@ type Sim struct {
 	settings Settings
 	dt       float64
 	be       backend
+	opts     backendOptions // every backend this Sim makes (install) is made with them
 	em       emitterSet
 	fall     *fallState // liquid in the air, and the pipes that may release more
 	warnings []string
@@ -87,152 +58,15 @@ type Sim struct {
 	back        *Snapshot
 }
 
-// Snapshot is a consistent copy of the state at one instant, for the surface, the UI and
-// scripts. Height[i] is the absolute liquid height h of column i of Columns, in metres
-// (Base[i] <= Height[i] <= Max[i]; the column is dry when Height[i] == Base[i]).
-type Snapshot struct {
-	Columns *terrain.Columns
-	Height  []float32
-	Time    float64 // simulated seconds
-	Steps   int64
-	Dt      float64
-	// Volume is the liquid volume, m^3: the float64 sum of (h - b) dx^2 plus the sub-ulp
-	// height roundings the solver carries to the next step (see volumeOf), plus Airborne.
-	Volume float64
-	// Airborne is the volume in the air as particles, m^3, and Particles those particles
-	// (docs/solver.md, "Liquid that falls").
-	Airborne  float64
-	Particles []Particle
-	Added     float64 // m^3 added by sources and Fill since the start
-	Removed   float64 // m^3 removed by sinks
-	// Rejected is what sources could not place because their columns were full, m^3.
-	Rejected float64
-	Wet      int // columns with h > b
-	// Extended is the number of extended pipes active in the last step (axis pipes, or
-	// unified boundary connections) and Passages the number of flooded passages.
-	Extended, Passages int
-	// StepWall is the wall time spent inside Step since the start, ParticleWall the part
-	// of it spent in the particle phase.
-	StepWall, ParticleWall time.Duration
-
-	residual   []float32 // per column: the height rounding still to apply (see Volume)
-	volumeDone bool      // Volume and Wet have been summed
-}
-
-// sum fills Volume and Wet from the heights and residuals, once.
-func (s *Snapshot) sum() {
-	if !s.volumeDone {
-		s.Volume, s.Wet = volumeOf(s.Height, s.residual, s.Columns)
-		s.Volume += s.Airborne
-		s.volumeDone = true
-	}
-}
-
-// Depth returns the liquid depth h - b of column i, m.
-func (s *Snapshot) Depth(i int) float64 {
-	return float64(s.Height[i]) - float64(s.Columns.Base[i])
-}
-
-// Region picks the liquid a question is about by where it stands: the cells whose
-// centres lie in [X0, X1] x [Y0, Y1] (m), and in them the columns whose floor (base, m)
-// lies above FloorAbove and at or below FloorBelow. So a shelf's liquid and the basin's
-// under it, in the same cells, are told apart by the height of what they stand on.
-// AllRegion selects every column; narrow it field by field.
-type Region struct {
-	X0, Y0, X1, Y1         float64
-	FloorAbove, FloorBelow float64
-}
-
-// AllRegion is the region of every column.
-var AllRegion = Region{
-	X0: math.Inf(-1), Y0: math.Inf(-1), X1: math.Inf(1), Y1: math.Inf(1),
-	FloorAbove: math.Inf(-1), FloorBelow: math.Inf(1),
-}
-
-// VolumeIn returns the volume of the liquid standing in r, m^3: the float64 sum of
-// (h - b) dx^2 over r's columns. Liquid in the air is in no column, and the sub-ulp
-// roundings that Volume carries are left out, so over AllRegion it is Volume less
-// Airborne to float32 rounding. It reads the heights once, for any number of columns:
-// a script's report over a whole grid costs microseconds, not a call per cell.
-func (s *Snapshot) VolumeIn(r Region) float64 {
-	c := s.Columns
-	// The cells [a, b) whose centres (i + 0.5) dx lie in [lo, hi]: estimated by division,
-	// then settled against the centres themselves, so that a bound on a centre includes it.
-	cells := func(lo, hi float64, n int) (a, b int) {
-		centre := func(i int) float64 { return (float64(i) + 0.5) * c.Dx }
-		a = int(max(min(math.Ceil(lo/c.Dx-0.5), float64(n)), 0))
-		for a > 0 && centre(a-1) >= lo {
-			a--
-		}
-		for a < n && centre(a) < lo {
-			a++
-		}
-		b = int(max(min(math.Floor(hi/c.Dx-0.5), float64(n-1)), -1)) + 1
-		for b < n && centre(b) <= hi {
-			b++
-		}
-		for b > 0 && centre(b-1) > hi {
-			b--
-		}
-		return a, b
-	}
-	x0, x1 := cells(r.X0, r.X1, c.Nx)
-	y0, y1 := cells(r.Y0, r.Y1, c.Ny)
-	var v float64
-	for y := y0; y < y1; y++ {
-		for x := x0; x < x1; x++ {
-			lo, hi := c.Cell(x, y)
-			for i := lo; i < hi; i++ {
-				b := float64(c.Base[i])
-				if d := float64(s.Height[i]) - b; d > 0 && b > r.FloorAbove && b <= r.FloorBelow {
-					v += d
-				}
-			}
-		}
-	}
-	return v * c.Dx * c.Dx
-}
-
-// copyInto copies s into dst, reusing dst's buffers.
-// s's Volume and Wet must be summed already (they are copied; the residuals, which only
-// summing needs, are not).
-func (s *Snapshot) copyInto(dst *Snapshot) {
-	h, p := dst.Height, dst.Particles
-	*dst = *s
-	dst.Height = append(h[:0], s.Height...)
-	dst.Particles = append(p[:0], s.Particles...)
-	dst.residual = nil
-}
-
-// Stats is a summary of the run so far.
-type Stats struct {
-	Backend  string
-	Workers  int
-	Steps    int64
-	Time     float64 // simulated s
-	Dt       float64
-	Columns  int
-	Pipes    int
-	Extended int // active extended pipes
-	Passages int // flooded passages
-	Wet      int
-	// Particles is the number of particles in the air and Airborne their volume, m^3
-	// (part of Volume).
-	Particles int
-	Airborne  float64
-	Volume    float64
-	Added     float64
-	Removed   float64
-	Rejected  float64
-	// StepWall is the wall time spent inside Step; StepWall / Steps is the mean cost of
-	// one step. ParticleWall is the part of it spent in the particle phase.
-	StepWall, ParticleWall time.Duration
-}
-
 // New builds a solver for the given columns. Everything is checked before anything large
 // is allocated: bad settings, and a grid whose memory need exceeds what the machine has,
 // give an error naming the field.
 func New(cols *terrain.Columns, s Settings) (*Sim, error) {
+	return newWithOptions(cols, s, backendOptions{})
+}
+
+// newWithOptions is New with backends made with o (the tests' way to pick a path).
+func newWithOptions(cols *terrain.Columns, s Settings, o backendOptions) (*Sim, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -240,7 +74,7 @@ func New(cols *terrain.Columns, s Settings) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim := &Sim{}
+	sim := &Sim{opts: o}
 	if err := sim.install(cols, newTopology(cols, np), s); err != nil {
 		return nil, err
 	}
@@ -276,7 +110,7 @@ func checkGrid(cols *terrain.Columns) (pipes int, err error) {
 // install makes a backend for the given columns and topology (dry, fluxes zero) and the
 // host buffers that go with it.
 func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) error {
-	be, err := newBackend(topo, st)
+	be, err := newBackend(topo, st, s.opts)
 	if err != nil {
 		return err
 	}
@@ -294,31 +128,6 @@ func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) error 
 	// The workers hold the backend, not the Sim: a Sim dropped without Close still stops them.
 	runtime.AddCleanup(s, func(be backend) { be.close() }, s.be)
 	return nil
-}
-
-// newBackend makes the backend st.Backend names: the CPU one, or the device backend on
-// a kernel runtime (cuda, or one a test registered). "auto" takes cuda when the build has
-// it and a GPU is usable, else the CPU.
-func newBackend(topo *topology, st Settings) (backend, error) {
-	name := st.Backend
-	if name == "auto" {
-		name = "cpu"
-		if _, err := CUDAAvailable(); err == nil {
-			name = "cuda"
-		}
-	}
-	if name == "" || name == "cpu" {
-		return newCPUBackend(topo, st.Workers, st.ExtendedPipes), nil
-	}
-	open, ok := runtimes[name]
-	if !ok {
-		return nil, fmt.Errorf("backend is %q: want \"auto\", \"cpu\" or \"cuda\"", name)
-	}
-	rt, err := open()
-	if err != nil {
-		return nil, err
-	}
-	return newDeviceBackend(topo, rt, st.ExtendedPipes)
 }
 
 // SetTerrain replaces the terrain mid-run (a tool moving, an organ shifting) with new
@@ -384,22 +193,24 @@ func (s *Sim) apply(st Settings) {
 		s.dt = AutoDt(dx, st.Gravity)
 	}
 	p := stepParams{
-		dt:         s.dt,
-		dx:         dx,
-		dxf:        float32(dx),
-		dx2:        dx * dx,
-		zeta:       float32(math.Pow(st.Damping, s.dt)),
-		visc3:      float32(3 * s.dt * st.Viscosity),
-		film:       st.CrossSection == CrossFilm,
-		dtOverDx2:  float32(s.dt / (dx * dx)),
-		dtOverDx2d: s.dt / (dx * dx),
-		dx2OverDt:  float32(dx * dx / s.dt),
-		extended:   st.ExtendedPipes,
+		Params: element.Params{
+			Zeta:       float32(math.Pow(st.Damping, s.dt)),
+			Visc3:      float32(3 * s.dt * st.Viscosity),
+			Film:       st.CrossSection == CrossFilm,
+			Dxf:        float32(dx),
+			DtOverDx2:  float32(s.dt / (dx * dx)),
+			Dx2OverDt:  float32(dx * dx / s.dt),
+			DtOverDx2d: s.dt / (dx * dx),
+		},
+		dt:       s.dt,
+		dx:       dx,
+		dx2:      dx * dx,
+		extended: st.ExtendedPipes,
 	}
-	if p.film {
-		p.accel = float32(s.dt * st.Gravity) // times min(H, dx) per pipe
+	if p.Film {
+		p.Accel = float32(s.dt * st.Gravity) // times min(H, dx) per pipe
 	} else {
-		p.accel = float32(s.dt * st.Gravity * dx)
+		p.Accel = float32(s.dt * st.Gravity * dx)
 	}
 	s.be.setWorkers(st.Workers)
 	s.be.setParams(p)
@@ -548,15 +359,6 @@ func (s *Sim) Drop(x, y, z, vol, vx, vy, vz float64) error {
 	s.acct.added += vol
 	s.publish()
 	return nil
-}
-
-// Particles copies the particles in the air of the last published state into dst (grown
-// as needed) and returns it. Safe from any goroutine while another one steps.
-func (s *Sim) Particles(dst []Particle) []Particle {
-	s.mu.Lock()
-	dst = append(dst[:0], s.published.Particles...)
-	s.mu.Unlock()
-	return dst
 }
 
 // book adds what sources and sinks moved to the totals.
@@ -722,33 +524,6 @@ func (s *Sim) Volume() float64 {
 	return v + s.fall.airborne()
 }
 
-// volumeBlock is the number of columns whose volume is summed together before the
-// blocks' sums are added in order: a fixed order, and four partial sums a block so that
-// the float64 adds do not wait on each other.
-const volumeBlock = 4096
-
-// volumeOf is the volume sum(h - b + r) dx^2 (m^3; r is the rounding each column still
-// has to apply to its height, see cpuBackend.r) and the number of wet columns (h > b).
-func volumeOf(h, r []float32, c *terrain.Columns) (float64, int) {
-	var total float64
-	wet := 0
-	for lo := 0; lo < len(h); lo += volumeBlock {
-		hi := min(lo+volumeBlock, len(h))
-		hs, bs, rs := h[lo:hi], c.Base[lo:hi], r[lo:hi]
-		bs, rs = bs[:len(hs)], rs[:len(hs)]
-		var v [4]float64
-		for i, hv := range hs {
-			b := bs[i]
-			if hv > b {
-				wet++
-			}
-			v[i&3] += float64(hv) - float64(b) + float64(rs[i])
-		}
-		total += (v[0] + v[1]) + (v[2] + v[3])
-	}
-	return total * c.Dx * c.Dx, wet
-}
-
 // Accounting returns the volume added, removed and rejected since the start, m^3.
 func (s *Sim) Accounting() (added, removed, rejected float64) {
 	s.Sync()
@@ -772,69 +547,6 @@ func (s *Sim) Pipe(p int) (a, b int) { return int(s.topo.pipeA[p]), int(s.topo.p
 
 // NumPipes is the number of pipes between columns.
 func (s *Sim) NumPipes() int { return s.topo.numPipes() }
-
-// publish copies the state into the back snapshot and swaps it with the published one.
-// The lock is held only for the pointer swap.
-func (s *Sim) publish() {
-	b := s.back
-	s.be.readHeight(b.Height)
-	s.be.readResidual(b.residual)
-	s.swapSnapshot(s.steps, s.time)
-}
-
-// swapSnapshot completes the back snapshot, whose heights and residuals are in place,
-// and makes it the published one. Its volume is summed when first asked for (sum).
-func (s *Sim) swapSnapshot(steps int64, time float64) {
-	b := s.back
-	b.volumeDone = false
-	b.Columns = s.cols
-	b.Time, b.Steps, b.Dt = time, steps, s.dt
-	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
-	b.StepWall, b.ParticleWall = s.wall, s.fall.wall
-	b.Extended, b.Passages = s.be.extendedCounts()
-	b.Particles = s.fall.particles(b.Particles)
-	b.Airborne = s.fall.airborne()
-	s.mu.Lock()
-	s.back, s.published = s.published, b
-	s.mu.Unlock()
-}
-
-// Snapshot copies the last published state into dst (reusing dst.Depth). It is safe to
-// call from any goroutine while another one steps.
-func (s *Sim) Snapshot(dst *Snapshot) {
-	s.mu.Lock()
-	s.published.sum() // at most once per published state, on the reader's time
-	s.published.copyInto(dst)
-	s.mu.Unlock()
-}
-
-// Heights copies the liquid heights of the last published state into dst (grown as
-// needed) and returns it: what Snapshot gives as Height, without the volume sum that
-// Snapshot does once per state (the surface needs only the heights, every frame). Safe
-// from any goroutine while another one steps.
-func (s *Sim) Heights(dst []float32) []float32 {
-	s.mu.Lock()
-	dst = append(dst[:0], s.published.Height...)
-	s.mu.Unlock()
-	return dst
-}
-
-// Stats summarises the run, from the last published snapshot.
-func (s *Sim) Stats() Stats {
-	s.mu.Lock()
-	p := s.published
-	p.sum()
-	st := Stats{
-		Backend: s.backendName, Workers: s.workers,
-		Steps: p.Steps, Time: p.Time, Dt: p.Dt,
-		Columns: s.cols.NumColumns(), Pipes: s.topo.numPipes(),
-		Wet: p.Wet, Particles: len(p.Particles), Airborne: p.Airborne, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected,
-		Extended: p.Extended, Passages: p.Passages,
-		StepWall: p.StepWall, ParticleWall: p.ParticleWall,
-	}
-	s.mu.Unlock()
-	return st
-}
 
 // Close stops the backend's workers (a Sim that is dropped without Close stops them when
 // it is garbage collected). The Sim must not be stepped afterwards.

@@ -1,8 +1,8 @@
 // vpbench.cu: the extended virtual pipes method on an NVIDIA GPU (docs/cuda.md).
 //
-// The arithmetic is gpusim/element.go's, operation for operation and in the same order,
-// so that a kernel gives the Go CPU backend's bits: float32 state, float64 height update,
-// no fused multiply-add (nvcc -fmad=false, g++ -ffp-contract=off), IEEE division.
+// The arithmetic is gpusim/internal/element's, operation for operation and in the same
+// order, so that a kernel gives the Go CPU backend's bits: float32 state, float64 height
+// update, no fused multiply-add (nvcc -fmad=false, g++ -ffp-contract=off), IEEE division.
 //
 // The same source compiles for the host through host_shim.h (gpusim/internal/hostkernels),
 // which runs a grid as a loop; CI checks every kernel against the CPU backend that way.
@@ -19,12 +19,12 @@
 #define VP_KERNEL extern "C" __global__ void
 #endif
 
-// ---- element.go ------------------------------------------------------------------
+// ---- internal/element -------------------------------------------------------------
 
-// upwind: a when x's sign bit is clear, b otherwise (element.go's upwind).
+// upwind: a when x's sign bit is clear, b otherwise (element's upwind).
 __device__ __forceinline__ float vp_upwind(float x, float a, float b) { return signbit(x) ? b : a; }
 
-// vp_acceleration: dt*g*A/l (stepParams.acceleration).
+// vp_acceleration: dt*g*A/l (element.Params.Acceleration).
 __device__ __forceinline__ float vp_acceleration(float accel, float dxf, int film, float dh, float da, float db)
 {
 	if (film) {
@@ -35,11 +35,11 @@ __device__ __forceinline__ float vp_acceleration(float accel, float dxf, int fil
 }
 
 // vp_flush: f, or +0 where |f| < 2^-126, the smallest normal float: a subnormal (or -0)
-// flux flushed as flushFlux in element.go does (-ftz=false keeps subnormals otherwise).
+// flux flushed as element.FlushFlux does (-ftz=false keeps subnormals otherwise).
 __device__ __forceinline__ float vp_flush(float f) { return fabsf(f) < 1.17549435e-38f ? 0.0f : f; }
 
 // vp_viscous: gamma = H^2/(H^2 + 3 dt nu), H upwind along f, then vp_flush
-// (stepParams.viscous).
+// (element.Params.Viscous).
 __device__ __forceinline__ float vp_viscous(float visc3, float f, float da, float db)
 {
 	if (visc3 > 0) {
@@ -58,14 +58,14 @@ __device__ __forceinline__ float vp_raw(const VPStep &a, float prev, float ha, f
 	return vp_viscous(a.visc3, a.zeta * prev + acc * dh, da, db);
 }
 
-// vp_final: raw*K[from]*S[to] seen from end i (element.go's finalFlux).
+// vp_final: raw*K[from]*S[to] seen from end i (element.FinalFlux).
 __device__ __forceinline__ float vp_final(float u, float ki, float ko, float si, float so)
 {
 	float a = fabsf(u);
 	return (((u + a) * ki) * so + ((u - a) * ko) * si) * 0.5f;
 }
 
-// vp_outflow_factor: K (stepParams.outflowFactor).
+// vp_outflow_factor: K (element.Params.OutflowFactor).
 __device__ __forceinline__ float vp_outflow_factor(float dx2OverDt, float out, float depth)
 {
 	float lim = depth * dx2OverDt;
@@ -74,7 +74,7 @@ __device__ __forceinline__ float vp_outflow_factor(float dx2OverDt, float out, f
 	return lim / out;
 }
 
-// vp_inflow_factor: S (stepParams.inflowFactor).
+// vp_inflow_factor: S (element.Params.InflowFactor).
 __device__ __forceinline__ float vp_inflow_factor(float dtOverDx2, float in, float room)
 {
 	float total = -in * dtOverDx2;
@@ -98,7 +98,7 @@ __device__ __forceinline__ bool vp_halted(const int *halt, int step)
 	return s != 0 && step >= s;
 }
 
-// vp_settle: the height update and its rounding (updateHeight, settleHeight).
+// vp_settle: the height update and its rounding (element's UpdateHeight, SettleHeight).
 __device__ __forceinline__ void vp_settle(const VPStep &a, int i, double out)
 {
 	double x = ((double)a.h[i] + (double)a.r[i]) - out * a.dtOverDx2d;

@@ -1,10 +1,11 @@
-// Command asmgen writes gpusim's AVX2 row kernels (rows_amd64.s and the Go declarations
-// rows_stubs_amd64.go) with avo. It is its own module, so that avo is no dependency of
-// vpbench; run it through go generate in gpusim:
+// Command asmgen writes the AVX2 row kernels of gpusim/internal/rows (rows_amd64.s and
+// the Go declarations rows_stubs_amd64.go) with avo. It is its own module, so that avo is
+// no dependency of vpbench; run it through go generate in that package:
 //
-//	go generate ./gpusim/
+//	go generate ./gpusim/internal/rows/
 //
-// Each kernel is its Go twin in gpusim/rows.go, eight elements at a time: the same IEEE
+// Each kernel is its Go twin in gpusim/internal/rows/rows.go (or, for the general
+// layout's runs, gpusim's column loops), eight elements at a time: the same IEEE
 // float32/float64 operations in the same order, no fused multiply-add, the Go upwind
 // choice as a sign-bit blend and Go's min and max (NaN and signed zeros included) where
 // the Go code uses them, so the results have the same bits. Each processes len(first
@@ -277,7 +278,7 @@ func rawFlux(film, visc bool) {
 			VDIVPS(den, u2, q)     // u2 / (u2 + visc3)
 			VMULPS(q, f, f)
 		}
-		// flushFlux, in integer operations (no floating-point operation on a subnormal):
+		// FlushFlux, in integer operations (no floating-point operation on a subnormal):
 		// f &^= (|f| bits < 2^-126 bits).
 		fa, tiny := YMM(), YMM()
 		VPAND(abs, f, fa)
@@ -305,7 +306,7 @@ func outflow() {
 }
 
 // csrStreams is how many floats a gathered buffer holds per column of a general-layout
-// run (gpusim's csrStreams): the four pipes' fluxes, and with extended pipes their
+// run (rows.CSRStreams): the four pipes' fluxes, and with extended pipes their
 // outflow and inflow (for the outflow) or net outflow and a spare (for the height). The
 // buffer holds groups of 8 columns, stream q of a group at 8q floats from its start:
 // one base register for them all.
@@ -346,12 +347,13 @@ func groupIndex(i Register, streams int) Register {
 }
 
 // csrOutflow: outflowAVX2 for a run of the general layout's columns whose four pipes
-// are seen from them as -, -, +, + (csrOutflowColumns), their fluxes gathered into u.
+// are seen from them as -, -, +, + (gpusim's csrOutflowColumns), their fluxes gathered
+// into u.
 func csrOutflow(ext bool) {
 	name, variant := csrName("csrOutflow", ext)
 	TEXT(name, NOSPLIT, "func(k, s, u, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
-	Doc(name+" is csrOutflowColumns for len(k) columns "+variant+" extended pipes: u",
-		"holds their raw fluxes (and extended outflows and inflows) gathered as csrStreams",
+	Doc(name+" is gpusim's csrOutflowColumns for len(k) columns "+variant+" extended pipes:",
+		"u holds their raw fluxes (and extended outflows and inflows) gathered as CSRStreams",
 		"says. Bit j%8 of mask[j/8] flags column j; it returns the number flagged.")
 	bs := loadBases("k", "s", "u", "h", "r", "b", "top", "mask")
 	u, streams := bs[2], csrStreams(ext)
@@ -393,7 +395,7 @@ func outflowBody(c columns, in func(i Register, q int) Mem, extra func(i Registe
 	VPXOR(count, count, count)
 	loop(n, func(i Register, l lanes) {
 		out2, in2 := YMM(), YMM()
-		// splitSum of each pipe's flux u seen from the column: out2 += u+|u|, in2 += u-|u|.
+		// SplitSum of each pipe's flux u seen from the column: out2 += u+|u|, in2 += u-|u|.
 		for p := range 4 {
 			u, a, pp, nn := l.ldr(in(i, p)), YMM(), YMM(), YMM()
 			if p < 2 {
@@ -417,7 +419,7 @@ func outflowBody(c columns, in func(i Register, q int) Mem, extra func(i Registe
 			VADDPS(l.ld(extra(i, 0)), out, out)
 			VADDPS(l.ld(extra(i, 1)), in, in)
 		}
-		// K = outflowFactor(out, (h-b)+r).
+		// K = OutflowFactor(out, (h-b)+r).
 		hv, rv, depth, lim := l.ldr(elem(h, i, 0)), l.ldr(elem(r, i, 0)), YMM(), YMM()
 		VSUBPS(l.ld(elem(b, i, 0)), hv, depth)
 		VADDPS(rv, depth, depth)
@@ -430,7 +432,7 @@ func outflowBody(c columns, in func(i Register, q int) Mem, extra func(i Registe
 		VBLENDVPS(c1, one, kv, kv)
 		l.st(kv, elem(k, i, 0))
 		l.st(one, elem(s, i, 0))
-		// mayOverflow(in, (top-h)-r): -in*dtOverDx2 > room.
+		// MayOverflow(in, (top-h)-r): -in*dtOverDx2 > room.
 		room, x, c3 := l.ldr(elem(top, i, 0)), YMM(), YMM()
 		VSUBPS(hv, room, room)
 		VSUBPS(rv, room, room)
@@ -461,12 +463,12 @@ func outflowBody(c columns, in func(i Register, q int) Mem, extra func(i Registe
 	RET()
 }
 
-// inflow: S (inflowFactor) for every column of a row, from the outflow-scaled inflows
+// inflow: S (InflowFactor) for every column of a row, from the outflow-scaled inflows
 // summed in the order -y, -x, +x, +y. Where outflowRowGo flagged no overflow it gives
 // exactly 1, as the scalar path leaves it (docs/solver.md, "Skipping inflow scaling").
 func inflow() {
 	TEXT("inflowAVX2", NOSPLIT, "func(s, above, ka, rx, kr, below, kb, top, h, r []float32, dtOverDx2 float32)")
-	Doc("inflowAVX2 is inflowColumn for each of len(s) columns x: the -y",
+	Doc("inflowAVX2 is InflowColumn for each of len(s) columns x: the -y",
 		"flux above[x] from a column of factor ka[x], the -x flux rx[x] from kr[x], the +x",
 		"flux rx[x+1] from kr[x+2], the +y flux below[x] from kb[x].")
 	bs := loadBases("s", "above", "ka", "rx", "kr", "below", "kb", "top", "h", "r")
@@ -544,7 +546,7 @@ func finalFlux() {
 }
 
 // height: heightRowGo, eight columns an iteration as two independent groups of four in
-// float64. The clamp of settleHeight is rare (a rounding past the floor or the top), so
+// float64. The clamp of SettleHeight is rare (a rounding past the floor or the top), so
 // it runs out of line, for an iteration where some lane needs it.
 func height() {
 	TEXT("heightAVX2", NOSPLIT, "func(h, r, above, fxm, fxp, below, b, top []float32, dtOverDx2d float64)")
@@ -557,13 +559,13 @@ func height() {
 }
 
 // csrHeight: heightAVX2 for a run of the general layout's columns whose four pipes are
-// seen from them as -, -, +, + (csrHeightColumns), their final fluxes gathered into u
-// (with extended pipes, their net outflow as a fifth stream, and a sixth unused).
+// seen from them as -, -, +, + (gpusim's csrHeightColumns), their final fluxes gathered
+// into u (with extended pipes, their net outflow as a fifth stream, and a sixth unused).
 func csrHeight(ext bool) {
 	name, variant := csrName("csrHeight", ext)
 	TEXT(name, NOSPLIT, "func(h, r, u, b, top []float32, dtOverDx2d float64)")
-	Doc(name+" is csrHeightColumns for len(h) columns "+variant+" extended pipes: u holds",
-		"their final fluxes (and net extended outflows) gathered as csrStreams says.")
+	Doc(name+" is gpusim's csrHeightColumns for len(h) columns "+variant+" extended pipes:",
+		"u holds their final fluxes (and net extended outflows) gathered as CSRStreams says.")
 	bs := loadBases("h", "r", "u", "b", "top")
 	u, streams := bs[2], csrStreams(ext)
 	var gi Register
@@ -647,7 +649,7 @@ func heightBody(h, r, b, top Register, in func(i Register, q, d int) Mem, ext bo
 		}
 		l.next(i)
 
-		// settleHeight's clamp, min(max(h, b), top) with Go's min and max (for equal
+		// SettleHeight's clamp, min(max(h, b), top) with Go's min and max (for equal
 		// arguments the AND, resp. OR, of their bits: signed zeros), in the lanes that
 		// need it.
 		Label("clamp" + suffix)
