@@ -32,14 +32,14 @@ run: build
 
 # test: formatting and vet, every test, and the concurrent packages' tests under the race
 # detector (the solver's concurrent tests, and every package with goroutines: terrain,
-# surface, the UI, the preview, the script watchdog, the command, the pools).
+# surface, the scene, the UI, the preview, the script watchdog, the command, the pools).
 test: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(TEST_ENV) $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'Snapshot|Workers|Dense|Allocs|HostKernels|Heights' ./gpusim/
-	GOMAXPROCS=2 $(TEST_ENV) $(GO) test -count=1 -race ./terrain/ ./surface/ ./engine/ ./timing/ ./tui/ ./preview/ ./script/ ./cmd/vpbench/ ./internal/...
+	GOMAXPROCS=2 $(TEST_ENV) $(GO) test -count=1 -race ./terrain/ ./surface/ ./scene/ ./engine/ ./timing/ ./tui/ ./preview/ ./script/ ./cmd/vpbench/ ./internal/...
 	@for t in $(TEST_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 bench: deps
