@@ -36,7 +36,7 @@ type Scene struct {
 	layers   int
 	workers  int      // Config.Workers: the override, or < 0
 	settings Settings // the settings in force (the solver's are sim.Settings() once it exists)
-	view     View     // the viewer's camera and meniscus switch (SetView)
+	view     view     // the viewer's camera and meniscus switch (SetView)
 
 	sim         *gpusim.Sim // nil until the first terrain
 	solid       terrain.Solid

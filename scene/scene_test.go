@@ -201,3 +201,15 @@ func TestTerrainChangeKeepsVolume(t *testing.T) {
 		t.Errorf("the terrain mesh version stayed %d across a terrain change", v1)
 	}
 }
+
+// TestSetViewAllocatesNothing: the run loop sets the view every frame.
+func TestSetViewAllocatesNothing(t *testing.T) {
+	s := small(t, nil)
+	eye, on := [3]float64{1, 2, 3}, true
+	if n := testing.AllocsPerRun(100, func() {
+		s.SetView(View{Eye: &eye, Meniscus: &on})
+		_ = s.surfaceSettings()
+	}); n != 0 {
+		t.Errorf("%g allocations a frame", n)
+	}
+}

@@ -32,18 +32,25 @@ type View struct {
 	Meniscus *bool
 }
 
+// view is a View held by value: the run loop sets one every frame, and copies kept here
+// allocate nothing.
+type view struct {
+	eye                   [3]float64
+	hasEye                bool
+	meniscus, hasMeniscus bool
+}
+
 // SetView sets the viewer's camera and meniscus switch for the surfaces built from now
-// on. The scenario's own settings are untouched: a view taken away restores them.
+// on (it keeps copies, not v's pointers). The scenario's own settings are untouched: a
+// view taken away restores them.
 func (s *Scene) SetView(v View) {
+	s.view = view{}
 	if v.Eye != nil {
-		e := *v.Eye
-		v.Eye = &e
+		s.view.eye, s.view.hasEye = *v.Eye, true
 	}
 	if v.Meniscus != nil {
-		m := *v.Meniscus
-		v.Meniscus = &m
+		s.view.meniscus, s.view.hasMeniscus = *v.Meniscus, true
 	}
-	s.view = v
 }
 
 // surfaceSettings are the settings a surface is built with: the scenario's, with the
@@ -51,9 +58,12 @@ func (s *Scene) SetView(v View) {
 // falls as particles, the surface does not draw a sheet down the drop).
 func (s *Scene) surfaceSettings() surface.Settings {
 	st := s.settings.Surface
-	st.Camera = s.view.Eye
-	if s.view.Meniscus != nil {
-		st.Meniscus = *s.view.Meniscus
+	st.Camera = nil
+	if s.view.hasEye {
+		st.Camera = &s.view.eye
+	}
+	if s.view.hasMeniscus {
+		st.Meniscus = s.view.meniscus
 	}
 	st.FallDrop = 0
 	if s.sim != nil && s.sim.Settings().Falling == gpusim.FallingParticles {
