@@ -119,10 +119,24 @@ func filmEverywhere(b testing.TB, sim *Sim, depth float32) {
 // measure a full box: the film is laid again every 2,000 steps (6 simulated s), untimed.
 func BenchmarkStepIncline200(b *testing.B) { benchStepIncline200(b, backendOptions{}) }
 
+// BenchmarkStepIncline200Wetting is BenchmarkStepIncline200 with water's surface tension
+// on (the contact-line law in every flux update): its cost against the same benchmark
+// without.
+func BenchmarkStepIncline200Wetting(b *testing.B) {
+	benchStepIncline200With(b, backendOptions{}, func(s *Settings) { s.SurfaceTension = 0.072 })
+}
+
 // benchStepIncline200 is BenchmarkStepIncline200 with backends made with o.
-func benchStepIncline200(b *testing.B, o backendOptions) {
+func benchStepIncline200(b *testing.B, o backendOptions) { benchStepIncline200With(b, o, nil) }
+
+// benchStepIncline200With is benchStepIncline200 with settings changed by edit (nil: none).
+func benchStepIncline200With(b *testing.B, o backendOptions, edit func(*Settings)) {
 	c := inclineScene(b, 200, 200, 0.0005, 15*math.Pi/180)
-	sim := newSimWith(b, c, settings(0.003, 4e-6, 0), o)
+	st := settings(0.003, 4e-6, 0)
+	if edit != nil {
+		edit(&st)
+	}
+	sim := newSimWith(b, c, st, o)
 	filmEverywhere(b, sim, 0.001)
 	if _, err := sim.AddEmitter(Emitter{X: 0.09, Y: 0.05, Z: 0.05, Radius: 0.005, Rate: 1e-5}); err != nil {
 		b.Fatal(err)
@@ -132,9 +146,23 @@ func benchStepIncline200(b *testing.B, o backendOptions) {
 
 // BenchmarkStepLayers200x5: 200x200 with up to five columns a cell (four pierced slabs),
 // flooded to 20 mm from below and fed from above, nu = 4e-6.
-func BenchmarkStepLayers200x5(b *testing.B) {
+func BenchmarkStepLayers200x5(b *testing.B) { benchStepLayers200x5(b, nil) }
+
+// BenchmarkStepLayers200x5Wetting is BenchmarkStepLayers200x5 with water's surface
+// tension on.
+func BenchmarkStepLayers200x5Wetting(b *testing.B) {
+	benchStepLayers200x5(b, func(s *Settings) { s.SurfaceTension = 0.072 })
+}
+
+// benchStepLayers200x5 is BenchmarkStepLayers200x5 with settings changed by edit (nil:
+// none).
+func benchStepLayers200x5(b *testing.B, edit func(*Settings)) {
 	c := fiveLayerScene(b, 200, 200, 0.0005)
-	sim := newSim(b, c, settings(0.003, 4e-6, 0))
+	st := settings(0.003, 4e-6, 0)
+	if edit != nil {
+		edit(&st)
+	}
+	sim := newSim(b, c, st)
 	if _, err := sim.Fill(0.05, 0.05, 0.004, 0.02); err != nil {
 		b.Fatal(err)
 	}

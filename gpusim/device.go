@@ -307,6 +307,7 @@ func (d *deviceBackend) setParams(p stepParams) {
 	sa.DtOverDx2d = p.DtOverDx2d
 	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.Zeta, p.Accel, p.Visc3, p.Dxf
 	sa.DtOverDx2, sa.Dx2OverDt, sa.Film = p.DtOverDx2, p.Dx2OverDt, film
+	sa.Wet, sa.DryDepth = p.Wet, p.DryDepth
 	xa := d.xa
 	xa.DtOverDx2d = p.DtOverDx2d
 	xa.Zeta, xa.Accel, xa.Visc3, xa.Dxf, xa.Film = p.Zeta, p.Accel, p.Visc3, p.Dxf, film

@@ -45,7 +45,18 @@ func conformanceCases() []conformanceCase {
 		{X: 0.007, Y: 0.007, Z: 0.05, Radius: 0.001, Rate: 1e-6, Stop: 0.09},
 	}
 	pour := []Emitter{{X: 0.004, Y: 0.0025, Z: 0.03, Radius: 0.0015, Rate: 2e-6, Stop: math.Inf(1)}}
+	// Surface tension on: the contact-line law holds fluxes into dry columns.
+	wetting := func(s Settings) Settings {
+		s.SurfaceTension, s.ContactAngle = 0.072, 1
+		return s
+	}
 	return []conformanceCase{
+		{name: "dense/wetting", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: wetting(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: src[:2], steps: 60, flux: 2e-8},
+		{name: "three-layer/wetting-film", cols: func(t testing.TB) *terrain.Columns {
+			return overhangScene(t, 30, 30, 0.0005)
+		}, st: wetting(st(CrossFilm, ExtendedUnified, 4e-6)), emitters: src, steps: 80, flux: 2e-8},
 		{name: "dense/paper", cols: func(t testing.TB) *terrain.Columns {
 			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
 		}, st: st(CrossPaper, ExtendedUnified, 4e-6), emitters: src[:2], steps: 60, flux: 2e-8},

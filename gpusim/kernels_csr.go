@@ -338,7 +338,12 @@ func (c *cpuBackend) csrFlux(w, lo, hi int) {
 		b := pb[j]
 		ha, hb := h[a], h[b]
 		dh, da, db := ha-hb, ha-base[a], hb-base[b]
-		f[j] = element.FlushFlux(p.Viscous(p.Zeta*f[j]+p.Acceleration(dh, da, db)*dh, da, db))
+		t1, acc := float32(p.Zeta*f[j]), p.Acceleration(dh, da, db)
+		u := t1 + float32(acc*dh)
+		if p.Wet > 0 {
+			u = p.Wetting(u, t1, acc, dh, da, db)
+		}
+		f[j] = element.FlushFlux(p.Viscous(u, da, db))
 	}
 }
 

@@ -104,6 +104,38 @@ type Settings struct {
 	// cuda build, see docs/cuda.md), or "auto" (cuda when the build has it and a GPU is
 	// usable, else cpu). It cannot change mid-run.
 	Backend string
+	// SurfaceTension is the liquid's surface tension sigma, N/m (water 0.072); 0 turns
+	// the capillary physics off (the paper's method).
+	SurfaceTension float64
+	// Density is the liquid's density rho, kg/m^3 (water 1000): with sigma and g it sets
+	// the capillary length sqrt(sigma / (rho g)).
+	Density float64
+	// ContactAngle is Young's contact angle theta between the liquid and the solids,
+	// radians in [0, pi] (through the liquid). With surface tension, liquid advances onto
+	// a dry column only where the head difference exceeds the wetting head
+	// 2 l_c sin(theta / 2) (WettingHead): a spill stops as a puddle that thick.
+	ContactAngle float64
+}
+
+// DryDepth is the depth, m, at or below which a column counts as dry for the
+// contact-line law: a film thinner than a micron does not let liquid through freely.
+const DryDepth = 1e-6
+
+// CapillaryLength is sqrt(sigma / (rho g)), m: 2.71 mm for water. 0 without surface
+// tension.
+func (s Settings) CapillaryLength() float64 {
+	if s.SurfaceTension <= 0 {
+		return 0
+	}
+	return math.Sqrt(s.SurfaceTension / (s.Density * s.Gravity))
+}
+
+// WettingHead is the head difference, m, a pipe needs to carry liquid into a dry column:
+// 2 l_c sin(theta / 2), the thickness at which a large puddle's weight spreads it
+// (rho g h^2 / 2, per unit length of its edge) as hard as wetting more of the solid costs
+// (sigma (1 - cos theta)). 0 without surface tension. docs/method.md, "Surface tension".
+func (s Settings) WettingHead() float64 {
+	return 2 * s.CapillaryLength() * math.Sin(s.ContactAngle/2)
 }
 
 // DefaultSettings are the vp.sim defaults of the scripting contract (docs/scripting.md) that the solver owns.
@@ -116,6 +148,8 @@ func DefaultSettings() Settings {
 		CrossSection:  CrossPaper,
 		ExtendedPipes: ExtendedUnified,
 		Falling:       FallingParticles,
+		Density:       1000,
+		ContactAngle:  30 * math.Pi / 180,
 	}
 }
 
@@ -133,6 +167,9 @@ func (s Settings) Validate() error {
 		{"damping", s.Damping, s.Damping >= 0 && s.Damping <= 1, "in [0, 1] (fraction of flux kept per second)"},
 		{"gravity", s.Gravity, s.Gravity > 0, "> 0 m/s^2"},
 		{"fall_drop", s.FallDrop, s.FallDrop >= 0, ">= 0 m (0 = 8 cells)"},
+		{"surface_tension", s.SurfaceTension, s.SurfaceTension >= 0 && s.SurfaceTension <= 10, "in [0, 10] N/m (water 0.072; 0 = off)"},
+		{"density", s.Density, s.Density > 0 && s.Density <= 1e5, "in (0, 1e5] kg/m^3 (water 1000)"},
+		{"contact_angle", s.ContactAngle, s.ContactAngle >= 0 && s.ContactAngle <= math.Pi, "in [0, pi] radians"},
 	} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("%s is %v: it must be a finite number, %s", f.name, f.v, f.want)
@@ -198,8 +235,8 @@ func (s Settings) String() string {
 	if s.Dt > 0 {
 		dt = fmt.Sprintf("%g", s.Dt)
 	}
-	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s falling=%s fall_drop=%g workers=%d",
-		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Falling, s.FallDrop, s.Workers)
+	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s falling=%s fall_drop=%g workers=%d surface_tension=%g density=%g contact_angle=%g",
+		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Falling, s.FallDrop, s.Workers, s.SurfaceTension, s.Density, s.ContactAngle)
 	return b.String()
 }
 

@@ -201,6 +201,8 @@ func (s *Sim) apply(st Settings) {
 			DtOverDx2:  float32(s.dt / (dx * dx)),
 			Dx2OverDt:  float32(dx * dx / s.dt),
 			DtOverDx2d: s.dt / (dx * dx),
+			Wet:        float32(st.WettingHead()),
+			DryDepth:   DryDepth,
 		},
 		dt:       s.dt,
 		dx:       dx,

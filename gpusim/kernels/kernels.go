@@ -69,6 +69,7 @@ type StepArgs struct {
 	Zeta, Accel, Visc3, Dxf     float32
 	DtOverDx2, Dx2OverDt        float32
 	FullTol                     float32
+	Wet, DryDepth               float32
 	Film, N, Nx, Ny, Ext        int32
 	Step                        int32
 }

@@ -25,6 +25,7 @@ typedef struct VPStep {
 	int *halt;                   // see vp_halted (vpbench.cu)
 	double dtOverDx2d;
 	float zeta, accel, visc3, dxf, dtOverDx2, dx2OverDt, fullTol;
+	float wet, dryDepth;         // the contact-line law (vp_wetting); wet = 0: off
 	int film, n, nx, ny, ext;    // ext: extended pipes act (sums and full flags)
 	int step;                    // the step's index in the host's launch sequence
 } VPStep;

@@ -50,12 +50,29 @@ __device__ __forceinline__ float vp_viscous(float visc3, float f, float da, floa
 	return vp_flush(f);
 }
 
-// vp_raw: a pipe's raw flux from a to b: viscous(zeta*prev + acceleration*dh).
+// vp_wetting: the contact-line law on f = t1 + acc*dh (element.Params.Wetting): a flux
+// into a dry column flows only while the head difference exceeds the wetting head.
+__device__ __forceinline__ float vp_wetting(float wet, float dry, float f, float t1, float acc, float dh, float da, float db)
+{
+	float adj;
+	if (f > 0 && db <= dry) adj = wet;
+	else if (f < 0 && da <= dry) adj = -wet;
+	else return f;
+	float e = dh - adj;
+	if (e == 0 || (signbit(e) != 0) != (signbit(adj) != 0)) return 0.0f;
+	return t1 + acc * e;
+}
+
+// vp_raw: a pipe's raw flux from a to b: viscous(zeta*prev + acceleration*dh), with the
+// contact-line law when wet > 0.
 __device__ __forceinline__ float vp_raw(const VPStep &a, float prev, float ha, float hb, float ba, float bb)
 {
 	float dh = ha - hb, da = ha - ba, db = hb - bb;
 	float acc = vp_acceleration(a.accel, a.dxf, a.film, dh, da, db);
-	return vp_viscous(a.visc3, a.zeta * prev + acc * dh, da, db);
+	float t1 = a.zeta * prev;
+	float f = t1 + acc * dh;
+	if (a.wet > 0) f = vp_wetting(a.wet, a.dryDepth, f, t1, acc, dh, da, db);
+	return vp_viscous(a.visc3, f, da, db);
 }
 
 // vp_final: raw*K[from]*S[to] seen from end i (element.FinalFlux).

@@ -41,9 +41,19 @@ func main() {
 		}
 		DATA(4*k, U32(v))
 	}
-	for _, film := range []bool{false, true} {
-		for _, visc := range []bool{false, true} {
-			rawFlux(film, visc)
+	absMask = GLOBL("absmask", RODATA|NOPTR)
+	for k := range 8 {
+		DATA(4*k, U32(0x7fffffff))
+	}
+	maxSubnormal = GLOBL("maxsubnormal", RODATA|NOPTR)
+	for k := range 8 {
+		DATA(4*k, U32(0x007fffff))
+	}
+	for _, wet := range []bool{false, true} {
+		for _, film := range []bool{false, true} {
+			for _, visc := range []bool{false, true} {
+				rawFlux(film, visc, wet)
+			}
 		}
 	}
 	outflow()
@@ -98,6 +108,10 @@ func elem(base, i Register, disp int) Mem {
 // tailMask is 8 all-ones lanes then 8 zero ones: the 8 lanes from 8-r on select the
 // first r elements.
 var tailMask Mem
+
+// absMask and maxSubnormal are 8 lanes of 0x7fffffff (|x| as bits) and of 0x007fffff (the
+// largest subnormal's bits), for kernels short of registers.
+var absMask, maxSubnormal Mem
 
 // lanes is how a kernel body reaches memory: directly for a full group of 8 elements, with
 // masked loads and stores (mask) for the last, partial one.
@@ -225,8 +239,10 @@ func loadBases(names ...string) []Register {
 	return r
 }
 
-// rawFlux: rawFluxRowGo for one cross-section (film) and with or without viscosity.
-func rawFlux(film, visc bool) {
+// rawFlux: rawFluxRowGo for one cross-section (film), with or without viscosity, and
+// with or without the contact-line law (wet: element.Params.Wetting; its kernels take
+// the wetting head and the dry depth as two more parameters).
+func rawFlux(film, visc, wet bool) {
 	name := "rawFlux"
 	if film {
 		name += "Film"
@@ -236,21 +252,33 @@ func rawFlux(film, visc bool) {
 	if visc {
 		name += "Visc"
 	}
+	if wet {
+		name += "Wet"
+	}
 	name += "AVX2"
-	TEXT(name, NOSPLIT, "func(dst, prev, ha, hb, ba, bb []float32, zeta, accel, dxf, visc3 float32)")
-	Doc(fmt.Sprintf("%s is rawFluxRowGo (film %v, viscous %v) for len(dst) elements.", name, film, visc))
+	sig := "func(dst, prev, ha, hb, ba, bb []float32, zeta, accel, dxf, visc3 float32)"
+	if wet {
+		sig = "func(dst, prev, ha, hb, ba, bb []float32, zeta, accel, dxf, visc3, wet, dry float32)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Doc(fmt.Sprintf("%s is rawFluxRowGo (film %v, viscous %v, wetting %v) for len(dst) elements.", name, film, visc, wet))
 	b := loadBases("dst", "prev", "ha", "hb", "ba", "bb")
 	dst, prev, ha, hb, ba, bb := b[0], b[1], b[2], b[3], b[4], b[5]
 	n := Load(Param("dst").Len(), GP64())
 	zeta, accel := bcast("zeta"), bcast("accel")
-	var dxf, visc3 VecVirtual
-	if film {
+	// The wetting kernels hold fewer constants in registers, so that their larger body
+	// fits the 16 YMM registers: dxf and visc3 broadcast where used, the flush's bit
+	// patterns read from memory (absMask, maxSubnormal).
+	var dxf, visc3, abs, minNormal VecVirtual
+	if film && !wet {
 		dxf = bcast("dxf")
 	}
-	if visc {
+	if visc && !wet {
 		visc3 = bcast("visc3")
 	}
-	abs, minNormal := bcastBits(0x7fffffff), bcastBits(0x00800000)
+	if !wet {
+		abs, minNormal = bcastBits(0x7fffffff), bcastBits(0x00800000)
+	}
 	loop(n, func(i Register, l lanes) {
 		a, bv := l.ldr(elem(ha, i, 0)), l.ldr(elem(hb, i, 0))
 		dh, da, db := YMM(), YMM(), YMM()
@@ -262,6 +290,9 @@ func rawFlux(film, visc bool) {
 			up := YMM()
 			VBLENDVPS(dh, db, da, up) // upwind(dh, da, db): db where dh's sign bit is set
 			m := YMM()
+			if wet {
+				dxf = bcast("dxf")
+			}
 			VMINPS(up, dxf, m) // min(up, dxf): dxf < up ? dxf : up (NaN up gives up)
 			acc = YMM()
 			VMULPS(m, accel, acc)
@@ -270,10 +301,16 @@ func rawFlux(film, visc bool) {
 		VMULPS(l.ld(elem(prev, i, 0)), zeta, t1) // zeta*prev
 		VMULPS(dh, acc, t2)                      // accel*dh
 		VADDPS(t2, t1, f)
+		if wet {
+			wetting(f, t1, acc, dh, da, db)
+		}
 		if visc {
 			u, u2, den, q := YMM(), YMM(), YMM(), YMM()
 			VBLENDVPS(f, db, da, u) // upwind(f, da, db)
 			VMULPS(u, u, u2)
+			if wet {
+				visc3 = bcast("visc3")
+			}
 			VADDPS(visc3, u2, den) // u2 + visc3
 			VDIVPS(den, u2, q)     // u2 / (u2 + visc3)
 			VMULPS(q, f, f)
@@ -281,13 +318,53 @@ func rawFlux(film, visc bool) {
 		// FlushFlux, in integer operations (no floating-point operation on a subnormal):
 		// f &^= (|f| bits < 2^-126 bits).
 		fa, tiny := YMM(), YMM()
-		VPAND(abs, f, fa)
-		VPCMPGTD(fa, minNormal, tiny) // tiny = minNormal > |f| (signed: |f| bits are >= 0)
-		VPANDN(f, tiny, f)            // f = ^tiny & f
+		if wet { // the same, with the patterns from memory: f &= (|f| bits > 2^-126 bits - 1)
+			VPAND(absMask, f, fa)
+			VPCMPGTD(maxSubnormal, fa, tiny) // tiny is "normal" here: |f| >= 2^-126
+			VPAND(tiny, f, f)
+		} else {
+			VPAND(abs, f, fa)
+			VPCMPGTD(fa, minNormal, tiny) // tiny = minNormal > |f| (signed: |f| bits are >= 0)
+			VPANDN(f, tiny, f)            // f = ^tiny & f
+		}
 		l.st(f, elem(dst, i, 0))
 	})
 	VZEROUPPER()
 	RET()
+}
+
+// wetting is element.Params.Wetting on f in place: a lane whose flux enters a dry column
+// (f > 0 and db <= dry, or f < 0 and da <= dry) becomes t1 + acc*(dh -+ wet), or 0 when
+// that difference is 0 or of the other sign than the flux's way. The parameters wet and
+// dry are broadcast where used.
+func wetting(f, t1, acc, dh, da, db VecVirtual) {
+	zero, m1, m2 := YMM(), YMM(), YMM()
+	VXORPS(zero, zero, zero)
+	t, dry := YMM(), bcast("dry")
+	VCMPPS(U8(cmpGT), zero, f, m1) // f > 0
+	VCMPPS(U8(cmpLE), dry, db, t)  // db <= dry
+	VANDPS(t, m1, m1)
+	VCMPPS(U8(cmpLT), zero, f, m2) // f < 0
+	VCMPPS(U8(cmpLE), dry, da, t)  // da <= dry
+	VANDPS(t, m2, m2)
+	// adj = wet where m1, -wet where m2, 0 elsewhere: wet on both, its sign bit set on m2.
+	adj, into := YMM(), YMM()
+	VORPS(m2, m1, into)
+	VANDPS(bcast("wet"), into, adj)
+	VPSLLD(U8(31), m2, t) // all ones shifted: the sign bit where m2
+	VXORPS(t, adj, adj)
+	e, alt := YMM(), YMM()
+	VSUBPS(adj, dh, e) // e = dh - adj
+	VMULPS(e, acc, alt)
+	VADDPS(alt, t1, alt) // t1 + acc*e
+	// Blocked where e == 0 or e's sign bit differs from adj's.
+	blk := YMM()
+	VXORPS(adj, e, blk)
+	VPSRAD(U8(31), blk, blk)
+	VCMPPS(U8(cmpEQ), zero, e, t)
+	VORPS(t, blk, blk)
+	VANDNPS(alt, blk, alt) // ^blk & alt
+	VBLENDVPS(into, alt, f, f)
 }
 
 // outflow: outflowRowGo, with the columns that may overflow as one bit each in mask

@@ -20,6 +20,11 @@ type Params struct {
 	Dx2OverDt float32
 	// DtOverDx2d is dt/dx^2 in float64, for the height update.
 	DtOverDx2d float64
+	// Wet is the wetting head, m: the head difference a pipe needs to carry liquid into a
+	// dry column (Wetting); 0 turns the contact-line law off.
+	Wet float32
+	// DryDepth is the depth, m, at or below which a column counts as dry for Wetting.
+	DryDepth float32
 }
 
 // upwind returns a when x >= 0 and b otherwise, without a branch: flux signs are
@@ -59,7 +64,10 @@ func FinalFlux(u, ki, ko, si, so float32) float32 {
 // The flux update of one pipe from a to b (docs/method.md, "One step", 2 and 3), prev its final flux
 // of the last step, dh = h_a - h_b, d the depths of its ends, is
 //
-//	FlushFlux(p.Viscous(p.Zeta*prev+p.Acceleration(dh, da, db)*dh, da, db))
+//	t1, acc := p.Zeta*prev, p.Acceleration(dh, da, db)
+//	f := t1 + acc*dh
+//	if p.Wet > 0 { f = p.Wetting(f, t1, acc, dh, da, db) }
+//	FlushFlux(p.Viscous(f, da, db))
 //
 // written out in each kernel: as one function it would be too large to inline, and the
 // call would cost more than the arithmetic.
@@ -71,6 +79,30 @@ func (p *Params) Acceleration(dh, da, db float32) float32 {
 		return p.Accel * min(upwind(dh, da, db), p.Dxf)
 	}
 	return p.Accel
+}
+
+// Wetting is the contact-line law (docs/method.md, "Surface tension"): f0 = t1 + acc*dh
+// is a pipe's flux before viscosity, t1 = zeta*prev its inertia, acc its acceleration
+// and dh the head difference of its ends, da and db their depths. A flux that would carry
+// liquid into a dry column (depth <= DryDepth) flows only while the head difference
+// exceeds the wetting head Wet, driven by what exceeds it (t1 + acc*(dh -+ Wet)); below
+// it the contact line holds and the flux is 0, its inertia included. Other fluxes are
+// unchanged. Called only where Wet > 0, so that the law off changes no bit.
+func (p *Params) Wetting(f0, t1, acc, dh, da, db float32) float32 {
+	var adj float32
+	switch {
+	case f0 > 0 && db <= p.DryDepth:
+		adj = p.Wet
+	case f0 < 0 && da <= p.DryDepth:
+		adj = -p.Wet
+	default:
+		return f0
+	}
+	e := dh - adj
+	if e == 0 || (math.Float32bits(e)^math.Float32bits(adj))>>31 != 0 { // |dh| <= Wet, or dh against the flux
+		return 0
+	}
+	return t1 + float32(acc*e) // converted: never fused
 }
 
 // Viscous applies gamma = H^2/(H^2 + 3 dt nu) to flux f, H the depth of the end it comes

@@ -40,7 +40,12 @@ func rawFluxRowGo(p *element.Params, dst, prev, ha, hb, ba, bb []float32) {
 	for j := range dst {
 		a, b := ha[j], hb[j]
 		dh, da, db := a-b, a-ba[j], b-bb[j]
-		dst[j] = element.FlushFlux(p.Viscous(float32(p.Zeta*prev[j])+float32(p.Acceleration(dh, da, db)*dh), da, db))
+		t1, acc := float32(p.Zeta*prev[j]), p.Acceleration(dh, da, db)
+		f := t1 + float32(acc*dh)
+		if p.Wet > 0 {
+			f = p.Wetting(f, t1, acc, dh, da, db)
+		}
+		dst[j] = element.FlushFlux(p.Viscous(f, da, db))
 	}
 }
 

@@ -38,6 +38,19 @@ func (ks Kernels) RawFluxRow(p *element.Params, dst, prev, ha, hb, ba, bb []floa
 		return
 	}
 	f, a, b, fa, fb := prev[:n], ha[:n], hb[:n], ba[:n], bb[:n]
+	if p.Wet > 0 {
+		switch {
+		case p.Film && p.Visc3 > 0:
+			rawFluxFilmViscWetAVX2(dst, f, a, b, fa, fb, p.Zeta, p.Accel, p.Dxf, p.Visc3, p.Wet, p.DryDepth)
+		case p.Film:
+			rawFluxFilmWetAVX2(dst, f, a, b, fa, fb, p.Zeta, p.Accel, p.Dxf, p.Visc3, p.Wet, p.DryDepth)
+		case p.Visc3 > 0:
+			rawFluxPaperViscWetAVX2(dst, f, a, b, fa, fb, p.Zeta, p.Accel, p.Dxf, p.Visc3, p.Wet, p.DryDepth)
+		default:
+			rawFluxPaperWetAVX2(dst, f, a, b, fa, fb, p.Zeta, p.Accel, p.Dxf, p.Visc3, p.Wet, p.DryDepth)
+		}
+		return
+	}
 	switch {
 	case p.Film && p.Visc3 > 0:
 		rawFluxFilmViscAVX2(dst, f, a, b, fa, fb, p.Zeta, p.Accel, p.Dxf, p.Visc3)

@@ -22,6 +22,26 @@ DATA tailmask<>+56(SB)/4, $0x00000000
 DATA tailmask<>+60(SB)/4, $0x00000000
 GLOBL tailmask<>(SB), RODATA|NOPTR, $64
 
+DATA absmask<>+0(SB)/4, $0x7fffffff
+DATA absmask<>+4(SB)/4, $0x7fffffff
+DATA absmask<>+8(SB)/4, $0x7fffffff
+DATA absmask<>+12(SB)/4, $0x7fffffff
+DATA absmask<>+16(SB)/4, $0x7fffffff
+DATA absmask<>+20(SB)/4, $0x7fffffff
+DATA absmask<>+24(SB)/4, $0x7fffffff
+DATA absmask<>+28(SB)/4, $0x7fffffff
+GLOBL absmask<>(SB), RODATA|NOPTR, $32
+
+DATA maxsubnormal<>+0(SB)/4, $0x007fffff
+DATA maxsubnormal<>+4(SB)/4, $0x007fffff
+DATA maxsubnormal<>+8(SB)/4, $0x007fffff
+DATA maxsubnormal<>+12(SB)/4, $0x007fffff
+DATA maxsubnormal<>+16(SB)/4, $0x007fffff
+DATA maxsubnormal<>+20(SB)/4, $0x007fffff
+DATA maxsubnormal<>+24(SB)/4, $0x007fffff
+DATA maxsubnormal<>+28(SB)/4, $0x007fffff
+GLOBL maxsubnormal<>(SB), RODATA|NOPTR, $32
+
 // func rawFluxPaperAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 // Requires: AVX, AVX2
 TEXT ·rawFluxPaperAVX2(SB), NOSPLIT, $0-160
@@ -317,6 +337,462 @@ tail:
 	VPCMPGTD   Y1, Y5, Y1
 	VPANDN     Y0, Y1, Y0
 	VMASKMOVPS Y0, Y6, (AX)(R9*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func rawFluxPaperWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
+// Requires: AVX, AVX2
+TEXT ·rawFluxPaperWetAVX2(SB), NOSPLIT, $0-168
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         prev_base+24(FP), CX
+	MOVQ         ha_base+48(FP), DX
+	MOVQ         hb_base+72(FP), BX
+	MOVQ         ba_base+96(FP), SI
+	MOVQ         bb_base+120(FP), DI
+	MOVQ         dst_len+8(FP), R8
+	VBROADCASTSS zeta+144(FP), Y0
+	VBROADCASTSS accel+148(FP), Y1
+	XORQ         R9, R9
+
+loop:
+	LEAQ         8(R9), R10
+	CMPQ         R10, R8
+	JA           tail
+	VMOVUPS      (DX)(R9*4), Y2
+	VMOVUPS      (BX)(R9*4), Y3
+	VSUBPS       Y3, Y2, Y4
+	VSUBPS       (SI)(R9*4), Y2, Y2
+	VSUBPS       (DI)(R9*4), Y3, Y3
+	VMULPS       (CX)(R9*4), Y0, Y5
+	VMULPS       Y4, Y1, Y6
+	VADDPS       Y6, Y5, Y6
+	VXORPS       Y7, Y7, Y7
+	VBROADCASTSS dry+164(FP), Y9
+	VCMPPS       $0x1e, Y7, Y6, Y8
+	VCMPPS       $0x12, Y9, Y3, Y10
+	VANDPS       Y10, Y8, Y8
+	VCMPPS       $0x11, Y7, Y6, Y3
+	VCMPPS       $0x12, Y9, Y2, Y10
+	VANDPS       Y10, Y3, Y3
+	VORPS        Y3, Y8, Y8
+	VBROADCASTSS wet+160(FP), Y2
+	VANDPS       Y2, Y8, Y2
+	VPSLLD       $0x1f, Y3, Y10
+	VXORPS       Y10, Y2, Y2
+	VSUBPS       Y2, Y4, Y4
+	VMULPS       Y4, Y1, Y3
+	VADDPS       Y3, Y5, Y3
+	VXORPS       Y2, Y4, Y2
+	VPSRAD       $0x1f, Y2, Y2
+	VCMPPS       $0x00, Y7, Y4, Y10
+	VORPS        Y10, Y2, Y2
+	VANDNPS      Y3, Y2, Y3
+	VBLENDVPS    Y8, Y3, Y6, Y6
+	VPAND        absmask<>+0(SB), Y6, Y2
+	VPCMPGTD     maxsubnormal<>+0(SB), Y2, Y2
+	VPAND        Y2, Y6, Y6
+	VMOVUPS      Y6, (AX)(R9*4)
+	ADDQ         $0x08, R9
+	JMP          loop
+
+tail:
+	CMPQ         R9, R8
+	JAE          done
+	SUBQ         R9, R8
+	NEGQ         R8
+	LEAQ         tailmask<>+0(SB), R10
+	VMOVDQU      32(R10)(R8*4), Y2
+	VMASKMOVPS   (DX)(R9*4), Y2, Y3
+	VMASKMOVPS   (BX)(R9*4), Y2, Y4
+	VSUBPS       Y4, Y3, Y5
+	VMASKMOVPS   (SI)(R9*4), Y2, Y6
+	VSUBPS       Y6, Y3, Y3
+	VMASKMOVPS   (DI)(R9*4), Y2, Y6
+	VSUBPS       Y6, Y4, Y4
+	VMASKMOVPS   (CX)(R9*4), Y2, Y6
+	VMULPS       Y6, Y0, Y0
+	VMULPS       Y5, Y1, Y6
+	VADDPS       Y6, Y0, Y6
+	VXORPS       Y7, Y7, Y7
+	VBROADCASTSS dry+164(FP), Y9
+	VCMPPS       $0x1e, Y7, Y6, Y8
+	VCMPPS       $0x12, Y9, Y4, Y10
+	VANDPS       Y10, Y8, Y8
+	VCMPPS       $0x11, Y7, Y6, Y4
+	VCMPPS       $0x12, Y9, Y3, Y10
+	VANDPS       Y10, Y4, Y4
+	VORPS        Y4, Y8, Y8
+	VBROADCASTSS wet+160(FP), Y3
+	VANDPS       Y3, Y8, Y3
+	VPSLLD       $0x1f, Y4, Y10
+	VXORPS       Y10, Y3, Y3
+	VSUBPS       Y3, Y5, Y4
+	VMULPS       Y4, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VXORPS       Y3, Y4, Y0
+	VPSRAD       $0x1f, Y0, Y0
+	VCMPPS       $0x00, Y7, Y4, Y10
+	VORPS        Y10, Y0, Y0
+	VANDNPS      Y1, Y0, Y1
+	VBLENDVPS    Y8, Y1, Y6, Y6
+	VPAND        absmask<>+0(SB), Y6, Y0
+	VPCMPGTD     maxsubnormal<>+0(SB), Y0, Y0
+	VPAND        Y0, Y6, Y6
+	VMASKMOVPS   Y6, Y2, (AX)(R9*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func rawFluxPaperViscWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
+// Requires: AVX, AVX2
+TEXT ·rawFluxPaperViscWetAVX2(SB), NOSPLIT, $0-168
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         prev_base+24(FP), CX
+	MOVQ         ha_base+48(FP), DX
+	MOVQ         hb_base+72(FP), BX
+	MOVQ         ba_base+96(FP), SI
+	MOVQ         bb_base+120(FP), DI
+	MOVQ         dst_len+8(FP), R8
+	VBROADCASTSS zeta+144(FP), Y0
+	VBROADCASTSS accel+148(FP), Y1
+	XORQ         R9, R9
+
+loop:
+	LEAQ         8(R9), R10
+	CMPQ         R10, R8
+	JA           tail
+	VMOVUPS      (DX)(R9*4), Y2
+	VMOVUPS      (BX)(R9*4), Y3
+	VSUBPS       Y3, Y2, Y4
+	VSUBPS       (SI)(R9*4), Y2, Y2
+	VSUBPS       (DI)(R9*4), Y3, Y3
+	VMULPS       (CX)(R9*4), Y0, Y5
+	VMULPS       Y4, Y1, Y6
+	VADDPS       Y6, Y5, Y6
+	VXORPS       Y7, Y7, Y7
+	VBROADCASTSS dry+164(FP), Y11
+	VCMPPS       $0x1e, Y7, Y6, Y8
+	VCMPPS       $0x12, Y11, Y3, Y10
+	VANDPS       Y10, Y8, Y8
+	VCMPPS       $0x11, Y7, Y6, Y9
+	VCMPPS       $0x12, Y11, Y2, Y10
+	VANDPS       Y10, Y9, Y9
+	VORPS        Y9, Y8, Y11
+	VBROADCASTSS wet+160(FP), Y8
+	VANDPS       Y8, Y11, Y8
+	VPSLLD       $0x1f, Y9, Y10
+	VXORPS       Y10, Y8, Y8
+	VSUBPS       Y8, Y4, Y9
+	VMULPS       Y9, Y1, Y4
+	VADDPS       Y4, Y5, Y4
+	VXORPS       Y8, Y9, Y5
+	VPSRAD       $0x1f, Y5, Y5
+	VCMPPS       $0x00, Y7, Y9, Y10
+	VORPS        Y10, Y5, Y5
+	VANDNPS      Y4, Y5, Y4
+	VBLENDVPS    Y11, Y4, Y6, Y6
+	VBLENDVPS    Y6, Y3, Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VBROADCASTSS visc3+156(FP), Y3
+	VADDPS       Y3, Y2, Y3
+	VDIVPS       Y3, Y2, Y2
+	VMULPS       Y2, Y6, Y6
+	VPAND        absmask<>+0(SB), Y6, Y2
+	VPCMPGTD     maxsubnormal<>+0(SB), Y2, Y2
+	VPAND        Y2, Y6, Y6
+	VMOVUPS      Y6, (AX)(R9*4)
+	ADDQ         $0x08, R9
+	JMP          loop
+
+tail:
+	CMPQ         R9, R8
+	JAE          done
+	SUBQ         R9, R8
+	NEGQ         R8
+	LEAQ         tailmask<>+0(SB), R10
+	VMOVDQU      32(R10)(R8*4), Y2
+	VMASKMOVPS   (DX)(R9*4), Y2, Y3
+	VMASKMOVPS   (BX)(R9*4), Y2, Y4
+	VSUBPS       Y4, Y3, Y5
+	VMASKMOVPS   (SI)(R9*4), Y2, Y6
+	VSUBPS       Y6, Y3, Y3
+	VMASKMOVPS   (DI)(R9*4), Y2, Y6
+	VSUBPS       Y6, Y4, Y4
+	VMASKMOVPS   (CX)(R9*4), Y2, Y6
+	VMULPS       Y6, Y0, Y0
+	VMULPS       Y5, Y1, Y6
+	VADDPS       Y6, Y0, Y6
+	VXORPS       Y7, Y7, Y7
+	VBROADCASTSS dry+164(FP), Y11
+	VCMPPS       $0x1e, Y7, Y6, Y8
+	VCMPPS       $0x12, Y11, Y4, Y10
+	VANDPS       Y10, Y8, Y8
+	VCMPPS       $0x11, Y7, Y6, Y9
+	VCMPPS       $0x12, Y11, Y3, Y10
+	VANDPS       Y10, Y9, Y9
+	VORPS        Y9, Y8, Y11
+	VBROADCASTSS wet+160(FP), Y8
+	VANDPS       Y8, Y11, Y8
+	VPSLLD       $0x1f, Y9, Y10
+	VXORPS       Y10, Y8, Y8
+	VSUBPS       Y8, Y5, Y5
+	VMULPS       Y5, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VXORPS       Y8, Y5, Y0
+	VPSRAD       $0x1f, Y0, Y0
+	VCMPPS       $0x00, Y7, Y5, Y10
+	VORPS        Y10, Y0, Y0
+	VANDNPS      Y1, Y0, Y1
+	VBLENDVPS    Y11, Y1, Y6, Y6
+	VBLENDVPS    Y6, Y4, Y3, Y0
+	VMULPS       Y0, Y0, Y0
+	VBROADCASTSS visc3+156(FP), Y1
+	VADDPS       Y1, Y0, Y1
+	VDIVPS       Y1, Y0, Y0
+	VMULPS       Y0, Y6, Y6
+	VPAND        absmask<>+0(SB), Y6, Y0
+	VPCMPGTD     maxsubnormal<>+0(SB), Y0, Y0
+	VPAND        Y0, Y6, Y6
+	VMASKMOVPS   Y6, Y2, (AX)(R9*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func rawFluxFilmWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
+// Requires: AVX, AVX2
+TEXT ·rawFluxFilmWetAVX2(SB), NOSPLIT, $0-168
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         prev_base+24(FP), CX
+	MOVQ         ha_base+48(FP), DX
+	MOVQ         hb_base+72(FP), BX
+	MOVQ         ba_base+96(FP), SI
+	MOVQ         bb_base+120(FP), DI
+	MOVQ         dst_len+8(FP), R8
+	VBROADCASTSS zeta+144(FP), Y0
+	VBROADCASTSS accel+148(FP), Y1
+	XORQ         R9, R9
+
+loop:
+	LEAQ         8(R9), R10
+	CMPQ         R10, R8
+	JA           tail
+	VMOVUPS      (DX)(R9*4), Y2
+	VMOVUPS      (BX)(R9*4), Y3
+	VSUBPS       Y3, Y2, Y4
+	VSUBPS       (SI)(R9*4), Y2, Y2
+	VSUBPS       (DI)(R9*4), Y3, Y3
+	VBLENDVPS    Y4, Y3, Y2, Y5
+	VBROADCASTSS dxf+152(FP), Y6
+	VMINPS       Y5, Y6, Y5
+	VMULPS       Y5, Y1, Y5
+	VMULPS       (CX)(R9*4), Y0, Y6
+	VMULPS       Y4, Y5, Y7
+	VADDPS       Y7, Y6, Y7
+	VXORPS       Y8, Y8, Y8
+	VBROADCASTSS dry+164(FP), Y10
+	VCMPPS       $0x1e, Y8, Y7, Y9
+	VCMPPS       $0x12, Y10, Y3, Y11
+	VANDPS       Y11, Y9, Y9
+	VCMPPS       $0x11, Y8, Y7, Y3
+	VCMPPS       $0x12, Y10, Y2, Y11
+	VANDPS       Y11, Y3, Y3
+	VORPS        Y3, Y9, Y9
+	VBROADCASTSS wet+160(FP), Y2
+	VANDPS       Y2, Y9, Y2
+	VPSLLD       $0x1f, Y3, Y11
+	VXORPS       Y11, Y2, Y2
+	VSUBPS       Y2, Y4, Y3
+	VMULPS       Y3, Y5, Y4
+	VADDPS       Y4, Y6, Y4
+	VXORPS       Y2, Y3, Y2
+	VPSRAD       $0x1f, Y2, Y2
+	VCMPPS       $0x00, Y8, Y3, Y11
+	VORPS        Y11, Y2, Y2
+	VANDNPS      Y4, Y2, Y4
+	VBLENDVPS    Y9, Y4, Y7, Y7
+	VPAND        absmask<>+0(SB), Y7, Y2
+	VPCMPGTD     maxsubnormal<>+0(SB), Y2, Y2
+	VPAND        Y2, Y7, Y7
+	VMOVUPS      Y7, (AX)(R9*4)
+	ADDQ         $0x08, R9
+	JMP          loop
+
+tail:
+	CMPQ         R9, R8
+	JAE          done
+	SUBQ         R9, R8
+	NEGQ         R8
+	LEAQ         tailmask<>+0(SB), R10
+	VMOVDQU      32(R10)(R8*4), Y2
+	VMASKMOVPS   (DX)(R9*4), Y2, Y3
+	VMASKMOVPS   (BX)(R9*4), Y2, Y4
+	VSUBPS       Y4, Y3, Y5
+	VMASKMOVPS   (SI)(R9*4), Y2, Y6
+	VSUBPS       Y6, Y3, Y3
+	VMASKMOVPS   (DI)(R9*4), Y2, Y6
+	VSUBPS       Y6, Y4, Y4
+	VBLENDVPS    Y5, Y4, Y3, Y6
+	VBROADCASTSS dxf+152(FP), Y7
+	VMINPS       Y6, Y7, Y6
+	VMULPS       Y6, Y1, Y1
+	VMASKMOVPS   (CX)(R9*4), Y2, Y6
+	VMULPS       Y6, Y0, Y0
+	VMULPS       Y5, Y1, Y6
+	VADDPS       Y6, Y0, Y6
+	VXORPS       Y7, Y7, Y7
+	VBROADCASTSS dry+164(FP), Y9
+	VCMPPS       $0x1e, Y7, Y6, Y8
+	VCMPPS       $0x12, Y9, Y4, Y10
+	VANDPS       Y10, Y8, Y8
+	VCMPPS       $0x11, Y7, Y6, Y4
+	VCMPPS       $0x12, Y9, Y3, Y10
+	VANDPS       Y10, Y4, Y4
+	VORPS        Y4, Y8, Y8
+	VBROADCASTSS wet+160(FP), Y3
+	VANDPS       Y3, Y8, Y3
+	VPSLLD       $0x1f, Y4, Y10
+	VXORPS       Y10, Y3, Y3
+	VSUBPS       Y3, Y5, Y4
+	VMULPS       Y4, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VXORPS       Y3, Y4, Y0
+	VPSRAD       $0x1f, Y0, Y0
+	VCMPPS       $0x00, Y7, Y4, Y10
+	VORPS        Y10, Y0, Y0
+	VANDNPS      Y1, Y0, Y1
+	VBLENDVPS    Y8, Y1, Y6, Y6
+	VPAND        absmask<>+0(SB), Y6, Y0
+	VPCMPGTD     maxsubnormal<>+0(SB), Y0, Y0
+	VPAND        Y0, Y6, Y6
+	VMASKMOVPS   Y6, Y2, (AX)(R9*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func rawFluxFilmViscWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
+// Requires: AVX, AVX2
+TEXT ·rawFluxFilmViscWetAVX2(SB), NOSPLIT, $0-168
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         prev_base+24(FP), CX
+	MOVQ         ha_base+48(FP), DX
+	MOVQ         hb_base+72(FP), BX
+	MOVQ         ba_base+96(FP), SI
+	MOVQ         bb_base+120(FP), DI
+	MOVQ         dst_len+8(FP), R8
+	VBROADCASTSS zeta+144(FP), Y0
+	VBROADCASTSS accel+148(FP), Y1
+	XORQ         R9, R9
+
+loop:
+	LEAQ         8(R9), R10
+	CMPQ         R10, R8
+	JA           tail
+	VMOVUPS      (DX)(R9*4), Y2
+	VMOVUPS      (BX)(R9*4), Y3
+	VSUBPS       Y3, Y2, Y4
+	VSUBPS       (SI)(R9*4), Y2, Y2
+	VSUBPS       (DI)(R9*4), Y3, Y3
+	VBLENDVPS    Y4, Y3, Y2, Y5
+	VBROADCASTSS dxf+152(FP), Y6
+	VMINPS       Y5, Y6, Y5
+	VMULPS       Y5, Y1, Y5
+	VMULPS       (CX)(R9*4), Y0, Y6
+	VMULPS       Y4, Y5, Y7
+	VADDPS       Y7, Y6, Y7
+	VXORPS       Y8, Y8, Y8
+	VBROADCASTSS dry+164(FP), Y12
+	VCMPPS       $0x1e, Y8, Y7, Y9
+	VCMPPS       $0x12, Y12, Y3, Y11
+	VANDPS       Y11, Y9, Y9
+	VCMPPS       $0x11, Y8, Y7, Y10
+	VCMPPS       $0x12, Y12, Y2, Y11
+	VANDPS       Y11, Y10, Y10
+	VORPS        Y10, Y9, Y12
+	VBROADCASTSS wet+160(FP), Y9
+	VANDPS       Y9, Y12, Y9
+	VPSLLD       $0x1f, Y10, Y11
+	VXORPS       Y11, Y9, Y9
+	VSUBPS       Y9, Y4, Y4
+	VMULPS       Y4, Y5, Y5
+	VADDPS       Y5, Y6, Y5
+	VXORPS       Y9, Y4, Y6
+	VPSRAD       $0x1f, Y6, Y6
+	VCMPPS       $0x00, Y8, Y4, Y11
+	VORPS        Y11, Y6, Y6
+	VANDNPS      Y5, Y6, Y5
+	VBLENDVPS    Y12, Y5, Y7, Y7
+	VBLENDVPS    Y7, Y3, Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VBROADCASTSS visc3+156(FP), Y3
+	VADDPS       Y3, Y2, Y3
+	VDIVPS       Y3, Y2, Y2
+	VMULPS       Y2, Y7, Y7
+	VPAND        absmask<>+0(SB), Y7, Y2
+	VPCMPGTD     maxsubnormal<>+0(SB), Y2, Y2
+	VPAND        Y2, Y7, Y7
+	VMOVUPS      Y7, (AX)(R9*4)
+	ADDQ         $0x08, R9
+	JMP          loop
+
+tail:
+	CMPQ         R9, R8
+	JAE          done
+	SUBQ         R9, R8
+	NEGQ         R8
+	LEAQ         tailmask<>+0(SB), R10
+	VMOVDQU      32(R10)(R8*4), Y2
+	VMASKMOVPS   (DX)(R9*4), Y2, Y3
+	VMASKMOVPS   (BX)(R9*4), Y2, Y4
+	VSUBPS       Y4, Y3, Y5
+	VMASKMOVPS   (SI)(R9*4), Y2, Y6
+	VSUBPS       Y6, Y3, Y3
+	VMASKMOVPS   (DI)(R9*4), Y2, Y6
+	VSUBPS       Y6, Y4, Y4
+	VBLENDVPS    Y5, Y4, Y3, Y6
+	VBROADCASTSS dxf+152(FP), Y7
+	VMINPS       Y6, Y7, Y6
+	VMULPS       Y6, Y1, Y1
+	VMASKMOVPS   (CX)(R9*4), Y2, Y6
+	VMULPS       Y6, Y0, Y0
+	VMULPS       Y5, Y1, Y6
+	VADDPS       Y6, Y0, Y6
+	VXORPS       Y7, Y7, Y7
+	VBROADCASTSS dry+164(FP), Y11
+	VCMPPS       $0x1e, Y7, Y6, Y8
+	VCMPPS       $0x12, Y11, Y4, Y10
+	VANDPS       Y10, Y8, Y8
+	VCMPPS       $0x11, Y7, Y6, Y9
+	VCMPPS       $0x12, Y11, Y3, Y10
+	VANDPS       Y10, Y9, Y9
+	VORPS        Y9, Y8, Y11
+	VBROADCASTSS wet+160(FP), Y8
+	VANDPS       Y8, Y11, Y8
+	VPSLLD       $0x1f, Y9, Y10
+	VXORPS       Y10, Y8, Y8
+	VSUBPS       Y8, Y5, Y5
+	VMULPS       Y5, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VXORPS       Y8, Y5, Y0
+	VPSRAD       $0x1f, Y0, Y0
+	VCMPPS       $0x00, Y7, Y5, Y10
+	VORPS        Y10, Y0, Y0
+	VANDNPS      Y1, Y0, Y1
+	VBLENDVPS    Y11, Y1, Y6, Y6
+	VBLENDVPS    Y6, Y4, Y3, Y0
+	VMULPS       Y0, Y0, Y0
+	VBROADCASTSS visc3+156(FP), Y1
+	VADDPS       Y1, Y0, Y1
+	VDIVPS       Y1, Y0, Y0
+	VMULPS       Y0, Y6, Y6
+	VPAND        absmask<>+0(SB), Y6, Y0
+	VPCMPGTD     maxsubnormal<>+0(SB), Y0, Y0
+	VPAND        Y0, Y6, Y6
+	VMASKMOVPS   Y6, Y2, (AX)(R9*4)
 
 done:
 	VZEROUPPER

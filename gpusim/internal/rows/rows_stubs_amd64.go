@@ -4,17 +4,29 @@
 
 package rows
 
-// rawFluxPaperAVX2 is rawFluxRowGo (film false, viscous false) for len(dst) elements.
+// rawFluxPaperAVX2 is rawFluxRowGo (film false, viscous false, wetting false) for len(dst) elements.
 func rawFluxPaperAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
-// rawFluxPaperViscAVX2 is rawFluxRowGo (film false, viscous true) for len(dst) elements.
+// rawFluxPaperViscAVX2 is rawFluxRowGo (film false, viscous true, wetting false) for len(dst) elements.
 func rawFluxPaperViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
-// rawFluxFilmAVX2 is rawFluxRowGo (film true, viscous false) for len(dst) elements.
+// rawFluxFilmAVX2 is rawFluxRowGo (film true, viscous false, wetting false) for len(dst) elements.
 func rawFluxFilmAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
-// rawFluxFilmViscAVX2 is rawFluxRowGo (film true, viscous true) for len(dst) elements.
+// rawFluxFilmViscAVX2 is rawFluxRowGo (film true, viscous true, wetting false) for len(dst) elements.
 func rawFluxFilmViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
+
+// rawFluxPaperWetAVX2 is rawFluxRowGo (film false, viscous false, wetting true) for len(dst) elements.
+func rawFluxPaperWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
+
+// rawFluxPaperViscWetAVX2 is rawFluxRowGo (film false, viscous true, wetting true) for len(dst) elements.
+func rawFluxPaperViscWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
+
+// rawFluxFilmWetAVX2 is rawFluxRowGo (film true, viscous false, wetting true) for len(dst) elements.
+func rawFluxFilmWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
+
+// rawFluxFilmViscWetAVX2 is rawFluxRowGo (film true, viscous true, wetting true) for len(dst) elements.
+func rawFluxFilmViscWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
 
 // outflowAVX2 is outflowRowGo for len(k) columns: rx[j] is the -x
 // flux of column j and rx[j+1] its +x flux; bit j%8 of mask[j/8] flags column j. It

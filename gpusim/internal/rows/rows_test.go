@@ -66,10 +66,13 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 		t.Skip("no vector row kernels on this machine or build")
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
-	flagged := 0
+	flagged, wetted := 0, 0
 	defer func() {
 		if flagged < 100 {
 			t.Errorf("only %d of 400 rows had a column that may overflow", flagged)
+		}
+		if wetted < 100 {
+			t.Errorf("the contact-line law changed only %d fluxes", wetted)
 		}
 	}()
 	for iter := range 400 {
@@ -122,6 +125,22 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 			New(on).RawFluxRow(&p, raw[k], prev, ha, hb, ba, bb)
 		}
 		sameBits(t, name+" raw flux", raw[0], raw[1])
+		// The contact-line law: wetting heads from a tie with a head difference of the row to
+		// larger than every one, dry depths around the shallow columns' 1e-6 m.
+		pw := p
+		pw.Wet = []float32{1e-4, 2e-3, abs32(ha[0] - hb[0]), 0.05}[iter%4]
+		pw.DryDepth = []float32{0, 5e-7, 1e-6}[iter/4%3]
+		var wet [2][]float32
+		for k, on := range []bool{true, false} {
+			wet[k] = make([]float32, n)
+			New(on).RawFluxRow(&pw, wet[k], prev, ha, hb, ba, bb)
+		}
+		sameBits(t, name+" raw flux with wetting", wet[0], wet[1])
+		for j := range wet[1] {
+			if wet[1][j] != raw[1][j] {
+				wetted++
+			}
+		}
 
 		above, rx, below := vec(1e-6), vec(1e-6), vec(1e-6)
 		for j := range rx {
