@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 )
@@ -48,6 +51,10 @@ func (r *Runner) handle(c Command) {
 		r.toggleRecording()
 	case CmdToggleFalling:
 		r.toggleFalling()
+	case CmdContactAngle:
+		r.turnContactAngle(c.Factor)
+	case CmdToggleCapillarity:
+		r.toggleCapillarity()
 	}
 }
 
@@ -192,4 +199,46 @@ func (r *Runner) change(what string, edit func(*scene.Settings)) bool {
 		r.out.logf(LogWarn, "%s", w)
 	}
 	return true
+}
+
+// turnContactAngle adds delta radians to the contact angle, within [0, pi] (the a and A
+// keys): the meniscus shading's, and the physics' when capillarity is on.
+func (r *Runner) turnContactAngle(delta float64) {
+	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
+		r.explainStopped("change the contact angle")
+		return
+	}
+	var old, now float64
+	if !r.change("contact angle", func(st *scene.Settings) {
+		old = st.Surface.ContactAngle
+		st.Surface.ContactAngle = min(max(old+delta, 0), math.Pi)
+		now = st.Surface.ContactAngle
+	}) {
+		return
+	}
+	st := r.scene.Settings().Solver
+	what := "the meniscus shading's (capillarity off: t turns it on)"
+	if st.SurfaceTension > 0 {
+		what = fmt.Sprintf("wetting head %.2f mm", st.WettingHead()*1e3)
+	}
+	r.out.logf(LogInfo, "contact angle %.0f -> %.0f degrees: %s", old*180/math.Pi, now*180/math.Pi, what)
+}
+
+// toggleCapillarity turns the liquid's surface tension on or off in the solver (the t
+// key).
+func (r *Runner) toggleCapillarity() {
+	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
+		r.explainStopped("change capillarity")
+		return
+	}
+	if !r.change("capillarity", func(st *scene.Settings) { st.Capillarity = !st.Capillarity }) {
+		return
+	}
+	st := r.scene.Settings()
+	if !st.Capillarity {
+		r.out.logf(LogInfo, "capillarity off: the paper's method")
+		return
+	}
+	r.out.logf(LogInfo, "capillarity on: surface tension %g N/m, capillary length %.2f mm, wetting head %.2f mm",
+		st.Solver.SurfaceTension, st.Solver.CapillaryLength()*1e3, st.Solver.WettingHead()*1e3)
 }

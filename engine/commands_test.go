@@ -181,6 +181,37 @@ func TestCommandToggleFalling(t *testing.T) {
 	}
 }
 
+// TestCommandCapillarity: t turns the liquid's surface tension on and off in the solver;
+// a and A turn the contact angle by a step within [0, pi], the wetting head with it.
+func TestCommandCapillarity(t *testing.T) {
+	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
+	solver := func() gpusim.Settings { return r.scene.Sim().Settings() }
+	if solver().SurfaceTension != 0 {
+		t.Fatalf("surface tension %g at the start, want off", solver().SurfaceTension)
+	}
+	r.handle(Command{Kind: CmdToggleCapillarity})
+	if got := solver().SurfaceTension; got != 0.072 {
+		t.Errorf("capillarity on: the solver's surface tension is %g, want water's 0.072", got)
+	}
+	wantLine(t, r, "capillarity on", "wetting head 1.40 mm")
+	step := 5 * math.Pi / 180
+	r.handle(Command{Kind: CmdContactAngle, Factor: 6 * step})
+	if got := solver().ContactAngle; math.Abs(got-60*math.Pi/180) > 1e-12 {
+		t.Errorf("30 + 30 degrees: the solver's contact angle is %g rad", got)
+	}
+	wantLine(t, r, "A six times at once", "contact angle 30 -> 60 degrees: wetting head 2.71 mm")
+	r.handle(Command{Kind: CmdContactAngle, Factor: -100 * step})
+	if got := r.scene.Settings().Surface.ContactAngle; got != 0 {
+		t.Errorf("far below 0: contact angle %g, want 0", got)
+	}
+	logged(r)
+	r.handle(Command{Kind: CmdToggleCapillarity})
+	if got := solver().SurfaceTension; got != 0 {
+		t.Errorf("capillarity off: surface tension %g", got)
+	}
+	wantLine(t, r, "capillarity off", "capillarity off")
+}
+
 func TestCommandCycleLayer(t *testing.T) {
 	two := `local sim = vp.sim{ size = {0.1, 0.05}, height = 0.04, dx = 0.005, layers = 2 }
 sim:terrain(vp.difference(vp.box{ min = {0, 0, 0}, max = {0.1, 0.05, 0.02} }, vp.box{ min = {0.02, -1, 0.005}, max = {0.08, 1, 0.01} }))
@@ -232,6 +263,8 @@ func TestCommandsWithoutAScenario(t *testing.T) {
 		{Command{Kind: CmdStep}, "cannot step: no scenario is loaded"},
 		{Command{Kind: CmdViscosity, Factor: 2}, "cannot change the viscosity: no scenario is loaded"},
 		{Command{Kind: CmdToggleFalling}, "cannot change falling: no scenario is loaded"},
+		{Command{Kind: CmdContactAngle, Factor: 0.1}, "cannot change the contact angle: no scenario is loaded"},
+		{Command{Kind: CmdToggleCapillarity}, "cannot change capillarity: no scenario is loaded"},
 		{Command{Kind: CmdCycleLayer}, "the scene has one layer"},
 	} {
 		r.handle(c.cmd)

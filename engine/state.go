@@ -151,15 +151,17 @@ type Progress struct {
 type CommandKind int
 
 const (
-	CmdTogglePause   CommandKind = iota
-	CmdStep                      // pause, then advance one frame
-	CmdCycleSpeed                // the next of Speeds
-	CmdViscosity                 // multiply the viscosity by Command.Factor
-	CmdReload                    // load the script again (from its file)
-	CmdCycleLayer                // the depth map's next layer
-	CmdMapSize                   // the room for the depth map: Command.Cols x Command.Rows characters
-	CmdRecord                    // start or stop a recording of the preview's view (the v key)
-	CmdToggleFalling             // falling liquid: particles on or off (the d key)
+	CmdTogglePause       CommandKind = iota
+	CmdStep                          // pause, then advance one frame
+	CmdCycleSpeed                    // the next of Speeds
+	CmdViscosity                     // multiply the viscosity by Command.Factor
+	CmdReload                        // load the script again (from its file)
+	CmdCycleLayer                    // the depth map's next layer
+	CmdMapSize                       // the room for the depth map: Command.Cols x Command.Rows characters
+	CmdRecord                        // start or stop a recording of the preview's view (the v key)
+	CmdToggleFalling                 // falling liquid: particles on or off (the d key)
+	CmdContactAngle                  // add Command.Factor radians to the contact angle (the a and A keys)
+	CmdToggleCapillarity             // capillarity on or off (the t key)
 	CmdQuit
 )
 

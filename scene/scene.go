@@ -62,6 +62,7 @@ func New(cfg Config) (*Scene, []string, error) {
 	if s.workers >= 0 {
 		st.Solver.Workers = s.workers
 	}
+	st = st.derive()
 	if err := st.Validate(); err != nil {
 		return nil, nil, err
 	}

@@ -11,25 +11,43 @@ import (
 // Settings are everything about a scene that may change mid-run: the solver's, the
 // liquid surface's and the liquid's look. Change is the one way to change them.
 type Settings struct {
+	// Solver are the solver's settings. Its SurfaceTension, Density and ContactAngle are
+	// derived (derive): the liquid's, when Capillarity is on, and the surface's contact
+	// angle, which is one setting for the physics and the meniscus shading.
 	Solver gpusim.Settings
 	// Surface are the liquid surface's settings. Its Camera and FallDrop are not the
 	// scenario's: the viewer sets the camera (SetView), the solver the fall threshold.
 	Surface surface.Settings
 	Liquid  Liquid
+	// Capillarity turns the liquid's surface tension on in the solver: the contact-line
+	// law (docs/method.md, "Surface tension"). Off, the solver is the paper's method.
+	Capillarity bool
 }
 
-// DefaultSettings are vp.sim's defaults: the solver's, the paper's surface, water.
+// DefaultSettings are vp.sim's defaults: the solver's, the paper's surface, water,
+// capillarity off.
 func DefaultSettings() Settings {
-	return Settings{Solver: gpusim.DefaultSettings(), Surface: surface.DefaultSettings(), Liquid: DefaultLiquid()}
+	return Settings{Solver: gpusim.DefaultSettings(), Surface: surface.DefaultSettings(), Liquid: DefaultLiquid()}.derive()
 }
 
-// Validate names the first field that cannot be used: the solver's, then the liquid's,
+// derive sets the solver's fields that follow from the others: its surface tension (the
+// liquid's when capillarity is on, else 0), density and contact angle.
+func (s Settings) derive() Settings {
+	s.Solver.SurfaceTension = 0
+	if s.Capillarity {
+		s.Solver.SurfaceTension = s.Liquid.SurfaceTension
+	}
+	s.Solver.Density, s.Solver.ContactAngle = s.Liquid.Density, s.Surface.ContactAngle
+	return s
+}
+
+// Validate names the first field that cannot be used: the liquid's, then the solver's,
 // then the surface's.
 func (s Settings) Validate() error {
-	if err := s.Solver.Validate(); err != nil {
+	if err := s.Liquid.Validate(); err != nil {
 		return err
 	}
-	if err := s.Liquid.Validate(); err != nil {
+	if err := s.Solver.Validate(); err != nil {
 		return err
 	}
 	return s.Surface.Validate()
@@ -53,6 +71,7 @@ func (s *Scene) Change(edit func(*Settings)) (warnings []string, err error) {
 	if s.workers >= 0 {
 		st.Solver.Workers = s.workers
 	}
+	st = st.derive()
 	if err := st.Validate(); err != nil {
 		return nil, err
 	}

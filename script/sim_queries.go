@@ -153,6 +153,12 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	t.RawSetString("extended_pipes", lua.LString(in.Settings.ExtendedPipes.String()))
 	t.RawSetString("falling", lua.LString(in.Settings.Falling.String()))
 	set("fall_drop", in.FallDrop)
+	t.RawSetString("capillarity", lua.LString(onOff(in.Settings.SurfaceTension > 0)))
+	set("surface_tension", in.Settings.SurfaceTension)
+	set("density", in.Settings.Density)
+	set("contact_angle", in.Settings.ContactAngle)
+	set("capillary_length", in.Settings.CapillaryLength())
+	set("wetting_head", in.Settings.WettingHead())
 	t.RawSetString("version", lua.LString(Version))
 	return t
 }

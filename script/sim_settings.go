@@ -20,7 +20,8 @@ func (s *Scenario) settingsMethods() []decl {
 // settings reads them for both); fixed are vp.sim's others.
 var (
 	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "falling", "fall_drop", "dt", "workers",
-		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid", "absorption"}
+		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid", "absorption",
+		"capillarity", "surface_tension", "density"}
 	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
 
@@ -62,6 +63,7 @@ func (c call) settings(t *lua.LTable, st scene.Settings) scene.Settings {
 	sv.FallDrop = c.num(t, "fall_drop", numField{def: sv.FallDrop})
 	sv.Workers = c.integer(t, "workers", intField{def: sv.Workers, min: 0, max: maxWorkers})
 	st.Liquid = c.liquid(t, st.Liquid)
+	st.Capillarity = c.choice(t, "capillarity", onOff(st.Capillarity), "on", "off") == "on"
 	su := &st.Surface
 	su.DepthMax = c.num(t, "depth_max", numField{def: su.DepthMax})
 	su.MeniscusLength = c.num(t, "meniscus_length", numField{def: su.MeniscusLength})
@@ -92,10 +94,11 @@ func (c call) dt(t *lua.LTable) float64 {
 	return 0
 }
 
-// liquid reads the liquid key (a name or an {r, g, b} table) and the absorption key (an
-// {r, g, b} table of extinctions, 1/m) over cur. A named liquid brings its absorption, a
-// custom colour none (the preview derives one from the colour) unless absorption is given
-// too. The values' ranges are the scene's to check.
+// liquid reads the liquid key (a name or an {r, g, b} table), the surface_tension and
+// density keys and the absorption key (an {r, g, b} table of extinctions, 1/m) over cur.
+// A named liquid brings its absorption, surface tension and density, a custom colour
+// none of them (the preview derives an absorption from the colour; the physics keeps the
+// liquid's before) unless given too. The values' ranges are the scene's to check.
 func (c call) liquid(t *lua.LTable, cur scene.Liquid) scene.Liquid {
 	switch v := t.RawGetString("liquid").(type) {
 	case *lua.LNilType:
@@ -106,13 +109,15 @@ func (c call) liquid(t *lua.LTable, cur scene.Liquid) scene.Liquid {
 		}
 		cur = l
 	case *lua.LTable:
-		cur = scene.Liquid{Name: "custom"}
+		cur = scene.Liquid{Name: "custom", SurfaceTension: cur.SurfaceTension, Density: cur.Density}
 		for i, x := range c.vecValue("liquid", v, 3) {
 			cur.Color[i] = float32(x)
 		}
 	default:
 		c.fail("liquid is %s: want a name (%s) or an {r, g, b} table", typeName(v), scene.LiquidNames())
 	}
+	cur.SurfaceTension = c.num(t, "surface_tension", numField{def: cur.SurfaceTension})
+	cur.Density = c.num(t, "density", numField{def: cur.Density})
 	switch a := t.RawGetString("absorption").(type) {
 	case *lua.LNilType:
 	case *lua.LTable:
@@ -123,4 +128,12 @@ func (c call) liquid(t *lua.LTable, cur scene.Liquid) scene.Liquid {
 		c.fail("absorption is %s: want an {r, g, b} table of extinctions in 1/m (blood: {400, 24000, 15000})", typeName(a))
 	}
 	return cur
+}
+
+// onOff is a switch as scripts write it.
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,9 +26,13 @@ type Preview interface {
 // maxLogLines is how many log lines the UI keeps (the oldest go first).
 const maxLogLines = 5000
 
+// angleStep is the contact angle keys' step: 5 degrees.
+const angleStep = 5 * math.Pi / 180
+
 // keyMap is the keys the UI answers to; the help line lists them.
 type keyMap struct {
 	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Falling, Shot, Record, Quit key.Binding
+	AngleDown, AngleUp, Capillarity                                                           key.Binding
 	Up, Down, PgUp, PgDown, End                                                               key.Binding
 }
 
@@ -45,14 +50,18 @@ func newKeyMap() keyMap {
 		ViscUp:   b([]string{"+", "="}, "+/-", "viscosity"),
 		ViscDown: b([]string{"-", "_"}, "-", "viscosity ÷2"),
 		Falling:  b([]string{"d"}, "d", "drops"),
-		Shot:     b([]string{"c"}, "c", "screenshot"),
-		Record:   b([]string{"v"}, "v", "record"),
-		Quit:     b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
-		Up:       b([]string{"up", "k"}, "↑↓", "log"),
-		Down:     b([]string{"down", "j"}, "", ""),
-		PgUp:     b([]string{"pgup"}, "", ""),
-		PgDown:   b([]string{"pgdown"}, "", ""),
-		End:      b([]string{"end", "G"}, "", ""),
+		// The contact angle in steps of 5 degrees; capillarity on or off.
+		AngleDown:   b([]string{"a"}, "a/A", "contact angle"),
+		AngleUp:     b([]string{"A"}, "A", "contact angle +5°"),
+		Capillarity: b([]string{"t"}, "t", "surface tension"),
+		Shot:        b([]string{"c"}, "c", "screenshot"),
+		Record:      b([]string{"v"}, "v", "record"),
+		Quit:        b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
+		Up:          b([]string{"up", "k"}, "↑↓", "log"),
+		Down:        b([]string{"down", "j"}, "", ""),
+		PgUp:        b([]string{"pgup"}, "", ""),
+		PgDown:      b([]string{"pgdown"}, "", ""),
+		End:         b([]string{"end", "G"}, "", ""),
 	}
 }
 
@@ -63,7 +72,8 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every key, in columns (help.KeyMap).
 func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Falling, k.Layer}, {k.Reload, k.Preview, k.Shot, k.Record, k.Quit}}
+	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Falling, k.Layer}, {k.Capillarity, k.AngleDown, k.AngleUp},
+		{k.Reload, k.Preview, k.Shot, k.Record, k.Quit}}
 }
 
 // ModelOptions are the UI's hooks.
@@ -167,6 +177,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.send(engine.Command{Kind: engine.CmdViscosity, Factor: 0.5})
 	case key.Matches(k, m.keys.Falling):
 		m.send(engine.Command{Kind: engine.CmdToggleFalling})
+	case key.Matches(k, m.keys.AngleDown):
+		m.send(engine.Command{Kind: engine.CmdContactAngle, Factor: -angleStep})
+	case key.Matches(k, m.keys.AngleUp):
+		m.send(engine.Command{Kind: engine.CmdContactAngle, Factor: angleStep})
+	case key.Matches(k, m.keys.Capillarity):
+		m.send(engine.Command{Kind: engine.CmdToggleCapillarity})
 	case key.Matches(k, m.keys.Preview):
 		return m.togglePreview()
 	case key.Matches(k, m.keys.Shot):

@@ -192,6 +192,9 @@ func TestKeysSendCommands(t *testing.T) {
 		{"=", engine.Command{Kind: engine.CmdViscosity, Factor: 2}},
 		{"-", engine.Command{Kind: engine.CmdViscosity, Factor: 0.5}},
 		{"d", engine.Command{Kind: engine.CmdToggleFalling}},
+		{"a", engine.Command{Kind: engine.CmdContactAngle, Factor: -5 * math.Pi / 180}},
+		{"A", engine.Command{Kind: engine.CmdContactAngle, Factor: 5 * math.Pi / 180}},
+		{"t", engine.Command{Kind: engine.CmdToggleCapillarity}},
 	} {
 		if cmd := press(m, tc.key); cmd != nil {
 			t.Errorf("key %q returned a tea.Cmd; want none", tc.key)

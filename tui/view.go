@@ -122,8 +122,8 @@ func (m *Model) render() string {
 	}
 	add("columns %d (%d×%d×%d, dx %g mm) │ wet %d │ pipes %d │ extended %d in %d passage(s)",
 		st.Columns, st.Nx, st.Ny, st.Layers, st.Dx*1e3, st.Wet, st.Pipes, st.Extended, st.Passages)
-	add("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s │ falling: %s",
-		st.Settings.Viscosity, st.Settings.Damping, st.Settings.CrossSection, st.Settings.ExtendedPipes, falling(st))
+	add("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s │ falling: %s │ %s",
+		st.Settings.Viscosity, st.Settings.Damping, st.Settings.CrossSection, st.Settings.ExtendedPipes, falling(st), capillarity(st))
 
 	mapRows := min(m.mapRows, (st.Map.H+1)/2)
 	var mapLines []string
@@ -249,6 +249,16 @@ func padRight(s string, width int, fill ...rune) string {
 		return s + strings.Repeat(string(f), n)
 	}
 	return s
+}
+
+// capillarity is the surface tension and contact angle as people read them, short: the
+// settings line is wide already.
+func capillarity(st *engine.State) string {
+	if st.Settings.SurfaceTension <= 0 {
+		return "surface tension off"
+	}
+	return fmt.Sprintf("σ %.3g N/m, θ %.0f°: puddles %.2f mm", st.Settings.SurfaceTension,
+		st.Settings.ContactAngle*180/math.Pi, st.Settings.WettingHead()*1e3)
 }
 
 // falling is the falling setting with the release threshold in use, as people read it.

@@ -149,7 +149,7 @@ func (p *pictureMaker) picture(sc *scene.Scene) (*image.RGBA, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := sc.Change(func(st *scene.Settings) { st.Liquid = l }); err != nil {
+		if _, err := sc.Change(func(st *scene.Settings) { st.Liquid = l.WithLook(st.Liquid) }); err != nil {
 			return nil, err
 		}
 	}

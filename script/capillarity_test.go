@@ -1,0 +1,51 @@
+package script
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestCapillaritySettings: capillarity is off until a script turns it on; the named
+// liquids bring their surface tension and density, which surface_tension and density
+// override; contact_angle is the solver's too; sim:info reports them; bad values fail the
+// call and change nothing.
+func TestCapillaritySettings(t *testing.T) {
+	for _, tc := range []struct {
+		set               string
+		sigma, rho, theta float64
+	}{
+		{"", 0, 1000, 30 * math.Pi / 180},
+		{"sim:set{ capillarity = 'on' }", 0.072, 1000, 30 * math.Pi / 180},
+		{"sim:set{ liquid = 'blood', capillarity = 'on', contact_angle = 1 }", 0.056, 1060, 1},
+		{"sim:set{ liquid = 'paint' } sim:set{ capillarity = 'on', surface_tension = 0.03 }", 0.03, 1300, 30 * math.Pi / 180},
+		{"sim:set{ capillarity = 'on', liquid = {0.5, 0.5, 0.5}, density = 900 }", 0.072, 900, 30 * math.Pi / 180},
+		{"sim:set{ capillarity = 'on' } sim:set{ capillarity = 'off' }", 0, 1000, 30 * math.Pi / 180},
+	} {
+		s := mustLoad(t, "c.lua", small+tc.set+`
+local info = sim:info()
+assert(info.surface_tension == sim:info().surface_tension and info.contact_angle > 0)
+assert((info.capillarity == "on") == (info.surface_tension > 0), info.capillarity)
+assert(info.surface_tension == 0 or math.abs(info.wetting_head - 2 * info.capillary_length * math.sin(info.contact_angle / 2)) < 1e-12)
+`, opts(nil))
+		st := s.Scene().Sim().Settings()
+		if st.SurfaceTension != tc.sigma || st.Density != tc.rho || math.Abs(st.ContactAngle-tc.theta) > 1e-15 {
+			t.Errorf("%q: solver sigma %g, rho %g, theta %g; want %g, %g, %g", tc.set, st.SurfaceTension, st.Density, st.ContactAngle, tc.sigma, tc.rho, tc.theta)
+		}
+	}
+	for _, bad := range []struct{ set, want string }{
+		{"sim:set{ surface_tension = -1 }", "surface_tension is -1"},
+		{"sim:set{ density = 0 }", "density is 0"},
+		{"sim:set{ capillarity = 'maybe' }", `capillarity is "maybe"`},
+		{"sim:set{ contact_angle = 4 }", "contact_angle is 4"},
+	} {
+		_, err := LoadSource("b.lua", []byte(small+"sim:set{ capillarity = 'on' }\n"+bad.set), opts(nil))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want one naming %q", bad.set, err, bad.want)
+		}
+		s := mustLoad(t, "b.lua", small+"sim:set{ capillarity = 'on' }\npcall(function() "+bad.set+" end)", opts(nil))
+		if st := s.Scene().Sim().Settings(); st.SurfaceTension != 0.072 || st.Density != 1000 {
+			t.Errorf("%q failed but changed the solver: sigma %g, rho %g", bad.set, st.SurfaceTension, st.Density)
+		}
+	}
+}
