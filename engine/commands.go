@@ -213,6 +213,8 @@ func (r *Runner) turnContactAngle(delta float64) {
 		old = st.Surface.ContactAngle
 		st.Surface.ContactAngle = min(max(old+delta, 0), math.Pi)
 		now = st.Surface.ContactAngle
+		// The receding angle turns with it, down to 0.
+		st.ContactHysteresis = min(st.ContactHysteresis, now)
 	}) {
 		return
 	}
@@ -220,6 +222,10 @@ func (r *Runner) turnContactAngle(delta float64) {
 	what := "the meniscus shading's (capillarity off: t turns it on)"
 	if st.SurfaceTension > 0 {
 		what = fmt.Sprintf("wetting head %.2f mm", st.WettingHead()*1e3)
+		if st.ContactHysteresis > 0 {
+			what = fmt.Sprintf("receding %.0f degrees; puddles rest %.2f-%.2f mm thick", st.RecedingAngle()*180/math.Pi,
+				st.RecedingHead()*1e3, st.WettingHead()*1e3)
+		}
 	}
 	r.out.logf(LogInfo, "contact angle %.0f -> %.0f degrees: %s", old*180/math.Pi, now*180/math.Pi, what)
 }

@@ -503,6 +503,7 @@ func (r *Runner) state() State {
 	st.Backend, st.Workers = stats.Backend, stats.Workers
 	st.Time, st.Steps, st.Dt = r.snap.Time, r.snap.Steps, r.snap.Dt
 	st.Volume, st.Added, st.Removed, st.Rejected = r.snap.Volume, r.snap.Added, r.snap.Removed, r.snap.Rejected
+	st.Outflow = r.snap.Outflow
 	st.Wet, st.Columns, st.Pipes = r.snap.Wet, c.NumColumns(), stats.Pipes
 	st.Extended, st.Passages = r.snap.Extended, r.snap.Passages
 	st.Particles, st.Airborne, st.FallDrop = len(r.snap.Particles), r.snap.Airborne, sim.FallDrop()

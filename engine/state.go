@@ -104,8 +104,10 @@ type State struct {
 	Spark  []float64      // recent frame times (solver + surface), ms, oldest first
 
 	Volume, Added, Removed, Rejected float64 // m^3
-	Wet, Columns, Pipes              int
-	Extended, Passages               int
+	// Outflow is what left through the domain's open sides, m^3 (gpusim.Stats.Outflow).
+	Outflow             float64
+	Wet, Columns, Pipes int
+	Extended, Passages  int
 	// Particles are the parcels of liquid in the air and Airborne their volume, m^3 (part
 	// of Volume); FallDrop is the release threshold in use, m (gpusim.Sim.FallDrop).
 	Particles      int

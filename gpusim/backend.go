@@ -52,11 +52,14 @@ type stepParams struct {
 	element.Params
 	dt, dx, dx2 float64
 	extended    ExtendedPipes
+	cap         capParams // the capillary head (capillary.go)
 }
 
-// accounting is the volume that sources and sinks moved, m^3.
+// accounting is the volume that sources and sinks moved, m^3, and outflow what left
+// through open sides (the border columns' drains, and particles that fly out).
 type accounting struct {
 	added, removed, rejected float64
+	outflow                  float64
 }
 
 // backendOptions are choices a backend is made with that change how it computes, never

@@ -47,6 +47,7 @@ type cpuBackend struct {
 	// phase, scaled (the state carried between steps) after the final phase.
 	f      []float32
 	dense  *denseGrid // the fluxes of the dense layout, instead of f
+	capSt  capState   // the capillary head's driving heights (capillary.go), with surface tension
 	ext    *extended  // extended pipes (general layout only); nil when no passage can form
 	p      stepParams
 	rows   rows.Kernels // the AVX2 row kernels or their Go twins, chosen at construction
@@ -190,6 +191,9 @@ func split(n, w int) [][2]int {
 
 func (c *cpuBackend) setParams(p stepParams) {
 	c.p = p
+	if p.cap.on {
+		c.capSt.ensure(len(c.h), &p.cap)
+	}
 	if c.ext != nil {
 		c.ext.setMode(p.extended)
 	}
@@ -237,7 +241,11 @@ func (c *cpuBackend) run(w, n int) {
 // runGeneral is one worker's share of n steps in the general layout.
 func (c *cpuBackend) runGeneral(w, n int) {
 	emit := c.em != nil && c.em.any()
+	lo, hi := c.ranges[w][0], c.ranges[w][1]
 	for range n {
+		if c.p.cap.on {
+			c.capColumns(lo, hi)
+		}
 		c.csrStep(w)
 		if emit {
 			c.bar.wait()

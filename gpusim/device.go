@@ -92,9 +92,14 @@ type deviceBackend struct {
 	adjStart, adjPipe, adjOther, adjSign    uint64
 	f, raw, fx, fy, rx, ry                  uint64
 	extOut, extIn, extNet, capped, full, fl uint64
+	// The capillary head (capillary.go): driving heights and smoothing buffers, made when
+	// surface tension is first on (the dense layout then uploads its neighbour lists too).
+	capDrive uint64
+	capS     [2]uint64
 
 	uCol, uStart, uGap, uF, axA, axB, axCells, axGap, axF  devBuf
 	tCol, tEm, tWeight, eRate, eStart, eStop, eActive, acc devBuf
+	dCol, dCoef                                            devBuf // the open sides' drains
 
 	// The kernels' argument blocks, each its own allocation: cgo may be handed a pointer
 	// to memory holding no Go pointers only.
@@ -304,6 +309,7 @@ func (d *deviceBackend) setParams(p stepParams) {
 		film = 1
 	}
 	sa := d.sa
+	d.setCapParams(p.cap)
 	sa.DtOverDx2d = p.DtOverDx2d
 	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.Zeta, p.Accel, p.Visc3, p.Dxf
 	sa.DtOverDx2, sa.Dx2OverDt, sa.Film = p.DtOverDx2, p.Dx2OverDt, film
@@ -328,6 +334,46 @@ func (d *deviceBackend) setParams(p stepParams) {
 	d.extOn = p.extended != ExtendedOff
 	d.sa.Ext, d.ea.Ext = boolInt32(d.extOn), boolInt32(d.extOn)
 	d.xa.Mode = int32(p.extended)
+}
+
+// setCapParams installs the capillary head's constants, making its buffers (and, on the
+// dense layout, the neighbour lists its kernels walk) the first time it is on.
+func (d *deviceBackend) setCapParams(p capParams) {
+	sa := d.sa
+	sa.Hd = d.h
+	sa.CapRecede, sa.CapCoef = p.recede, p.coef
+	if !p.on {
+		return
+	}
+	if d.capDrive == 0 {
+		var err error
+		d.rt.Do(func() {
+			d.capDrive = d.alloc(4*d.n, &err)
+			d.capS[0], d.capS[1] = d.alloc(4*d.n, &err), d.alloc(4*d.n, &err)
+			if d.dense && err == nil {
+				d.adjStart, d.adjOther = d.alloc(4*(d.n+1), &err), d.alloc(8*d.np, &err)
+				if err == nil {
+					upload(d.rt, d.adjStart, d.topo.adjStart)
+					upload(d.rt, d.adjOther, d.topo.adjOther)
+				}
+			}
+		})
+		d.must(err)
+		sa.AdjStart, sa.AdjOther = d.adjStart, d.adjOther
+	}
+	sa.Hd = d.capDrive
+}
+
+// launchCap queues the capillary head: the smoothing passes, then the driving heights.
+func (d *deviceBackend) launchCap(sa unsafe.Pointer) {
+	in := d.h
+	for k := range d.p.cap.passes {
+		d.sa.CapIn, d.sa.CapOut = in, d.capS[k%2]
+		d.rt.Launch(kernels.CapSmooth, d.n, sa)
+		in = d.capS[k%2]
+	}
+	d.sa.CapIn = in
+	d.rt.Launch(kernels.CapHead, d.n, sa)
 }
 
 func boolInt32(b bool) int32 {
@@ -390,9 +436,13 @@ func (d *deviceBackend) initStage(st *stage) error {
 	return nil
 }
 
-// stageAcc makes st's accumulator read-back hold nt targets.
-func (d *deviceBackend) stageAcc(st *stage, nt int) error {
-	if err := d.growPinned(&st.accBuf, 24*nt); err != nil {
+// accSlots is the number of float64 accumulators em's kernel books into: 3 per emitter
+// target (added, removed, rejected), then 1 per open side's drain (outflow).
+func accSlots(em *emitterSet) int { return 3*len(em.tCol) + len(em.dCol) }
+
+// stageAcc makes st's accumulator read-back hold slots values (accSlots).
+func (d *deviceBackend) stageAcc(st *stage, slots int) error {
+	if err := d.growPinned(&st.accBuf, 8*slots); err != nil {
 		return err
 	}
 	st.acc = unsafe.Slice((*float64)(st.accBuf.p), st.accBuf.bytes/8)
@@ -476,13 +526,13 @@ func (d *deviceBackend) inFlight(op string) {
 func (d *deviceBackend) queueFrame() {
 	f := &d.frame
 	f.emit = f.em != nil && f.em.any()
-	nt := 0
+	slots := 0
 	if f.emit {
-		nt = len(f.em.tCol)
+		slots = accSlots(f.em)
 		d.prepareEmitters(f.em)
 	}
 	d.cur ^= 1
-	d.must(d.stageAcc(&d.stages[d.cur], nt))
+	d.must(d.stageAcc(&d.stages[d.cur], slots))
 	d.launchSteps(0)
 	d.readBack()
 }
@@ -511,6 +561,9 @@ func (d *deviceBackend) launchSteps(from int) {
 		d.sa.Step, d.xa.Step, d.ea.Step = int32(i), int32(i), int32(i)
 		if ext {
 			rt.Launch(kernels.ExtRaw, 1, xa)
+		}
+		if d.p.cap.on {
+			d.launchCap(sa)
 		}
 		if d.dense {
 			rt.Launch(kernels.DenseFluxOutflow, d.n, sa)
@@ -550,7 +603,7 @@ func (d *deviceBackend) readBack() {
 		}
 	}
 	if f.emit {
-		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.acc)), d.acc.p, 24*len(f.em.tCol))
+		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.acc)), d.acc.p, 8*accSlots(f.em))
 	}
 	rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.h)), d.h, 4*d.n)
 	rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.r)), d.r, 4*d.n)
@@ -586,6 +639,9 @@ func (d *deviceBackend) waitFrame() {
 			f.acct.removed += acc[k+1]
 			f.acct.rejected += acc[k+2]
 		}
+		for _, v := range st.acc[len(acc):accSlots(f.em)] { // the open sides' drains
+			f.acct.outflow += v
+		}
 	}
 }
 
@@ -596,12 +652,13 @@ func (d *deviceBackend) prepareEmitters(em *emitterSet) {
 		d.emThreads = d.uploadEmitters(em)
 		d.emSet, d.emGen = em, em.gen
 	}
-	d.rt.Zero(d.acc.p, 24*len(em.tCol))
+	d.rt.Zero(d.acc.p, 8*accSlots(em))
 }
 
 // uploadEmitters copies the emitters' targets, rates and times to the device. It returns
-// the threads the emitter kernel needs: one per target, or one for all when two targets
-// share a column (they must then act in order).
+// the threads the emitter kernel needs: one per target and one per open side's drain, or
+// one for all when two targets, or a target and a drain, share a column (they must then
+// act in order).
 func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	rt := d.rt
 	nt, ne := len(em.tCol), len(em.list)
@@ -616,6 +673,13 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 				serial = true
 			}
 			d.mark[c] = d.stamp
+		}
+	}
+	// The open sides' drains act after the emitters; where a drain's column is an
+	// emitter's target too, one thread applies everything in the CPU's order.
+	for _, c := range em.dCol {
+		if d.mark[c] == d.stamp {
+			serial = true
 		}
 	}
 	d.hostF64 = d.hostF64[:0]
@@ -640,7 +704,12 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	d.grow(&d.eStart, 8*ne)
 	d.grow(&d.eStop, 8*ne)
 	d.grow(&d.eActive, 4*ne)
-	d.grow(&d.acc, 24*nt)
+	d.grow(&d.acc, 8*accSlots(em))
+	nd := len(em.dCol)
+	d.grow(&d.dCol, 4*nd)
+	d.grow(&d.dCoef, 8*nd)
+	upload(rt, d.dCol.p, em.dCol)
+	upload(rt, d.dCoef.p, em.dCoef)
 	upload(rt, d.tCol.p, em.tCol)
 	upload(rt, d.tEm.p, d.hostI32[:nt])
 	upload(rt, d.tWeight.p, em.tWeight)
@@ -652,10 +721,12 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	ea.TCol, ea.TEm, ea.TWeight = d.tCol.p, d.tEm.p, d.tWeight.p
 	ea.Rate, ea.Start, ea.Stop, ea.Active, ea.Acc = d.eRate.p, d.eStart.p, d.eStop.p, d.eActive.p, d.acc.p
 	ea.Nt, ea.Serial = int32(nt), boolInt32(serial)
+	ea.DCol, ea.DCoef, ea.Nd = d.dCol.p, d.dCoef.p, int32(nd)
+	ea.Dx, ea.Film = em.dDx, boolInt32(em.dFilm)
 	if serial {
 		return 1
 	}
-	return nt
+	return nt + nd
 }
 
 // rebuildExt finds the passages again on the host, carrying the extended fluxes'

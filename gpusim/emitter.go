@@ -3,6 +3,7 @@ package gpusim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/vpbench/vpbench/terrain"
@@ -33,6 +34,14 @@ type emitterSet struct {
 	tStart  []int32 // targets of emitter e: tStart[e] .. tStart[e+1]-1
 	tCol    []int32
 	tWeight []float64
+	// The drains of the open sides (setDrains): the border columns in index order, each
+	// with its coefficient n*dt^2*g (n the open sides it touches), and the set's dx and
+	// cross-section. They act after every emitter, like sinks (applyDrain).
+	dCol   []int32
+	dCoef  []float64
+	dDx    float64
+	dFilm  bool
+	dSides [4]Side // the sides the drains were made for
 	// gen changes whenever the set does (touch), so that a device backend uploads it only
 	// then.
 	gen uint64
@@ -183,8 +192,89 @@ func (s *emitterSet) pours(t float64) bool {
 	return false
 }
 
-// any tells whether some emitter may act.
+// setDrains makes the open sides' drains for cols (docs/method.md, "Open sides"): every
+// column of every cell on an open side's border, with the coefficient n*dt^2*g, n the open
+// sides the cell touches (a corner of two open sides counts both). It touches the set
+// only when something changed.
+func (s *emitterSet) setDrains(cols *terrain.Columns, sides [4]Side, dt, g float64, film bool) {
+	var dc []int32
+	var cf []float64
+	k := dt * dt * g
+	for y := range cols.Ny {
+		for x := range cols.Nx {
+			n := 0
+			for side, on := range [4]bool{x == 0, x == cols.Nx-1, y == 0, y == cols.Ny-1} {
+				if on && sides[side] == SideOpen {
+					n++
+				}
+			}
+			if n == 0 {
+				continue
+			}
+			cell := y*cols.Nx + x
+			for i := cols.CellStart[cell]; i < cols.CellStart[cell+1]; i++ {
+				dc = append(dc, int32(i))
+				cf = append(cf, float64(n)*k)
+			}
+		}
+	}
+	if s.dSides == sides && s.dDx == cols.Dx && s.dFilm == film && slices.Equal(s.dCol, dc) && slices.Equal(s.dCoef, cf) {
+		return
+	}
+	s.dCol, s.dCoef, s.dDx, s.dFilm, s.dSides = dc, cf, cols.Dx, film, sides
+	s.touch()
+}
+
+// drainOf is the volume, m^3, the drain of coefficient coef takes in one step from a
+// column of depth d (> 0): coef * a * d, a = A/l (dx for the paper's cross-section,
+// min(d, dx) for the film's): dt times the flux dt*g*(A/l)*d of a pipe from rest to a
+// dry column at the same floor. The CUDA kernel vp_emit computes it the same way.
+func drainOf(coef, d, dx float64, film bool) float64 {
+	a := dx
+	if film {
+		a = min(d, dx)
+	}
+	return coef * a * d
+}
+
+// bookOutflow is what a drain booked in the dense layout (denseEmit): outflow v[0].
+const bookOutflow = bookRemoved + 1
+
+// applyDrains runs the open sides' drains for one step, after the emitters: each is a
+// sink of drainOf's volume, with apply's arithmetic, booked as outflow.
+func (s *emitterSet) applyDrains(dx2 float64, h, r, base []float32, acct *accounting) {
+	for j := range s.dCol {
+		if v, ok := s.drain(j, dx2, h, r, base); ok {
+			acct.outflow += v
+		}
+	}
+}
+
+// drain applies drain j to its column and returns the volume that left (ok false when the
+// column is dry). The dense layout calls it from its workers (denseEmit).
+func (s *emitterSet) drain(j int, dx2 float64, h, r, base []float32) (float64, bool) {
+	i := s.dCol[j]
+	old := float64(h[i]) + float64(r[i])
+	d := old - float64(base[i])
+	if !(d > 0) {
+		return 0, false
+	}
+	want := drainOf(s.dCoef[j], d, s.dDx, s.dFilm)
+	target := old - want/dx2
+	if target <= float64(base[i]) {
+		h[i], r[i] = base[i], 0
+		return d * dx2, true
+	}
+	nh := float32(target)
+	h[i], r[i] = nh, float32(target-float64(nh))
+	return want, true
+}
+
+// any tells whether some emitter (or an open side's drain) may act.
 func (s *emitterSet) any() bool {
+	if len(s.dCol) > 0 {
+		return true
+	}
 	for i, a := range s.active {
 		if a && s.list[i].Rate != 0 {
 			return true
@@ -230,4 +320,5 @@ func (s *emitterSet) apply(t, dt, dx2 float64, h, r, base, top []float32, acct *
 			}
 		}
 	}
+	s.applyDrains(dx2, h, r, base, acct)
 }

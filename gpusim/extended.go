@@ -269,6 +269,11 @@ func (e *extended) refreshTargets(em *emitterSet, h []float32) {
 			e.flips[0]++
 		}
 	}
+	for _, i := range em.dCol { // the open sides' drains
+		if e.isCapped[i] && e.updateFull(int(i), h[i]) {
+			e.flips[0]++
+		}
+	}
 }
 
 // rebuild finds the passages (connected sets of full columns joined by pipes) and their

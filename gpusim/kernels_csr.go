@@ -322,7 +322,7 @@ func (c *cpuBackend) csrFlux(w, lo, hi int) {
 			j1 = c.chunkEnd(j0, hi)
 			n := j1 - j0
 			ha, hb := buf[:n], buf[fluxChunk:fluxChunk+n]
-			c.gatherEnds(ha, hb, c.h, j0, j1)
+			c.gatherEnds(ha, hb, c.driveHeights(), j0, j1)
 			f := c.f[j0:j1]
 			c.rows.RawFluxRow(&c.p.Params, f, f, ha, hb, c.pipeBase[0][j0:j1], c.pipeBase[1][j0:j1])
 		}
@@ -332,7 +332,7 @@ func (c *cpuBackend) csrFlux(w, lo, hi int) {
 	f := c.f[lo:hi]
 	pb = pb[:len(pa)]
 	f = f[:len(pa)]
-	base, h := c.base, c.h
+	base, h := c.base, c.driveHeights()
 	p := &c.p
 	for j, a := range pa {
 		b := pb[j]

@@ -194,6 +194,9 @@ func (c *cpuBackend) runDense(w, n int) {
 	c.densePublish(w, 0)
 	c.bar.wait()
 	for k := range n {
+		if c.p.cap.on {
+			c.capColumns(d.y0*g.nx, d.y1*g.nx)
+		}
 		d.halo = g.pub[k%2]
 		if emit && w == 0 && k > 0 {
 			c.denseBook((k - 1) % 2)
@@ -251,11 +254,13 @@ func (g *denseGrid) prepareEmitters(em *emitterSet) {
 	if em == nil || (g.em.set == em && g.em.gen == em.gen) {
 		return
 	}
+	// Targets n.. are the open sides' drains (target n+j is drain j), after every
+	// emitter's: apply's order.
 	n := len(em.tCol)
 	g.em = denseEmitters{set: em, gen: em.gen, emOf: make([]int32, n)}
 	for p := range 2 {
-		g.em.kind[p] = make([]uint8, n)
-		g.em.v[p] = make([][2]float64, n)
+		g.em.kind[p] = make([]uint8, n+len(em.dCol))
+		g.em.v[p] = make([][2]float64, n+len(em.dCol))
 	}
 	for _, d := range g.work {
 		d.targets = d.targets[:0]
@@ -271,6 +276,14 @@ func (g *denseGrid) prepareEmitters(em *emitterSet) {
 			}
 		}
 	}
+	for j, c := range em.dCol {
+		y := int(c) / g.nx
+		for _, d := range g.work {
+			if y >= d.y0 && y < d.y1 {
+				d.targets = append(d.targets, int32(n+j))
+			}
+		}
+	}
 }
 
 // denseEmit applies the sources and sinks active at time t to worker w's target columns,
@@ -281,7 +294,15 @@ func (c *cpuBackend) denseEmit(w int, t float64, parity int) {
 	s, dt, dx2 := g.em.set, c.p.dt, c.p.dx2
 	kinds, vs := g.em.kind[parity], g.em.v[parity]
 	h, r, base, top := c.h, c.r, c.base, c.top
+	nt := int32(len(s.tCol))
 	for _, k := range g.work[w].targets {
+		if k >= nt { // an open side's drain (emitterSet.applyDrains)
+			kinds[k] = bookNone
+			if v, ok := s.drain(int(k-nt), dx2, h, r, base); ok {
+				kinds[k], vs[k] = bookOutflow, [2]float64{v}
+			}
+			continue
+		}
 		e := g.em.emOf[k]
 		em := &s.list[e]
 		if !s.active[e] || em.Rate == 0 || t < em.Start || t >= em.Stop {
@@ -330,6 +351,8 @@ func (c *cpuBackend) denseBook(parity int) {
 			a.added += v[0]
 		case bookRemoved:
 			a.removed -= v[0]
+		case bookOutflow:
+			a.outflow += v[0]
 		}
 	}
 }
@@ -341,6 +364,9 @@ func (c *cpuBackend) rawRows(d *denseWork, y int) {
 	nx := g.nx
 	lo := y * nx
 	h, _, fx, fy := c.oldRows(d, y)
+	if c.p.cap.on { // the driving heights h + X (capillary.go): a full array nobody writes in the sweep
+		h = c.capSt.drive[lo : lo+nx]
+	}
 	b := c.base[lo : lo+nx]
 	slot := y % ringRows
 	if nx > 1 {
@@ -348,6 +374,9 @@ func (c *cpuBackend) rawRows(d *denseWork, y int) {
 	}
 	if y+1 < g.ny {
 		hu, _, _, _ := c.oldRows(d, y+1)
+		if c.p.cap.on {
+			hu = c.capSt.drive[lo+nx : lo+2*nx]
+		}
 		c.rows.RawFluxRow(&c.p.Params, d.ry[slot], fy, h, hu, b, c.base[lo+nx:lo+2*nx])
 	}
 }

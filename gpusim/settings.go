@@ -78,6 +78,51 @@ func ParseExtendedPipes(s string) (ExtendedPipes, error) {
 	return 0, fmt.Errorf("extended_pipes %q: want \"off\", \"axis\" or \"unified\"", s)
 }
 
+// Side is what one side of the domain is (docs/method.md, "Open sides").
+type Side uint8
+
+const (
+	// SideWall is a wall: liquid that reaches the side stands against it (the default).
+	SideWall Side = iota
+	// SideOpen lets liquid leave: each step, every column on the side's border loses
+	// what a pipe from rest would carry in one step into a dry outside column at its
+	// floor, booked as outflow.
+	SideOpen
+)
+
+// Side indices into Settings.Sides.
+const (
+	SideMinusX = iota
+	SidePlusX
+	SideMinusY
+	SidePlusY
+)
+
+// SideNames are the sides' names scripts use, in Settings.Sides order.
+var SideNames = [4]string{"minus_x", "plus_x", "minus_y", "plus_y"}
+
+// String returns the name scripts use: "walls" or "open".
+func (s Side) String() string {
+	switch s {
+	case SideWall:
+		return "walls"
+	case SideOpen:
+		return "open"
+	}
+	return fmt.Sprintf("Side(%d)", int(s))
+}
+
+// ParseSide reads a script's value for a side: "walls" (or "wall") or "open".
+func ParseSide(v string) (Side, error) {
+	switch v {
+	case "walls", "wall":
+		return SideWall, nil
+	case "open":
+		return SideOpen, nil
+	}
+	return 0, fmt.Errorf("side %q: want \"walls\" or \"open\"", v)
+}
+
 // Settings are the solver's parameters, SI units. Every one of them may change mid-run
 // through Sim.Set; the grid (dx, layers) comes with the terrain's columns.
 type Settings struct {
@@ -115,6 +160,20 @@ type Settings struct {
 	// a dry column only where the head difference exceeds the wetting head
 	// 2 l_c sin(theta / 2) (WettingHead): a spill stops as a puddle that thick.
 	ContactAngle float64
+	// Sides are the domain's sides in the order -x, +x, -y, +y (SideMinusX ...): walls
+	// (the zero value) or open, where the border columns drain out of the domain
+	// (docs/method.md, "Open sides").
+	Sides [4]Side
+	// ContactHysteresis is the advancing angle (ContactAngle) minus the receding one,
+	// radians, >= 0: a wet edge thinner than the receding wetting head
+	// 2 l_c sin(theta_r / 2) (RecedingHead) recedes, so a puddle rests anywhere between
+	// the two heads. 0: one angle, and a puddle stops at the wetting head.
+	ContactHysteresis float64
+	// CapillaryPressure adds the capillary pressure -sigma*kappa to the pipes' head (with
+	// surface tension on): ripples, rounded edges, beaded drops. Off, surface tension acts
+	// at the contact line alone (docs/method.md, "Surface tension"); off by default, for
+	// its cost at the paper's step.
+	CapillaryPressure bool
 }
 
 // DryDepth is the depth, m, at or below which a column counts as dry for the
@@ -136,6 +195,17 @@ func (s Settings) CapillaryLength() float64 {
 // (sigma (1 - cos theta)). 0 without surface tension. docs/method.md, "Surface tension".
 func (s Settings) WettingHead() float64 {
 	return 2 * s.CapillaryLength() * math.Sin(s.ContactAngle/2)
+}
+
+// RecedingAngle is the contact angle at which a wet edge recedes, radians.
+func (s Settings) RecedingAngle() float64 {
+	return max(s.ContactAngle-s.ContactHysteresis, 0)
+}
+
+// RecedingHead is the depth, m, below which a wet edge recedes: 2 l_c sin(theta_r / 2),
+// theta_r the receding angle. 0 without surface tension.
+func (s Settings) RecedingHead() float64 {
+	return 2 * s.CapillaryLength() * math.Sin(s.RecedingAngle()/2)
 }
 
 // DefaultSettings are the vp.sim defaults of the scripting contract (docs/scripting.md) that the solver owns.
@@ -170,6 +240,8 @@ func (s Settings) Validate() error {
 		{"surface_tension", s.SurfaceTension, s.SurfaceTension >= 0 && s.SurfaceTension <= 10, "in [0, 10] N/m (water 0.072; 0 = off)"},
 		{"density", s.Density, s.Density > 0 && s.Density <= 1e5, "in (0, 1e5] kg/m^3 (water 1000)"},
 		{"contact_angle", s.ContactAngle, s.ContactAngle >= 0 && s.ContactAngle <= math.Pi, "in [0, pi] radians"},
+		{"contact_hysteresis", s.ContactHysteresis, s.ContactHysteresis >= 0 && s.ContactHysteresis <= s.ContactAngle,
+			"in [0, contact_angle] radians (the advancing angle minus the receding one)"},
 	} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("%s is %v: it must be a finite number, %s", f.name, f.v, f.want)
@@ -188,6 +260,11 @@ func (s Settings) Validate() error {
 	}
 	if s.Falling != FallingParticles && s.Falling != FallingOff {
 		return fmt.Errorf("falling is %v: want \"particles\" or \"off\"", s.Falling)
+	}
+	for k, sd := range s.Sides {
+		if sd != SideWall && sd != SideOpen {
+			return fmt.Errorf("sides.%s is %v: want \"walls\" or \"open\"", SideNames[k], sd)
+		}
 	}
 	if s.Workers < 0 {
 		return fmt.Errorf("workers is %d: it must be >= 0 (0 = all cores)", s.Workers)
@@ -235,9 +312,27 @@ func (s Settings) String() string {
 	if s.Dt > 0 {
 		dt = fmt.Sprintf("%g", s.Dt)
 	}
-	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s falling=%s fall_drop=%g workers=%d surface_tension=%g density=%g contact_angle=%g",
-		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Falling, s.FallDrop, s.Workers, s.SurfaceTension, s.Density, s.ContactAngle)
+	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s falling=%s fall_drop=%g workers=%d surface_tension=%g density=%g contact_angle=%g sides=%s",
+		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Falling, s.FallDrop, s.Workers, s.SurfaceTension, s.Density, s.ContactAngle, s.SidesString())
 	return b.String()
+}
+
+// SidesString names the sides as scripts write them: "walls" or "open" when all four
+// agree, else each open one, e.g. "open(minus_x,plus_y)".
+func (s Settings) SidesString() string {
+	var open []string
+	for k, sd := range s.Sides {
+		if sd == SideOpen {
+			open = append(open, SideNames[k])
+		}
+	}
+	switch len(open) {
+	case 0:
+		return "walls"
+	case 4:
+		return "open"
+	}
+	return "open(" + strings.Join(open, ",") + ")"
 }
 
 // HasBackend tells whether Settings.Backend may be name: "" (cpu), "auto", "cpu", "cuda",

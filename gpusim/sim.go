@@ -208,12 +208,14 @@ func (s *Sim) apply(st Settings) {
 		dx:       dx,
 		dx2:      dx * dx,
 		extended: st.ExtendedPipes,
+		cap:      newCapParams(st, s.dt, dx),
 	}
 	if p.Film {
 		p.Accel = float32(s.dt * st.Gravity) // times min(H, dx) per pipe
 	} else {
 		p.Accel = float32(s.dt * st.Gravity * dx)
 	}
+	s.em.setDrains(s.cols, st.Sides, s.dt, st.Gravity, p.Film)
 	s.be.setWorkers(st.Workers)
 	s.be.setParams(p)
 	s.fall.configure(st)
@@ -368,6 +370,7 @@ func (s *Sim) book(a accounting) {
 	s.acct.added += a.added
 	s.acct.removed += a.removed
 	s.acct.rejected += a.rejected
+	s.acct.outflow += a.outflow
 }
 
 // SetPipelined turns pipelining on or off (off at the start). On a device backend a
@@ -530,6 +533,13 @@ func (s *Sim) Volume() float64 {
 func (s *Sim) Accounting() (added, removed, rejected float64) {
 	s.Sync()
 	return s.acct.added, s.acct.removed, s.acct.rejected
+}
+
+// Outflow returns the volume that left through the open sides since the start, m^3
+// (Settings.Sides): Volume = added - removed - Outflow.
+func (s *Sim) Outflow() float64 {
+	s.Sync()
+	return s.acct.outflow
 }
 
 // Fluxes copies the pipes' fluxes (m^3/s, positive from a pipe's first column to its

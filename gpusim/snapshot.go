@@ -31,7 +31,9 @@ type Snapshot struct {
 	Removed   float64 // m^3 removed by sinks
 	// Rejected is what sources could not place because their columns were full, m^3.
 	Rejected float64
-	Wet      int // columns with h > b
+	// Outflow is what left the domain through its open sides, m^3 (Settings.Sides).
+	Outflow float64
+	Wet     int // columns with h > b
 	// Extended is the number of extended pipes active in the last step (axis pipes, or
 	// unified boundary connections) and Passages the number of flooded passages.
 	Extended, Passages int
@@ -88,6 +90,8 @@ type Stats struct {
 	Added     float64
 	Removed   float64
 	Rejected  float64
+	// Outflow is what left through the open sides, m^3: Volume = Added - Removed - Outflow.
+	Outflow float64
 	// StepWall is the wall time spent inside Step; StepWall / Steps is the mean cost of
 	// one step. ParticleWall is the part of it spent in the particle phase.
 	StepWall, ParticleWall time.Duration
@@ -137,6 +141,7 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b.Columns = s.cols
 	b.Time, b.Steps, b.Dt = time, steps, s.dt
 	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
+	b.Outflow = s.acct.outflow
 	b.StepWall, b.ParticleWall = s.wall, s.fall.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
 	b.Particles = s.fall.particles(b.Particles)
@@ -184,7 +189,7 @@ func (s *Sim) Stats() Stats {
 		Backend: s.backendName, Workers: s.workers,
 		Steps: p.Steps, Time: p.Time, Dt: p.Dt,
 		Columns: s.cols.NumColumns(), Pipes: s.topo.numPipes(),
-		Wet: p.Wet, Particles: len(p.Particles), Airborne: p.Airborne, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected,
+		Wet: p.Wet, Particles: len(p.Particles), Airborne: p.Airborne, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected, Outflow: p.Outflow,
 		Extended: p.Extended, Passages: p.Passages,
 		StepWall: p.StepWall, ParticleWall: p.ParticleWall,
 	}

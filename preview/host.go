@@ -135,7 +135,7 @@ func (h *Host) Toggle(src *Source) (open bool, err error) {
 
 // RenderOptions choose what a picture shows besides the frame and the camera.
 type RenderOptions struct {
-	HideLiquid  bool // the terrain alone (comparisons, tests)
+	HideLiquid  bool // the terrain (and the walls' glass, Frame.Walls) alone (comparisons, tests)
 	HideTerrain bool // the liquid alone
 }
 

@@ -47,6 +47,26 @@ type renderer struct {
 	// shadowsOff leaves the shadow out (the window's S key; off by default in a window
 	// on a software renderer, where it costs a third of a frame).
 	shadowsOff bool
+	// The walls' glass rim (Frame.Walls): its program, its quads (two triangles a walled
+	// side, no index) and what they were made for.
+	wallProg         uint32
+	wu               wallUniforms
+	wallVAO          uint32
+	wPos, wNrm       buffer
+	wallCount        int32
+	wallTop          float32
+	wallKey          wallKey
+	wallVerts, wallN []float32 // scratch for the quads' vertices
+}
+
+// wallUniforms are the wall program's uniform locations.
+type wallUniforms struct{ viewProj, eye, top, edge int32 }
+
+// wallKey is what the walls' quads are made from.
+type wallKey struct {
+	box   Box
+	walls [4]bool
+	top   float32
 }
 
 // buffer is a GL buffer object and its capacity in bytes.
@@ -165,6 +185,43 @@ var liquidVS = loadShader("liquid.vert.glsl")
 // 16% with 4, 15% with 16).
 var liquidFS = loadShader("liquid.frag.glsl")
 
+// The walls (shaders/wall.*.glsl): where a side of the domain is a wall
+// (gpusim.SideWall), a low pane of clear glass stands along it from the box's bottom to
+// Frame.WallTop, so that liquid standing at the side is seen to stand against something;
+// an open side has none. Drawn last, blended over the terrain and the liquid, without
+// writing depth: faint face on (alpha 0.1), stronger at grazing views, with a bright band
+// along the top edge.
+var wallVS = loadShader("wall.vert.glsl")
+var wallFS = loadShader("wall.frag.glsl")
+
+// wallQuads appends the walls' triangles (positions and inward normals) for box, the
+// walled sides (-x, +x, -y, +y) and the rim's top z.
+func wallQuads(pos, nrm []float32, box Box, walls [4]bool, top float32) ([]float32, []float32) {
+	x0, y0, z0 := float32(box.Min[0]), float32(box.Min[1]), float32(box.Min[2])
+	x1, y1 := float32(box.Max[0]), float32(box.Max[1])
+	sides := [4]struct {
+		a, b [2]float32 // the side's ends in x, y
+		n    [3]float32 // inward
+	}{
+		{[2]float32{x0, y0}, [2]float32{x0, y1}, [3]float32{1, 0, 0}},
+		{[2]float32{x1, y0}, [2]float32{x1, y1}, [3]float32{-1, 0, 0}},
+		{[2]float32{x0, y0}, [2]float32{x1, y0}, [3]float32{0, 1, 0}},
+		{[2]float32{x0, y1}, [2]float32{x1, y1}, [3]float32{0, -1, 0}},
+	}
+	for i, s := range sides {
+		if !walls[i] || !(top > z0) {
+			continue
+		}
+		a0, a1 := [3]float32{s.a[0], s.a[1], z0}, [3]float32{s.a[0], s.a[1], top}
+		b0, b1 := [3]float32{s.b[0], s.b[1], z0}, [3]float32{s.b[0], s.b[1], top}
+		for _, v := range [][3]float32{a0, b0, b1, a0, b1, a1} {
+			pos = append(pos, v[0], v[1], v[2])
+			nrm = append(nrm, s.n[0], s.n[1], s.n[2])
+		}
+	}
+	return pos, nrm
+}
+
 // liquidSigma is the extinction (1/m, per channel) of a liquid of colour col (sRGB in
 // [0, 1]) whose frame names no absorption (a custom colour), so that the colour says how
 // the liquid absorbs: with lin the colour made linear (each channel at least 0.001) and m its
@@ -254,8 +311,15 @@ func newRenderer() (*renderer, error) {
 		gl.DeleteProgram(r.terrainProg)
 		return nil, err
 	}
+	if r.wallProg, err = linkProgram(wallVS, wallFS); err != nil {
+		gl.DeleteProgram(r.terrainProg)
+		gl.DeleteProgram(r.liquidProg)
+		return nil, err
+	}
 	r.tu.find(r.terrainProg)
 	r.lu.find(r.liquidProg)
+	wl := func(name string) int32 { return gl.GetUniformLocation(r.wallProg, gl.Str(name+"\x00")) }
+	r.wu = wallUniforms{viewProj: wl("uViewProj"), eye: wl("uEye"), top: wl("uTop"), edge: wl("uEdge")}
 	shadowSize, software := int32(ShadowMapSize), isSoftwareRenderer(gl.GoStr(gl.GetString(gl.RENDERER)))
 	r.software = software
 	if software {
@@ -290,6 +354,12 @@ func newRenderer() (*renderer, error) {
 	attrib(r.lNrm, 1, 3)
 	attrib(r.lOp, 2, 1)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.lIdx.id)
+
+	gl.GenVertexArrays(1, &r.wallVAO)
+	gl.BindVertexArray(r.wallVAO)
+	r.wPos, r.wNrm = newBuf(gl.ARRAY_BUFFER), newBuf(gl.ARRAY_BUFFER)
+	attrib(r.wPos, 0, 3)
+	attrib(r.wNrm, 1, 3)
 	gl.BindVertexArray(0)
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		return nil, fmt.Errorf("OpenGL error 0x%x while setting up the renderer", e)
@@ -299,13 +369,15 @@ func newRenderer() (*renderer, error) {
 
 // delete frees the renderer's GL objects (the context must be current).
 func (r *renderer) delete() {
-	for _, b := range []*buffer{&r.tPos, &r.tNrm, &r.tIdx, &r.lPos, &r.lNrm, &r.lOp, &r.lIdx} {
+	for _, b := range []*buffer{&r.tPos, &r.tNrm, &r.tIdx, &r.lPos, &r.lNrm, &r.lOp, &r.lIdx, &r.wPos, &r.wNrm} {
 		gl.DeleteBuffers(1, &b.id)
 	}
 	gl.DeleteVertexArrays(1, &r.terrainVAO)
 	gl.DeleteVertexArrays(1, &r.liquidVAO)
+	gl.DeleteVertexArrays(1, &r.wallVAO)
 	gl.DeleteProgram(r.terrainProg)
 	gl.DeleteProgram(r.liquidProg)
+	gl.DeleteProgram(r.wallProg)
 	if r.shadow != nil {
 		r.shadow.delete()
 	}
@@ -358,12 +430,22 @@ func (r *renderer) upload(f *Frame) {
 	if r.sigma == ([3]float32{}) {
 		r.sigma = liquidSigma(f.Color)
 	}
+	if k := (wallKey{f.Box, f.Walls, f.WallTop}); k != r.wallKey || r.wallCount == 0 && k.walls != [4]bool{} {
+		r.wallVerts, r.wallN = wallQuads(r.wallVerts[:0], r.wallN[:0], f.Box, f.Walls, f.WallTop)
+		gl.BindVertexArray(r.wallVAO)
+		r.wPos.upload(f32ptr(r.wallVerts), 4*len(r.wallVerts))
+		r.wNrm.upload(f32ptr(r.wallN), 4*len(r.wallN))
+		r.wallCount, r.wallTop, r.wallKey = int32(len(r.wallVerts)/3), f.WallTop, k
+	}
 	gl.BindVertexArray(0)
 }
 
 // drawOptions choose what a picture shows.
 type drawOptions struct {
 	hideLiquid, hideTerrain bool
+	// hideWalls leaves the walls' glass out (Frame.Walls): the scaled target's terrain
+	// cache, whose liquid pass draws them every frame.
+	hideWalls bool
 	// keep draws over what the framebuffer holds (a cached terrain) instead of clearing it.
 	keep bool
 }
@@ -422,6 +504,20 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		shadow.bind(&r.lu)
 		gl.BindVertexArray(r.liquidVAO)
 		gl.DrawElementsWithOffset(gl.TRIANGLES, r.liquidCount, gl.UNSIGNED_INT, 0)
+		gl.DepthMask(true)
+		gl.Disable(gl.BLEND)
+	}
+	if r.wallCount > 0 && !opt.hideWalls { // the walls' glass, over both (wallFS)
+		gl.Enable(gl.BLEND)
+		gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+		gl.DepthMask(false)
+		gl.UseProgram(r.wallProg)
+		gl.UniformMatrix4fv(r.wu.viewProj, 1, false, &r.vp[0])
+		gl.Uniform3f(r.wu.eye, float32(eye[0]), float32(eye[1]), float32(eye[2]))
+		gl.Uniform1f(r.wu.top, r.wallTop)
+		gl.Uniform1f(r.wu.edge, 0.06*(r.wallTop-float32(r.wallKey.box.Min[2])))
+		gl.BindVertexArray(r.wallVAO)
+		gl.DrawArrays(gl.TRIANGLES, 0, r.wallCount)
 		gl.DepthMask(true)
 		gl.Disable(gl.BLEND)
 	}

@@ -109,7 +109,7 @@ func (t *scaledTarget) draw(r *renderer, c Camera, w, h int32, col [3]float32) e
 		if err := t.terrain.ensure(w, h); err != nil {
 			return err
 		}
-		r.draw(c, int(w), int(h), col, drawOptions{hideLiquid: true})
+		r.draw(c, int(w), int(h), col, drawOptions{hideLiquid: true, hideWalls: true})
 		t.terrainKey, t.terrainOK = key, true
 	}
 	if err := t.pic.ensure(w, h); err != nil {

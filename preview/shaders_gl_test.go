@@ -17,6 +17,7 @@ var shaderPrograms = []struct{ name, vs, fs string }{
 	{"liquid", liquidVS, liquidFS},
 	{"shadow", shadowVS, shadowFS},
 	{"scaled", scaledVS, scaledFS},
+	{"wall", wallVS, wallFS},
 }
 
 // TestShaderSources: every shader file of shaders/ is a whole source once its #include

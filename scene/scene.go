@@ -180,6 +180,9 @@ type Info struct {
 	Workers          int
 	Settings         gpusim.Settings
 	FallDrop         float64 // m: the release threshold in use (Settings.FallDrop, or its default)
+	// CapillarySmoothing is the smoothing passes the capillary pressure takes at this dt
+	// (gpusim.CapillarySmoothing).
+	CapillarySmoothing int
 }
 
 // Info describes the scene: grid, columns, time step and backend. It needs the solver
@@ -196,5 +199,6 @@ func (s *Scene) Info() Info {
 		MemoryBytes:    gpusim.MemoryEstimate(c.Nx, c.Ny, c.Layers),
 		Dt:             s.sim.Dt(), StableDt: gpusim.StableDt(c.Dx, s.sim.Settings().Gravity),
 		Backend: st.Backend, Workers: st.Workers, Settings: s.sim.Settings(), FallDrop: s.sim.FallDrop(),
+		CapillarySmoothing: gpusim.CapillarySmoothing(s.sim.Settings(), s.sim.Dt(), c.Dx),
 	}
 }

@@ -20,8 +20,15 @@ type Settings struct {
 	Surface surface.Settings
 	Liquid  Liquid
 	// Capillarity turns the liquid's surface tension on in the solver: the contact-line
-	// law (docs/method.md, "Surface tension"). Off, the solver is the paper's method.
+	// law, receding edges and, with CapillaryPressure, the capillary pressure
+	// (docs/method.md, "Surface tension"). Off, the solver is the paper's method.
 	Capillarity bool
+	// CapillaryPressure adds the capillary pressure to the contact line when capillarity
+	// is on.
+	CapillaryPressure bool
+	// ContactHysteresis is the advancing contact angle (Surface.ContactAngle) minus the
+	// receding one, radians.
+	ContactHysteresis float64
 }
 
 // DefaultSettings are vp.sim's defaults: the solver's, the paper's surface, water,
@@ -38,6 +45,7 @@ func (s Settings) derive() Settings {
 		s.Solver.SurfaceTension = s.Liquid.SurfaceTension
 	}
 	s.Solver.Density, s.Solver.ContactAngle = s.Liquid.Density, s.Surface.ContactAngle
+	s.Solver.CapillaryPressure, s.Solver.ContactHysteresis = s.CapillaryPressure, s.ContactHysteresis
 	return s
 }
 

@@ -49,3 +49,40 @@ assert(info.surface_tension == 0 or math.abs(info.wetting_head - 2 * info.capill
 		}
 	}
 }
+
+// TestContactHysteresisAndPressure: contact_angle = {advancing, receding} sets the
+// hysteresis (a number sets one angle again); capillary_pressure turns the pressure on;
+// sim:info reports the receding angle and head and the smoothing passes; a receding angle
+// above the advancing one fails the call.
+func TestContactHysteresisAndPressure(t *testing.T) {
+	s := mustLoad(t, "h.lua", small+`
+sim:set{ capillarity = 'on', contact_angle = {1.0, 0.6}, capillary_pressure = 'on' }
+local info = sim:info()
+assert(info.contact_angle == 1.0 and math.abs(info.receding_angle - 0.6) < 1e-12, info.receding_angle)
+assert(math.abs(info.receding_head - 2 * info.capillary_length * math.sin(0.3)) < 1e-12)
+assert(info.receding_head < info.wetting_head)
+assert(info.capillary_pressure == "on" and info.capillary_smoothing >= 1, info.capillary_smoothing)
+sim:set{ dt = 0.00005 }
+assert(sim:info().capillary_smoothing == 0, sim:info().capillary_smoothing)
+`, opts(nil))
+	st := s.Scene().Sim().Settings()
+	if !st.CapillaryPressure || math.Abs(st.ContactHysteresis-0.4) > 1e-15 || st.ContactAngle != 1 {
+		t.Errorf("solver: pressure %v, hysteresis %g, angle %g", st.CapillaryPressure, st.ContactHysteresis, st.ContactAngle)
+	}
+	s = mustLoad(t, "h.lua", small+`sim:set{ capillarity = 'on', contact_angle = {1.0, 0.6} }
+sim:set{ contact_angle = 0.8 }
+assert(sim:info().receding_angle == 0.8 and sim:info().capillary_pressure == "off")`, opts(nil))
+	if st := s.Scene().Sim().Settings(); st.ContactHysteresis != 0 {
+		t.Errorf("a single angle left hysteresis %g", st.ContactHysteresis)
+	}
+	for _, bad := range []struct{ set, want string }{
+		{"sim:set{ contact_angle = {0.5, 0.8} }", "0 <= receding <= advancing"},
+		{"sim:set{ contact_angle = {0.5} }", "contact_angle"},
+		{"sim:set{ capillary_pressure = 1 }", "capillary_pressure"},
+	} {
+		_, err := LoadSource("b.lua", []byte(small+bad.set), opts(nil))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want one naming %q", bad.set, err, bad.want)
+		}
+	}
+}

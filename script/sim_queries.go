@@ -98,6 +98,7 @@ func (s *Scenario) statsTable(L *lua.LState) *lua.LTable {
 	set("added", st.Added)
 	set("removed", st.Removed)
 	set("rejected", st.Rejected)
+	set("outflow", st.Outflow)
 	set("workers", float64(st.Workers))
 	t.RawSetString("backend", lua.LString(st.Backend))
 	if st.Steps > 0 {
@@ -152,6 +153,7 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	t.RawSetString("cross_section", lua.LString(in.Settings.CrossSection.String()))
 	t.RawSetString("extended_pipes", lua.LString(in.Settings.ExtendedPipes.String()))
 	t.RawSetString("falling", lua.LString(in.Settings.Falling.String()))
+	t.RawSetString("sides", sidesTable(L, in.Settings.Sides))
 	set("fall_drop", in.FallDrop)
 	t.RawSetString("capillarity", lua.LString(onOff(in.Settings.SurfaceTension > 0)))
 	set("surface_tension", in.Settings.SurfaceTension)
@@ -159,6 +161,10 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	set("contact_angle", in.Settings.ContactAngle)
 	set("capillary_length", in.Settings.CapillaryLength())
 	set("wetting_head", in.Settings.WettingHead())
+	set("receding_angle", in.Settings.RecedingAngle())
+	set("receding_head", in.Settings.RecedingHead())
+	t.RawSetString("capillary_pressure", lua.LString(onOff(in.Settings.SurfaceTension > 0 && in.Settings.CapillaryPressure)))
+	set("capillary_smoothing", float64(in.CapillarySmoothing))
 	t.RawSetString("version", lua.LString(Version))
 	return t
 }

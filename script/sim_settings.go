@@ -1,6 +1,7 @@
 package script
 
 import (
+	"slices"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -21,7 +22,7 @@ func (s *Scenario) settingsMethods() []decl {
 var (
 	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "falling", "fall_drop", "dt", "workers",
 		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid", "absorption",
-		"capillarity", "surface_tension", "density"}
+		"capillarity", "surface_tension", "density", "sides", "capillary_pressure"}
 	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
 
@@ -62,14 +63,34 @@ func (c call) settings(t *lua.LTable, st scene.Settings) scene.Settings {
 	sv.Falling, _ = gpusim.ParseFalling(c.choice(t, "falling", sv.Falling.String(), "particles", "off"))
 	sv.FallDrop = c.num(t, "fall_drop", numField{def: sv.FallDrop})
 	sv.Workers = c.integer(t, "workers", intField{def: sv.Workers, min: 0, max: maxWorkers})
+	sv.Sides = c.sides(t, sv.Sides)
 	st.Liquid = c.liquid(t, st.Liquid)
 	st.Capillarity = c.choice(t, "capillarity", onOff(st.Capillarity), "on", "off") == "on"
 	su := &st.Surface
 	su.DepthMax = c.num(t, "depth_max", numField{def: su.DepthMax})
 	su.MeniscusLength = c.num(t, "meniscus_length", numField{def: su.MeniscusLength})
-	su.ContactAngle = c.num(t, "contact_angle", numField{def: su.ContactAngle})
+	su.ContactAngle, st.ContactHysteresis = c.contactAngle(t, su.ContactAngle, st.ContactHysteresis)
+	st.CapillaryPressure = c.choice(t, "capillary_pressure", onOff(st.CapillaryPressure), "on", "off") == "on"
 	su.Meniscus = c.boolean(t, "meniscus", su.Meniscus)
 	return st
+}
+
+// contactAngle reads contact_angle: one angle (radians), or {advancing, receding} with
+// 0 <= receding <= advancing <= pi; it returns the advancing angle and the hysteresis
+// (advancing minus receding). Absent, the current ones stay.
+func (c call) contactAngle(t *lua.LTable, adv, hyst float64) (float64, float64) {
+	switch v := t.RawGetString("contact_angle").(type) {
+	case *lua.LNilType:
+		return adv, hyst
+	case *lua.LTable:
+		ar := c.vecValue("contact_angle", v, 2)
+		if !(ar[1] >= 0 && ar[1] <= ar[0]) {
+			c.fail("contact_angle is {%s, %s}: want {advancing, receding} radians with 0 <= receding <= advancing (a puddle rests between the two)",
+				fmtNum(ar[0]), fmtNum(ar[1]))
+		}
+		return ar[0], ar[0] - ar[1]
+	}
+	return c.num(t, "contact_angle", numField{def: adv}), 0
 }
 
 // dt reads vp.sim's and sim:set's dt: "auto" (0 for the solver) or a number > 0.
@@ -128,6 +149,47 @@ func (c call) liquid(t *lua.LTable, cur scene.Liquid) scene.Liquid {
 		c.fail("absorption is %s: want an {r, g, b} table of extinctions in 1/m (blood: {400, 24000, 15000})", typeName(a))
 	}
 	return cur
+}
+
+// sides reads the sides key over cur: "walls" or "open" for all four, or a table naming
+// some of minus_x, plus_x, minus_y, plus_y (the others keep cur's).
+func (c call) sides(t *lua.LTable, cur [4]gpusim.Side) [4]gpusim.Side {
+	want := `"walls", "open", or a table {minus_x = "open", plus_y = "walls", ...}`
+	switch v := t.RawGetString("sides").(type) {
+	case *lua.LNilType:
+	case lua.LString:
+		sd, err := gpusim.ParseSide(string(v))
+		if err != nil {
+			c.fail("sides is %s: want %s", describeValue(v), want)
+		}
+		cur = [4]gpusim.Side{sd, sd, sd, sd}
+	case *lua.LTable:
+		for k, x := v.Next(lua.LNil); k != lua.LNil; k, x = v.Next(k) {
+			ks, _ := k.(lua.LString)
+			i := slices.Index(gpusim.SideNames[:], string(ks))
+			if i < 0 {
+				c.fail("sides: unknown side %s%s: the sides are %s", describeValue(k), suggest(string(ks), gpusim.SideNames[:]), strings.Join(gpusim.SideNames[:], ", "))
+			}
+			xs, ok := x.(lua.LString)
+			sd, err := gpusim.ParseSide(string(xs))
+			if !ok || err != nil {
+				c.fail("sides.%s is %s: want \"walls\" or \"open\"", ks, describeValue(x))
+			}
+			cur[i] = sd
+		}
+	default:
+		c.fail("sides is %s: want %s", typeName(v), want)
+	}
+	return cur
+}
+
+// sidesTable is the sides as sim:info reports them: {minus_x = "walls" | "open", ...}.
+func sidesTable(L *lua.LState, sides [4]gpusim.Side) *lua.LTable {
+	t := L.CreateTable(0, 4)
+	for i, sd := range sides {
+		t.RawSetString(gpusim.SideNames[i], lua.LString(sd.String()))
+	}
+	return t
 }
 
 // onOff is a switch as scripts write it.

@@ -114,9 +114,13 @@ func (m *Model) render() string {
 
 	errRel := ""
 	if st.Added > 0 {
-		errRel = fmt.Sprintf(" (conservation error %.2g)", (st.Volume-(st.Added-st.Removed))/st.Added)
+		errRel = fmt.Sprintf(" (conservation error %.2g)", (st.Volume-(st.Added-st.Removed-st.Outflow))/st.Added)
 	}
-	add("volume %s │ added %s │ removed %s │ rejected %s%s", volume(st.Volume), volume(st.Added), volume(st.Removed), volume(st.Rejected), errRel)
+	outflow := "" // what left through open sides: shown once there is some
+	if st.Outflow != 0 {
+		outflow = " │ outflow " + volume(st.Outflow)
+	}
+	add("volume %s │ added %s │ removed %s%s │ rejected %s%s", volume(st.Volume), volume(st.Added), volume(st.Removed), outflow, volume(st.Rejected), errRel)
 	if st.Particles > 0 { // liquid falling: a line only while there is some
 		add("in the air %s in %d drops (part of the volume)", volume(st.Airborne), st.Particles)
 	}
@@ -257,8 +261,17 @@ func capillarity(st *engine.State) string {
 	if st.Settings.SurfaceTension <= 0 {
 		return "surface tension off"
 	}
-	return fmt.Sprintf("σ %.3g N/m, θ %.0f°: puddles %.2f mm", st.Settings.SurfaceTension,
-		st.Settings.ContactAngle*180/math.Pi, st.Settings.WettingHead()*1e3)
+	s := st.Settings
+	pressure := ""
+	if s.CapillaryPressure {
+		pressure = " +pressure"
+	}
+	if s.ContactHysteresis > 0 { // advancing/receding angles, and the band a puddle rests in
+		return fmt.Sprintf("σ %.3g N/m%s, θ %.0f/%.0f°: puddles %.2f-%.2f mm", s.SurfaceTension, pressure,
+			s.ContactAngle*180/math.Pi, s.RecedingAngle()*180/math.Pi, s.RecedingHead()*1e3, s.WettingHead()*1e3)
+	}
+	return fmt.Sprintf("σ %.3g N/m%s, θ %.0f°: puddles %.2f mm", s.SurfaceTension, pressure,
+		s.ContactAngle*180/math.Pi, s.WettingHead()*1e3)
 }
 
 // falling is the falling setting with the release threshold in use, as people read it.

@@ -53,7 +53,9 @@ type runReport struct {
 	AddedMl          float64     `json:"added_ml"`
 	RemovedMl        float64     `json:"removed_ml"`
 	RejectedMl       float64     `json:"rejected_ml"`
-	// ConservationError is (volume - (added - removed)) / added: float rounding only.
+	// OutflowMl is what left through the domain's open sides (absent with walls).
+	OutflowMl float64 `json:"outflow_ml,omitempty"`
+	// ConservationError is (volume - (added - removed - outflow)) / added: float rounding only.
 	ConservationError float64  `json:"conservation_error"`
 	Wet               int      `json:"wet_columns"`
 	Passages          int      `json:"passages"`
@@ -81,7 +83,8 @@ func makeReport(res engine.Result) runReport {
 		SimulationStepMs: tm.StepMs(), StepsPerFrame: tm.StepsPerFrame(), FPS: st.FPS, FrameSteps: st.FrameSteps,
 		Total:    phase(res.Total.Timing()),
 		VolumeMl: st.Volume * 1e6, AddedMl: st.Added * 1e6, RemovedMl: st.Removed * 1e6, RejectedMl: st.Rejected * 1e6,
-		Wet: st.Wet, Passages: st.Passages, Extended: st.Extended,
+		OutflowMl: st.Outflow * 1e6,
+		Wet:       st.Wet, Passages: st.Passages, Extended: st.Extended,
 		Particles: st.Particles, AirborneMl: st.Airborne * 1e6,
 		Warnings: info.Warnings,
 	}
@@ -93,7 +96,7 @@ func makeReport(res engine.Result) runReport {
 		r.RealTimeFactor = st.Time / res.Wall.Seconds()
 	}
 	if st.Added > 0 {
-		r.ConservationError = (st.Volume - (st.Added - st.Removed)) / st.Added
+		r.ConservationError = (st.Volume - (st.Added - st.Removed - st.Outflow)) / st.Added
 	}
 	return r
 }
@@ -122,8 +125,12 @@ func (r runReport) print(w io.Writer) {
 	row("render", r.Render, "(no preview window: --preview, or the UI's w key)")
 	row("total", r.Total, "")
 	fmt.Fprintf(w, "  steps %d, simulated %.3f s in %.3f s wall: %.2fx real time\n", r.Steps, r.SimulatedS, r.WallS, r.RealTimeFactor)
-	fmt.Fprintf(w, "  volume %.4f ml: added %.4f, removed %.4f, rejected %.4f (conservation error %.2g)\n",
-		r.VolumeMl, r.AddedMl, r.RemovedMl, r.RejectedMl, r.ConservationError)
+	outflow := "" // what left through open sides: shown when there is some
+	if r.OutflowMl != 0 {
+		outflow = fmt.Sprintf(", outflow %.4f", r.OutflowMl)
+	}
+	fmt.Fprintf(w, "  volume %.4f ml: added %.4f, removed %.4f%s, rejected %.4f (conservation error %.2g)\n",
+		r.VolumeMl, r.AddedMl, r.RemovedMl, outflow, r.RejectedMl, r.ConservationError)
 	fmt.Fprintf(w, "  wet columns %d, flooded passages %d, extended pipes %d, in the air %.4f ml in %d particles\n",
 		r.Wet, r.Passages, r.Extended, r.AirborneMl, r.Particles)
 	for _, warn := range r.Warnings {

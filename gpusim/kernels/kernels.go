@@ -33,6 +33,8 @@ const (
 	ExtRaw
 	ExtFinal
 	ExtClear
+	CapSmooth
+	CapHead
 	NumKernels
 )
 
@@ -41,6 +43,7 @@ var Names = [NumKernels]string{
 	"vp_csr_flux_outflow", "vp_csr_inflow", "vp_csr_final_height",
 	"vp_dense_flux_outflow", "vp_dense_inflow", "vp_dense_final_height",
 	"vp_emit", "vp_ext_raw", "vp_ext_final", "vp_ext_clear",
+	"vp_cap_smooth", "vp_cap_head",
 }
 
 // Args tells which argument block kernel k takes: a *StepArgs, *EmitArgs or *ExtArgs.
@@ -65,11 +68,13 @@ type StepArgs struct {
 	ExtOut, ExtIn, ExtNet       uint64
 	Capped, Full, Flips         uint64
 	Halt                        uint64
+	Hd, CapIn, CapOut           uint64
 	DtOverDx2d                  float64
 	Zeta, Accel, Visc3, Dxf     float32
 	DtOverDx2, Dx2OverDt        float32
 	FullTol                     float32
 	Wet, DryDepth               float32
+	CapRecede, CapCoef          float32
 	Film, N, Nx, Ny, Ext        int32
 	Step                        int32
 }
@@ -83,10 +88,12 @@ type EmitArgs struct {
 	Acc                 uint64
 	Capped, Full, Flips uint64
 	Halt                uint64
-	T, Dt, Dx2          float64
+	DCol, DCoef         uint64
+	T, Dt, Dx2, Dx      float64
 	FullTol             float32
 	Nt, Serial, Ext     int32
 	Step                int32
+	Nd, Film            int32
 }
 
 // ExtArgs mirrors VPExt.

@@ -23,9 +23,15 @@ typedef struct VPStep {
 	unsigned char *full;         // their full flags
 	int *flips;                  // count of full flags that flipped
 	int *halt;                   // see vp_halted (vpbench.cu)
+	// the capillary head (capillary.go): the heights the raw fluxes read (h itself with
+	// surface tension off, else h + X), and a smoothing pass's input and output
+	float *hd;
+	const float *capIn;
+	float *capOut;
 	double dtOverDx2d;
 	float zeta, accel, visc3, dxf, dtOverDx2, dx2OverDt, fullTol;
 	float wet, dryDepth;         // the contact-line law (vp_wetting); wet = 0: off
+	float capRecede, capCoef;    // the receding head h_r and l_c^2/dx^2
 	int film, n, nx, ny, ext;    // ext: extended pipes act (sums and full flags)
 	int step;                    // the step's index in the host's launch sequence
 } VPStep;
@@ -43,9 +49,12 @@ typedef struct VPEmit {
 	const unsigned char *capped;
 	unsigned char *full;
 	int *flips, *halt;
-	double t, dt, dx2;
+	const int *dCol;             // per open side's drain: its column (threads nt..nt+nd-1)
+	const double *dCoef;         // per drain: n*dt^2*g; its outflow is acc[3*nt + j]
+	double t, dt, dx2, dx;
 	float fullTol;
 	int nt, serial, ext, step;
+	int nd, film;                // drains; film: the film cross-section (A/l = min(d, dx))
 } VPEmit;
 
 // VPExt: extended pipes (serial: one thread, the order of the CPU's worker 0).

@@ -164,16 +164,16 @@ VP_KERNEL vp_csr_flux_outflow(const VPStep a)
 	if (a.ext && vp_halted(a.halt, a.step)) return;
 	if (i >= a.n) return;
 	float out2 = 0, in2 = 0;
-	float hi = a.h[i], bi = a.base[i];
+	float hi = a.hd[i], bi = a.base[i];
 	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
 		int p = a.adjPipe[e], j = a.adjOther[e];
 		float sg = a.adjSign[e];
 		float raw;
 		if (sg > 0) {
-			raw = vp_raw(a, a.f[p], hi, a.h[j], bi, a.base[j]);
+			raw = vp_raw(a, a.f[p], hi, a.hd[j], bi, a.base[j]);
 			a.raw[p] = raw;
 		} else {
-			raw = vp_raw(a, a.f[p], a.h[j], hi, a.base[j], bi);
+			raw = vp_raw(a, a.f[p], a.hd[j], hi, a.base[j], bi);
 		}
 		float u = raw * sg, ab = fabsf(u);
 		out2 = out2 + (u + ab);
@@ -231,16 +231,17 @@ VP_KERNEL vp_dense_flux_outflow(const VPStep a)
 	VP_INDEX;
 	if (i >= a.n) return;
 	int nx = a.nx, x = i % nx, y = i / nx;
-	float hi = a.h[i], bi = a.base[i];
+	const float *hd = a.hd; // h, or h + X with the capillary head
+	float hi = hd[i], bi = a.base[i];
 	float my = 0, mx = 0, px = 0, py = 0; // raw fluxes of the -y, -x, +x, +y pipes
-	if (y > 0) my = vp_raw(a, a.fy[i], a.h[i - nx], hi, a.base[i - nx], bi);
-	if (x > 0) mx = vp_raw(a, a.fx[i], a.h[i - 1], hi, a.base[i - 1], bi);
+	if (y > 0) my = vp_raw(a, a.fy[i], hd[i - nx], hi, a.base[i - nx], bi);
+	if (x > 0) mx = vp_raw(a, a.fx[i], hd[i - 1], hi, a.base[i - 1], bi);
 	if (x + 1 < nx) {
-		px = vp_raw(a, a.fx[i + 1], hi, a.h[i + 1], bi, a.base[i + 1]);
+		px = vp_raw(a, a.fx[i + 1], hi, hd[i + 1], bi, a.base[i + 1]);
 		a.rx[i + 1] = px;
 	}
 	if (y + 1 < a.ny) {
-		py = vp_raw(a, a.fy[i + nx], hi, a.h[i + nx], bi, a.base[i + nx]);
+		py = vp_raw(a, a.fy[i + nx], hi, hd[i + nx], bi, a.base[i + nx]);
 		a.ry[i + nx] = py;
 	}
 	float out2 = 0, in2 = 0, u, ab;
@@ -331,19 +332,56 @@ __device__ __forceinline__ void vp_emit_one(const VPEmit &a, int k)
 	}
 }
 
-// vp_emit: one step of every source and sink at time t. Targets of one emitter are
-// distinct columns; when targets of different emitters share a column the host launches
-// one thread (serial = 1), which applies them in the CPU's order.
+// vp_drain_one: the open side's drain j (emitter.go's drain), a sink of
+// coef * (A/l) * depth booked as outflow in acc[3*nt + j].
+__device__ __forceinline__ void vp_drain_one(const VPEmit &a, int j)
+{
+	int i = a.dCol[j];
+	double old = (double)a.h[i] + (double)a.r[i];
+	double d = old - (double)a.base[i];
+	if (d > 0) {
+		double l = a.film ? (d < a.dx ? d : a.dx) : a.dx; // Go's min(d, dx): d, dx > 0
+		double want = a.dCoef[j] * l * d;
+		double target = old - want / a.dx2;
+		double *acc = a.acc + 3 * a.nt + j;
+		if (target <= (double)a.base[i]) {
+			a.h[i] = a.base[i];
+			a.r[i] = 0;
+			acc[0] += d * a.dx2;
+		} else {
+			float nh = (float)target;
+			a.h[i] = nh;
+			a.r[i] = (float)(target - (double)nh);
+			acc[0] += want;
+		}
+	}
+	if (a.ext && a.capped[i]) { // the full flags of the drains' columns (refreshTargets)
+		unsigned char f = a.h[i] >= a.top[i] - a.fullTol;
+		if (f != a.full[i]) {
+			a.full[i] = f;
+			atomicAdd(a.flips, 1);
+			*a.halt = a.step + 1;
+		}
+	}
+}
+
+// vp_emit: one step of every source and sink at time t, then of the open sides' drains
+// (threads nt..nt+nd-1). Targets of one emitter are distinct columns, and so are the
+// drains'; when targets of different emitters share a column, or a drain's column is a
+// target, the host launches one thread (serial = 1), which applies them in the CPU's order.
 VP_KERNEL vp_emit(const VPEmit a)
 {
 	VP_INDEX;
 	if (a.ext && vp_halted(a.halt, a.step)) return;
 	if (a.serial) {
-		if (i == 0)
+		if (i == 0) {
 			for (int k = 0; k < a.nt; k++) vp_emit_one(a, k);
+			for (int j = 0; j < a.nd; j++) vp_drain_one(a, j);
+		}
 		return;
 	}
 	if (i < a.nt) vp_emit_one(a, i);
+	else if (i < a.nt + a.nd) vp_drain_one(a, i - a.nt);
 }
 
 // ---- extended pipes (extended.go) ------------------------------------------------
@@ -473,4 +511,57 @@ VP_KERNEL vp_ext_clear(const VPExt a)
 		a.extIn[pb] = 0;
 		a.extNet[pb] = 0;
 	}
+}
+
+// ---- the capillary head (capillary.go) -------------------------------------------
+// Both layouts, over the topology's per-column neighbour lists (adjStart, adjOther, in
+// the same order as the CPU's), one thread a column: capSmoothColumn and capHeadColumn,
+// operation for operation.
+
+// vp_cap_smooth: one smoothing pass, capIn to capOut.
+VP_KERNEL vp_cap_smooth(const VPStep a)
+{
+	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
+	if (i >= a.n) return;
+	if (a.h[i] - a.base[i] <= a.dryDepth) {
+		a.capOut[i] = a.h[i];
+		return;
+	}
+	float si = a.capIn[i], sum = 0;
+	int lo = a.adjStart[i], hi = a.adjStart[i + 1];
+	for (int e = lo; e < hi; e++) {
+		int j = a.adjOther[e];
+		if (a.h[j] - a.base[j] > a.dryDepth) sum += a.capIn[j] - si;
+	}
+	int deg = hi - lo;
+	float w = 0.5f / (float)(deg > 4 ? deg : 4);
+	float ws = w * sum;
+	a.capOut[i] = si + ws;
+}
+
+// vp_cap_head: the driving height h + X of each column, from the smoothed surface capIn
+// (h itself without smoothing passes).
+VP_KERNEL vp_cap_head(const VPStep a)
+{
+	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
+	if (i >= a.n) return;
+	float hi = a.h[i], d = hi - a.base[i];
+	if (d <= a.dryDepth) {
+		a.hd[i] = hi;
+		return;
+	}
+	float si = a.capIn[i], lap = 0;
+	int edge = 0;
+	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
+		int j = a.adjOther[e];
+		if (a.h[j] - a.base[j] > a.dryDepth) lap += a.capIn[j] - si;
+		else if (a.base[j] < hi) edge = 1;
+	}
+	float cl = a.capCoef * lap;
+	float x = -cl;
+	if (edge && d < a.capRecede) x += a.capRecede - d;
+	float lim = -0.5f * d;
+	a.hd[i] = hi + (x > lim ? x : lim);
 }

@@ -22,6 +22,8 @@ void vp_host_launch(int id, const void *args, int n, int reverse)
 	case 7: vp_host_run(vp_ext_raw, args, n, reverse); break;
 	case 8: vp_host_run(vp_ext_final, args, n, reverse); break;
 	case 9: vp_host_run(vp_ext_clear, args, n, reverse); break;
+	case 10: vp_host_run(vp_cap_smooth, args, n, reverse); break;
+	case 11: vp_host_run(vp_cap_head, args, n, reverse); break;
 	default: abort();
 	}
 }
