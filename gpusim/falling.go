@@ -61,6 +61,15 @@ const DefaultFallDropCells = 8
 // does not leave it), and only a stream that carries more breaks away.
 const minDropCells = 0.25
 
+// dripHold is how long, s, a drop gathering at an edge (Settings.SurfaceTension > 0) waits
+// for more liquid: an edge that has fed it nothing for that long lets it fall as it is
+// (docs/solver.md, "Dripping edges (Tate's law)").
+const dripHold = 2.0
+
+// streamMinFrac is the smallest parcel an edge that pours a stream releases, as a share of
+// the Tate volume: a stream's parcels gather to it (a few steps at most) and leave whole.
+const streamMinFrac = 0.1
+
 // maxSubsteps bounds the sub-steps of one particle's flight in one step (each moves it at
 // most one cell sideways, so that it cannot jump over a wall: it meets every cell it crosses).
 const maxSubsteps = 64
@@ -78,6 +87,11 @@ type fallState struct {
 	drop    float64 // the release threshold in use, m
 	minVol  float64 // the smallest parcel released, m^3 (minDropCells)
 	gravity float64
+	// sides are the domain's sides (Settings.Sides): a particle that crosses an open one
+	// leaves the domain (landLeft), and its volume is booked as outflow, which the Sim
+	// takes (takeOutflow) after each step.
+	sides   [4]Side
+	outflow float64
 
 	// cand are the pipes whose two floors differ by more than drop (the only ones that can
 	// release, since a surface never lies below its floor), in pipe order. slotA and slotB
@@ -97,6 +111,21 @@ type fallState struct {
 	// not look its cell and column up again; colCell is each column's cell (y nx + x).
 	col     []int32
 	colCell []int32
+
+	// Dripping edges (docs/solver.md, "Dripping edges (Tate's law)"), with surface
+	// tension: the liquid a candidate releases gathers in pend[k] (m^3, booked as in the
+	// air) until it makes a drop of the Tate volume tate, or pours as a stream while
+	// rate[k], its mean outflow (m^3/s, over tate / qStream), is at least qStream.
+	// idle[k] is the time since pend[k] last grew, took[k] (scratch) what it took this
+	// step. Sized with the candidates; all zero while gather is off.
+	gather                 bool
+	tate, qStream          float64
+	pend, idle, rate, took []float64
+	npend                  int // the candidates with pend > 0
+
+	// edgeHook, when set (tests), is told of every parcel an edge releases: its
+	// candidate, its volume, and whether it is a drop let fall as it was (letFall).
+	edgeHook func(k int, vol float64, asIs bool)
 
 	changed []int32   // scratch: columns whose height the phase changed this step
 	targets []int32   // scratch: the columns a landing parcel shares its volume among
@@ -143,9 +172,18 @@ func fallDrop(st Settings, dx float64) float64 {
 // configure applies the falling settings; the candidate pipes are found again when the
 // threshold changes. Particles in the air keep flying whatever the mode.
 func (f *fallState) configure(st Settings) {
-	f.mode, f.gravity = st.Falling, st.Gravity
+	f.mode, f.gravity, f.sides = st.Falling, st.Gravity, st.Sides
 	d := fallDrop(st, f.cols.Dx)
-	if d == f.drop && f.cand != nil {
+	rebuild := d != f.drop || f.cand == nil
+	gather := st.Falling == FallingParticles && st.SurfaceTension > 0
+	if !gather || rebuild {
+		f.flushPending() // the drops hanging at the edges fall
+	}
+	f.gather = gather
+	if gather {
+		f.tate, f.qStream = tateDrop(st, f.cols.Dx)
+	}
+	if !rebuild {
 		return
 	}
 	f.drop = d
@@ -177,6 +215,82 @@ func (f *fallState) configure(st Settings) {
 	}
 	f.relLevel = make([]float64, len(f.relCols))
 	f.candFlux = make([]float32, len(f.cand))
+	f.pend, f.idle = make([]float64, len(f.cand)), make([]float64, len(f.cand))
+	f.rate, f.took = make([]float64, len(f.cand)), make([]float64, len(f.cand))
+}
+
+// streamFlow is the flow per unit length of an edge, as a share of sqrt(g l_c^3), from
+// which it pours a stream rather than drops: the droplet-to-jet transition of a film
+// falling off a horizontal edge (docs/method.md, "Dripping edges (Tate's law)").
+const streamFlow = 0.1
+
+// tateDrop is the volume, m^3, of the drop that detaches from an edge column of a grid of
+// cell size dx (Tate's law for a drop hanging from a wetted circle of radius
+// r = min(dx/2, l_c): V = 2 pi r sigma / (rho g) = pi dx sigma / (rho g) while
+// dx <= 2 l_c), and the mean flux, m^3/s, from which the edge column pours a stream
+// instead (streamFlow sqrt(g l_c^3) per unit length of the edge, times dx). docs/method.md,
+// "Dripping edges (Tate's law)". 0, 0 without surface tension.
+func tateDrop(st Settings, dx float64) (vol, qStream float64) {
+	lc := st.CapillaryLength()
+	if lc <= 0 {
+		return 0, 0
+	}
+	r := min(dx/2, lc)
+	vol = 2 * math.Pi * r * st.SurfaceTension / (st.Density * st.Gravity)
+	qStream = streamFlow * dx * math.Sqrt(st.Gravity*lc*lc*lc)
+	return vol, qStream
+}
+
+// edge returns candidate k's edge: the column with the higher floor (the edge column,
+// whose liquid hangs over it), the one below, and the edge column's place in relCols.
+func (f *fallState) edge(k int) (src, dst, ss int32) {
+	p := f.cand[k]
+	src, dst, ss = f.topo.pipeA[p], f.topo.pipeB[p], f.slotA[k]
+	if f.cols.Base[dst] > f.cols.Base[src] {
+		src, dst, ss = dst, src, f.slotB[k]
+	}
+	return src, dst, ss
+}
+
+// addAtFace appends a particle of volume vol leaving column src for column dst: at the
+// face between their cells (a hair into dst's cell), at height z (kept just under dst's
+// ceiling), moving away from src at speed.
+func (f *fallState) addAtFace(src, dst int32, z, speed, vol float64) {
+	c := f.cols
+	dx := c.Dx
+	sx, sy := f.cellXY(src)
+	dxc, dyc := f.cellXY(dst)
+	ux, uy := float64(dxc-sx), float64(dyc-sy)
+	fx := (float64(sx) + 0.5 + 0.5*ux + 1e-3*ux) * dx
+	fy := (float64(sy) + 0.5 + 0.5*uy + 1e-3*uy) * dx
+	z = min(z, float64(c.Max[dst])-1e-6*dx)
+	f.add(float32(fx), float32(fy), float32(z), float32(speed*ux), float32(speed*uy), 0, vol)
+}
+
+// letFall releases the drop gathering at candidate k's edge as it is: from the edge's
+// lip (the edge column's floor), at rest.
+func (f *fallState) letFall(k int) {
+	src, dst, _ := f.edge(k)
+	f.addAtFace(src, dst, float64(f.cols.Base[src]), 0, f.pend[k])
+	if f.edgeHook != nil {
+		f.edgeHook(k, f.pend[k], true)
+	}
+	f.pend[k], f.idle[k] = 0, 0
+	f.npend--
+}
+
+// flushPending lets every drop gathering at an edge fall (in candidate order): when
+// dripping is turned off, when the candidates change, and before a terrain change.
+func (f *fallState) flushPending() {
+	if f.npend == 0 {
+		return
+	}
+	for k, v := range f.pend {
+		if v > 0 {
+			f.letFall(k)
+		}
+	}
+	f.npend = 0
 }
 
 // active tells whether the phase has work: pipes that may release, or particles in the air.
@@ -184,10 +298,26 @@ func (f *fallState) active() bool {
 	return len(f.vol) > 0 || (f.mode == FallingParticles && len(f.cand) > 0)
 }
 
-// airborne is the volume in the air, m^3 (summed in particle order).
+// airborne is the volume in the air, m^3: the particles' (summed in particle order), then
+// the drops gathering at edges (in candidate order).
 func (f *fallState) airborne() float64 {
 	var v float64
 	for _, q := range f.vol {
+		v += q
+	}
+	if f.npend > 0 {
+		for _, q := range f.pend {
+			v += q
+		}
+	}
+	return v
+}
+
+// hanging is the volume gathering at edges as drops not yet released, m^3 (part of
+// airborne).
+func (f *fallState) hanging() float64 {
+	var v float64
+	for _, q := range f.pend {
 		v += q
 	}
 	return v
@@ -358,18 +488,25 @@ func (f *fallState) release(h, r []float32, dt float64) {
 		}
 		f.relLevel[sd] = lvl
 		f.touch(dst)
+		f.released += vol
 		depth := max(f.relLevel[ss]-float64(c.Base[src]), 0)
 		speed := math.Min(float64(q)/(dx*max(depth, 1e-3*dx)), dx/dt)
-		// The face between the two cells, a hair into dst's cell.
-		sx, sy := f.cellXY(src)
-		dxc, dyc := f.cellXY(dst)
-		ux, uy := float64(dxc-sx), float64(dyc-sy)
-		fx := (float64(sx) + 0.5 + 0.5*ux + 1e-3*ux) * dx
-		fy := (float64(sy) + 0.5 + 0.5*uy + 1e-3*uy) * dx
-		z := float64(c.Base[src]) + 0.5*depth
-		z = min(z, float64(c.Max[dst])-1e-6*dx)
-		f.add(float32(fx), float32(fy), float32(z), float32(speed*ux), float32(speed*uy), 0, vol)
-		f.released += vol
+		if f.gather {
+			// A dripping edge: the volume gathers as the edge's drop (drip, below).
+			if f.pend[k] == 0 {
+				f.npend++
+			}
+			f.pend[k] += vol
+			f.took[k] = vol
+			continue
+		}
+		f.addAtFace(src, dst, float64(c.Base[src])+0.5*depth, speed, vol)
+		if f.edgeHook != nil {
+			f.edgeHook(k, vol, false)
+		}
+	}
+	if f.gather {
+		f.drip(dt)
 	}
 	for k, s := range f.relCols {
 		if !f.mark[s] {
@@ -380,10 +517,91 @@ func (f *fallState) release(h, r []float32, dt float64) {
 	}
 }
 
+// drip releases the drops gathering at the edges, after release has added the step's
+// outflow (took) to them, in candidate order (docs/solver.md, "Dripping edges (Tate's
+// law)"). An edge whose mean outflow rate is a stream's (at least qStream), or that took a
+// Tate volume in the step, releases what it gathered once that is a tenth of the Tate
+// volume, at the stream's speed, as release does; one that drips releases a drop of the
+// Tate volume, at rest, once it has gathered that (the rest gathering on); one that has
+// fed its drop nothing for dripHold lets it fall as it is. (Not when its column dries: an
+// edge column that pours empties in the step, outflow scaling lets it, and the
+// contact-line law wets it again only a step or a few later, so a dry edge column is no
+// sign that its supply has stopped.)
+func (f *fallState) drip(dt float64) {
+	c := f.cols
+	dx := c.Dx
+	// The mean outflow rate, over the time a drop takes to gather at the stream's
+	// threshold (tate / qStream, 0.52 s for water at dx = 0.5 mm): the heightfield feeds
+	// an edge in bursts (a dry edge column fills past the contact-line law's wetting head,
+	// then empties over the edge in a step or two), and a burst says nothing about the
+	// mean supply that decides between drops and a stream.
+	a := -math.Expm1(-dt * f.qStream / f.tate) // this step's weight
+	for k, took := range f.took {
+		f.took[k] = 0
+		f.rate[k] += (took/dt - f.rate[k]) * a
+		if f.pend[k] == 0 {
+			continue
+		}
+		if took == 0 {
+			if f.idle[k] += dt; f.idle[k] >= dripHold {
+				f.letFall(k)
+			}
+			continue
+		}
+		f.idle[k] = 0
+		src, dst, ss := f.edge(k)
+		depth := max(f.relLevel[ss]-float64(c.Base[src]), 0)
+		z := float64(c.Base[src]) + 0.5*depth
+		if f.rate[k] >= f.qStream || took >= f.tate {
+			if f.pend[k] < streamMinFrac*f.tate {
+				continue
+			}
+			q := math.Abs(float64(f.candFlux[k]))
+			speed := math.Min(q/(dx*max(depth, 1e-3*dx)), dx/dt)
+			f.addAtFace(src, dst, z, speed, f.pend[k])
+			if f.edgeHook != nil {
+				f.edgeHook(k, f.pend[k], false)
+			}
+			f.pend[k] = 0
+		} else {
+			if f.pend[k] < f.tate {
+				continue
+			}
+			f.pend[k] -= f.tate // exact while pend < 2 tate (Sterbenz)
+			f.addAtFace(src, dst, z, 0, f.tate)
+			if f.edgeHook != nil {
+				f.edgeHook(k, f.tate, false)
+			}
+		}
+		if f.pend[k] == 0 {
+			f.npend--
+		}
+	}
+}
+
 // cellXY is the cell of column i.
 func (f *fallState) cellXY(i int32) (x, y int) {
 	cell := int(f.colCell[i])
 	return cell % f.cols.Nx, cell / f.cols.Nx
+}
+
+// landLeft is flyOne's answer for a particle that left the domain through an open side.
+const landLeft = -2
+
+// leaves tells whether a particle moving to (x, y), outside the domain, crosses an open
+// side there.
+func (f *fallState) leaves(x, y float64) bool {
+	w, h := float64(f.cols.Nx)*f.cols.Dx, float64(f.cols.Ny)*f.cols.Dx
+	return (x < 0 && f.sides[SideMinusX] == SideOpen) || (x >= w && f.sides[SidePlusX] == SideOpen) ||
+		(y < 0 && f.sides[SideMinusY] == SideOpen) || (y >= h && f.sides[SidePlusY] == SideOpen)
+}
+
+// takeOutflow returns the volume, m^3, that particles took out through open sides since
+// the last call.
+func (f *fallState) takeOutflow() float64 {
+	v := f.outflow
+	f.outflow = 0
+	return v
 }
 
 // flyOne moves particle i ballistically through dt (symplectic Euler: velocity, then
@@ -422,7 +640,12 @@ func (f *fallState) flyOne(i int, h []float32, dt float64) int32 {
 		vz -= f.gravity * hs
 		nx, ny := x+vx*hs, y+vy*hs
 		ncx, ncy, inside := c.CellAt(nx, ny)
-		if !inside { // the domain's side walls
+		if !inside { // the domain's sides: walls, or open ones it leaves through
+			if f.leaves(nx, ny) {
+				x, y = nx, ny
+				land = landLeft
+				break
+			}
 			if nx < 0 || nx >= float64(c.Nx)*dx {
 				nx, vx = x, 0
 			}
@@ -480,6 +703,12 @@ func (f *fallState) deposit(h, r []float32) {
 	dx2 := c.Dx * c.Dx
 	for i := range f.vol {
 		d := f.land[i]
+		if d == landLeft { // out through an open side: gone, booked
+			f.land[i] = -1
+			f.outflow += f.vol[i]
+			f.vol[i] = 0
+			continue
+		}
 		if d < 0 {
 			continue
 		}
@@ -597,6 +826,7 @@ func (f *fallState) spread(i int, d int32, h []float32) {
 // takeParticles moves old's particles (and totals) into f: a terrain change keeps what is
 // in the air.
 func (f *fallState) takeParticles(old *fallState) {
+	old.flushPending() // the drops hanging at the old edges fall
 	f.x, f.y, f.z = old.x, old.y, old.z
 	f.vx, f.vy, f.vz = old.vx, old.vy, old.vz
 	f.vol, f.land = old.vol, old.land

@@ -285,3 +285,32 @@ func firstDiffBits(a, b []float32) int {
 	}
 	return -1
 }
+
+// TestSidesParticlesLeave: a drop thrown towards an open side leaves the domain and is
+// booked as outflow, exactly; thrown towards a wall, it stays (it slides down the wall
+// and lands).
+func TestSidesParticlesLeave(t *testing.T) {
+	t.Parallel()
+	for _, open := range []bool{true, false} {
+		st := settings(0, 1e-6, 1)
+		st.Falling = FallingParticles
+		if open {
+			st.Sides[SidePlusX] = SideOpen
+		}
+		sim := newSim(t, flatScene(t, 20, 20, 0.0005), st)
+		const vol = 1e-9
+		if err := sim.Drop(0.008, 0.005, 0.02, vol, 0.5, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		sim.Step(200)
+		stats := sim.Stats()
+		added, _, _ := sim.Accounting()
+		t.Logf("open %v: outflow %g, particles %d, volume %g of %g", open, sim.Outflow(), stats.Particles, sim.Volume(), added)
+		switch {
+		case open && (sim.Outflow() != vol || stats.Particles != 0 || sim.Volume() != 0):
+			t.Errorf("open side: outflow %g (want %g), %d particles, volume %g", sim.Outflow(), vol, stats.Particles, sim.Volume())
+		case !open && (sim.Outflow() != 0 || math.Abs(sim.Volume()-vol) > 1e-12*vol):
+			t.Errorf("wall: outflow %g, volume %g (want %g)", sim.Outflow(), sim.Volume(), vol)
+		}
+	}
+}

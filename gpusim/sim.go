@@ -325,6 +325,9 @@ func (s *Sim) stepFalling(n int) {
 		s.steps++
 		s.time += s.dt
 		h, r = s.fall.step(hs, s.dt)
+		if v := s.fall.takeOutflow(); v != 0 {
+			s.acct.outflow += v
+		}
 		s.fall.wall += time.Since(t1)
 	}
 	s.wall += time.Since(t0)

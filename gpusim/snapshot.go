@@ -23,8 +23,9 @@ type Snapshot struct {
 	// Volume is the liquid volume, m^3: the float64 sum of (h - b) dx^2 plus the sub-ulp
 	// height roundings the solver carries to the next step (see volumeOf), plus Airborne.
 	Volume float64
-	// Airborne is the volume in the air as particles, m^3, and Particles those particles
-	// (docs/solver.md, "Liquid that falls").
+	// Airborne is the volume in the air as particles and in the drops still hanging at
+	// dripping edges, m^3, and Particles those particles (docs/solver.md, "Liquid that
+	// falls", "Dripping edges").
 	Airborne  float64
 	Particles []Particle
 	Added     float64 // m^3 added by sources and Fill since the start
@@ -82,8 +83,8 @@ type Stats struct {
 	Extended int // active extended pipes
 	Passages int // flooded passages
 	Wet      int
-	// Particles is the number of particles in the air and Airborne their volume, m^3
-	// (part of Volume).
+	// Particles is the number of particles in the air and Airborne their volume with
+	// the drops hanging at dripping edges, m^3 (part of Volume).
 	Particles int
 	Airborne  float64
 	Volume    float64
