@@ -37,6 +37,11 @@ type capParams struct {
 	coef float32
 	// passes is the number of smoothing passes before the Laplacian.
 	passes int
+	// heal reads holes one cell wide as wet (capDryHead): with the contact-line law on.
+	heal bool
+	// damp is 4 nu / (g dx dt): the ripple damping's head per metre its surface rose
+	// over the last step (capRipple). 0: none.
+	damp float32
 }
 
 // CapillarySmoothing is the number of smoothing passes the capillary pressure takes at
@@ -59,7 +64,8 @@ func newCapParams(st Settings, dt, dx float64) capParams {
 	if lc == 0 {
 		return capParams{}
 	}
-	p := capParams{on: true, recede: float32(st.RecedingHead())}
+	p := capParams{on: true, recede: float32(st.RecedingHead()), heal: st.WettingHead() > 0,
+		damp: float32(4 * min(st.Viscosity, maxRippleViscosity(dt, dx)) / (st.Gravity * dx * dt))}
 	if st.CapillaryPressure {
 		l := lc * lc / (dx * dx)
 		p.coef = float32(l)
@@ -117,11 +123,14 @@ func capSmoothColumn(i int, h, b, in, out []float32, adjStart, adjOther []int32)
 
 // capHeadColumn is column i's driving height h + X (see the file comment), s the
 // smoothed surface (h itself when there are no passes).
-func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, p *capParams) {
+func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, p *capParams, rise float32) {
 	hi := h[i]
 	d := hi - b[i]
 	if d <= DryDepth {
 		drive[i] = hi
+		if p.heal {
+			drive[i] = capDryHead(i, h, b, adjStart, adjOther)
+		}
 		return
 	}
 	si := s[i]
@@ -135,10 +144,52 @@ func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, 
 		}
 	}
 	x := -float32(p.coef * lap) // converted: never fused
-	if edge && d < p.recede {
-		x += p.recede - d
+	if edge {
+		if d < p.recede {
+			x += p.recede - d
+		}
+	} else {
+		x += float32(p.damp * rise) // not at the contact line: capRipple
 	}
-	drive[i] = hi + max(x, -0.5*d)
+	drive[i] = hi + capLimit(x, d)
+}
+
+// capLimit is x, but no less than -d/2: suction never empties a column by itself. (The
+// comparison CUDA makes, not Go's max, which also orders NaNs and zeros.)
+func capLimit(x, d float32) float32 {
+	if lim := -0.5 * d; !(x > lim) {
+		return lim
+	}
+	return x
+}
+
+// The ripple damping (capRipple). The pipes' viscosity factor (the paper's) is the drag of the floor
+// on the liquid above it: it slows a flow, but hardly a wave, and ripples a few cells
+// long would ring for seconds, where in a real liquid viscosity damps a ripple of
+// wavenumber k at the rate 2 nu k^2 (a 4 mm ripple of water in 0.2 s, one at the grid's
+// scale in a few steps). The contact line, which holds and lets go column by column,
+// makes such ripples wherever liquid spreads. A head proportional to the surface's
+// speed, X = beta * d(eta)/dt, damps every mode of the pipes at g h_eff k^2 beta / 2 (the
+// pipes answer a head at g h_eff k^2), so beta = 4 nu / (g dx) (h_eff = dx, the paper's
+// cross-section) gives 2 nu k^2. The surface's speed is its rise over the last step
+// (h - prev) / dt, prev each column's height at the last pass (capState.prev): what the
+// fluxes, the sources and sinks and the particles did to it alike (a speed from the
+// fluxes alone would take a source's column for a falling one, and damp its spreading).
+// It does not act at the contact line (a column with a dry neighbour below its surface),
+// which the wetting and receding laws hold: there a rising column would otherwise push
+// its edge out sooner, and a puddle spread past its wetting head. After the heights are
+// set from outside (SetHeights, or the law turned on) the first pass takes no rise
+// (fresh).
+
+// maxRippleViscosity is the largest viscosity, m^2/s, whose ripple damping the explicit
+// step takes: the damping head feeds back on the fluxes as a diffusion of them with
+// coefficient 4 nu dt / dx^2 per unit of the graph Laplacian (eigenvalues up to 8), and
+// 32 nu dt / dx^2 is held to 1/2 (at 1.5, nu = 4e-6 m^2/s at dt 3 ms and dx 0.5 mm,
+// the pool of the demo scene rang). 1.3e-6 m^2/s at dt 3 ms and dx 0.5 mm: a more
+// viscous liquid damps its ripples as that one, which already damps a ripple at the
+// grid's scale within a few steps.
+func maxRippleViscosity(dt, dx float64) float64 {
+	return dx * dx / (64 * dt)
 }
 
 // capState is a CPU backend's capillary head: the driving heights and the smoothing
@@ -146,12 +197,31 @@ func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, 
 type capState struct {
 	drive []float32
 	s     [2][]float32
+	// prev is each column's height at the last pass, for the ripple damping's rise;
+	// fresh says it is not (the first pass after the heights were set from outside, or
+	// the law was turned on, takes a rise of 0 and starts it).
+	prev  []float32
+	fresh bool
+	// near is each column's neighbour nearest in memory (entry 1 of its list: usually its
+	// -x neighbour), -1 for a column with fewer than two: capEdges' first look at a dry
+	// column, without the list's two indirections.
+	near []int32
 }
 
-// ensure sizes the buffers for n columns and p.
-func (cs *capState) ensure(n int, p *capParams) {
+// ensure sizes the buffers for the columns of t and p.
+func (cs *capState) ensure(t *topology, p *capParams) {
+	n := t.cols.NumColumns()
+	cs.fresh = true
 	if len(cs.drive) != n {
 		cs.drive = make([]float32, n)
+		cs.prev = make([]float32, n)
+		cs.near = make([]int32, n)
+		for i := range n {
+			cs.near[i] = -1
+			if s := t.adjStart[i]; t.adjStart[i+1]-s >= 2 {
+				cs.near[i] = t.adjOther[s+1]
+			}
+		}
 	}
 	if p.passes > 0 && len(cs.s[0]) != n {
 		cs.s = [2][]float32{make([]float32, n), make([]float32, n)}
@@ -161,12 +231,16 @@ func (cs *capState) ensure(n int, p *capParams) {
 // capColumns is the worker's share of the capillary head: its columns [lo, hi), with a
 // barrier after every smoothing pass and after the head (the raw fluxes read the
 // neighbours' heads).
-func (c *cpuBackend) capColumns(lo, hi int) {
+func (c *cpuBackend) capColumns(lo, hi int, fresh bool) {
 	p := &c.p.cap
 	cs := &c.capSt
 	t := c.topo
 	if p.coef == 0 { // the contact line alone: only thin edges have a head
-		c.capEdges(lo, hi)
+		if c.dense != nil {
+			c.capEdgesDense(lo, hi, fresh)
+		} else {
+			c.capEdges(lo, hi, fresh)
+		}
 		c.bar.wait()
 		return
 	}
@@ -180,34 +254,234 @@ func (c *cpuBackend) capColumns(lo, hi int) {
 		s = out
 	}
 	for i := lo; i < hi; i++ {
-		capHeadColumn(i, c.h, c.base, s, cs.drive, t.adjStart, t.adjOther, p)
+		var rise float32
+		if !fresh {
+			rise = c.h[i] - cs.prev[i]
+		}
+		capHeadColumn(i, c.h, c.base, s, cs.drive, t.adjStart, t.adjOther, p, rise)
 	}
+	copy(cs.prev[lo:hi], c.h[lo:hi])
 	c.bar.wait()
+}
+
+// capHole is the depth, m, a dry column enclosed by liquid reads as (capDryHead): twice
+// the dry depth, so that the contact-line law takes it for wet.
+const capHole = 2 * DryDepth
+
+// capDryHead is the driving height of dry column i: h, or, where every neighbour (at
+// least two) is wet, b + capHole. A hole one cell wide in a film (a trough of a wave that
+// the outflow scaling emptied) is smaller than any hole surface tension can hold open
+// against the film around it: read as wet, it lets the film back in as any wet column
+// does, instead of holding it off until the film stands the wetting head higher.
+func capDryHead(i int, h, b []float32, adjStart, adjOther []int32) float32 {
+	lo, hi := adjStart[i], adjStart[i+1]
+	if hi-lo < 2 {
+		return h[i]
+	}
+	// Most dry columns lie in dry ground: look first at the neighbour nearest in memory.
+	// A column's list runs -y, -x, +x, +y where it has them (pipe order), so entry 1 is
+	// usually its -x neighbour, a few columns before it, and entry 0 one a row away.
+	adj := adjOther[lo:hi]
+	for _, j := range adj[1:] {
+		if h[j]-b[j] <= DryDepth {
+			return h[i]
+		}
+	}
+	if j := adj[0]; h[j]-b[j] <= DryDepth {
+		return h[i]
+	}
+	return b[i] + capHole
 }
 
 // capEdges is capHeadColumn without capillary pressure, for columns [lo, hi): the same
 // bits (with coef 0 its X is -0 or h_r - d, and h + -0 is h), for a copy and a look at
 // the few wet columns thinner than h_r.
-func (c *cpuBackend) capEdges(lo, hi int) {
-	h, b, drive := c.h[lo:hi], c.base[lo:hi], c.capSt.drive[lo:hi]
+func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
+	h, b, drive, near, prev := c.h[lo:hi], c.base[lo:hi], c.capSt.drive[lo:hi], c.capSt.near[lo:hi], c.capSt.prev[lo:hi]
 	copy(drive, h)
-	b = b[:len(h)]
+	b, near, prev = b[:len(h)], near[:len(h)], prev[:len(h)]
+	defer copy(prev, h) // the next pass's rise
 	hAll, bAll := c.h, c.base
 	adjStart, adjOther := c.topo.adjStart, c.topo.adjOther
-	hr := c.p.cap.recede
+	hr, heal, damp := c.p.cap.recede, c.p.cap.heal, c.p.cap.damp
+	if fresh {
+		damp = 0 // as capHeadColumn with a rise of 0: x = +-0 + 0 changes nothing
+	}
 	for k, hk := range h {
 		d := hk - b[k]
-		if d <= DryDepth || d >= hr {
+		if d <= DryDepth {
+			// Most dry columns lie in dry ground, their -x neighbour (entry 1 of the list,
+			// near in memory) dry too: only the others can be holes (capDryHead).
+			if heal {
+				if j := near[k]; j >= 0 && hAll[j]-bAll[j] > DryDepth {
+					drive[k] = capDryHead(lo+k, hAll, bAll, adjStart, adjOther)
+				}
+			}
 			continue
 		}
+		if d >= hr && (damp == 0 || hk == prev[k]) {
+			continue // neither receding nor rising: X is 0
+		}
 		i := lo + k
+		edge := false
 		for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
 			if hAll[j]-bAll[j] <= DryDepth && bAll[j] < hk {
-				drive[k] = hk + max(hr-d, -0.5*d)
+				edge = true
 				break
 			}
 		}
+		// capHeadColumn's arithmetic with coef 0 (its x starts at -0 or +0, and +-0 + y
+		// is y but for y = 0, where h + x is h either way).
+		var x float32
+		if edge && d < hr {
+			x = hr - d
+		}
+		if !edge && damp > 0 {
+			x = float32(damp * (hk - prev[k]))
+		}
+		if x != 0 {
+			drive[k] = hk + capLimit(x, d)
+		}
 	}
+}
+
+// capEdgesDense is capEdges on the dense layout, rows [lo/nx, hi/nx): its neighbours by
+// index (-nx, -1, +1, +nx, those inside the grid: the same as the lists'), and so its
+// edge and hole flags and its results are capEdges', in fewer instructions.
+func (c *cpuBackend) capEdgesDense(lo, hi int, fresh bool) {
+	nx, ny := c.dense.nx, c.dense.ny
+	h, b, drive, prev := c.h, c.base, c.capSt.drive, c.capSt.prev
+	copy(drive[lo:hi], h[lo:hi])
+	defer copy(prev[lo:hi], h[lo:hi]) // the next pass's rise
+	cp := capPass{hr: c.p.cap.recede, heal: c.p.cap.heal, damp: c.p.cap.damp}
+	if fresh {
+		cp.damp = 0
+	}
+	// Whether rows y-1, y and y+1 hold a dry column: where none does, no column of row y
+	// has a dry neighbour (no edge, no hole), and its columns need no look at them.
+	rowDry := func(y int) bool {
+		if y < 0 || y >= ny {
+			return false
+		}
+		hs, bs := h[y*nx:(y+1)*nx], b[y*nx:(y+1)*nx]
+		for x, hx := range hs {
+			if hx-bs[x] <= DryDepth {
+				return true
+			}
+		}
+		return false
+	}
+	y0 := lo / nx
+	dryUp, dryRow := rowDry(y0-1), rowDry(y0)
+	for y := y0; y < hi/nx; y++ {
+		dryDown := rowDry(y + 1)
+		near := dryUp || dryRow || dryDown
+		dryUp, dryRow = dryRow, dryDown
+		row := y * nx
+		if !near { // a band of wet rows: the ripple damping alone
+			hr, dr, pr := h[row:row+nx], drive[row:row+nx], prev[row:row+nx]
+			br := b[row : row+nx]
+			for x, hk := range hr {
+				if d := hk - br[x]; d < cp.hr || (cp.damp != 0 && hk != pr[x]) {
+					cp.set(dr, x, hk, d, pr[x], false)
+				}
+			}
+			continue
+		}
+		if y == 0 || y == ny-1 || nx < 3 {
+			for x := range nx {
+				cp.borderColumn(h, b, drive, prev, row+x, x, y, nx, ny)
+			}
+			continue
+		}
+		cp.borderColumn(h, b, drive, prev, row, 0, y, nx, ny)
+		hr, hu, hd := h[row:row+nx], h[row-nx:row], h[row+nx:row+2*nx]
+		br, bu, bd := b[row:row+nx], b[row-nx:row], b[row+nx:row+2*nx]
+		dr, pr := drive[row:row+nx], prev[row:row+nx]
+		for x := 1; x < nx-1; x++ {
+			hk, bk := hr[x], br[x]
+			d := hk - bk
+			if d <= DryDepth {
+				if cp.heal && hr[x-1]-br[x-1] > DryDepth && hr[x+1]-br[x+1] > DryDepth &&
+					hu[x]-bu[x] > DryDepth && hd[x]-bd[x] > DryDepth {
+					dr[x] = bk + capHole
+				}
+				continue
+			}
+			if d >= cp.hr && (cp.damp == 0 || hk == pr[x]) {
+				continue
+			}
+			edge := (hu[x]-bu[x] <= DryDepth && bu[x] < hk) || (hr[x-1]-br[x-1] <= DryDepth && br[x-1] < hk) ||
+				(hr[x+1]-br[x+1] <= DryDepth && br[x+1] < hk) || (hd[x]-bd[x] <= DryDepth && bd[x] < hk)
+			cp.set(dr, x, hk, d, pr[x], edge)
+		}
+		cp.borderColumn(h, b, drive, prev, row+nx-1, nx-1, y, nx, ny)
+	}
+}
+
+// capPass are capEdgesDense's constants.
+type capPass struct {
+	hr, damp float32
+	heal     bool
+}
+
+// set is capEdges' head of a wet column from its flags, into dr[x].
+func (cp *capPass) set(dr []float32, x int, hk, d, prev float32, edge bool) {
+	var xh float32
+	if edge {
+		if d < cp.hr {
+			xh = cp.hr - d
+		}
+	} else {
+		xh = float32(cp.damp * (hk - prev)) // 0 (or -0) without damping
+	}
+	if xh != 0 {
+		dr[x] = hk + capLimit(xh, d)
+	}
+}
+
+// borderColumn is capEdgesDense for column i at (x, y) on the grid's border, with the
+// neighbours it has.
+func (cp *capPass) borderColumn(h, b, drive, prev []float32, i, x, y, nx, ny int) {
+	var nb [4]int
+	n := 0
+	if y > 0 {
+		nb[n] = i - nx
+		n++
+	}
+	if x > 0 {
+		nb[n] = i - 1
+		n++
+	}
+	if x+1 < nx {
+		nb[n] = i + 1
+		n++
+	}
+	if y+1 < ny {
+		nb[n] = i + nx
+		n++
+	}
+	hk, bk := h[i], b[i]
+	d := hk - bk
+	if d <= DryDepth {
+		if cp.heal && n >= 2 {
+			for _, j := range nb[:n] {
+				if h[j]-b[j] <= DryDepth {
+					return
+				}
+			}
+			drive[i] = bk + capHole
+		}
+		return
+	}
+	if d >= cp.hr && (cp.damp == 0 || hk == prev[i]) {
+		return
+	}
+	edge := false
+	for _, j := range nb[:n] {
+		edge = edge || (h[j]-b[j] <= DryDepth && b[j] < hk)
+	}
+	cp.set(drive, i, hk, d, prev[i], edge)
 }
 
 // driveHeights is the heights the raw fluxes read: h + X with the capillary head on, h

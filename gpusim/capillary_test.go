@@ -129,3 +129,39 @@ func TestCapillaryPasses(t *testing.T) {
 		t.Errorf("without surface tension the capillary head is on: %+v", p)
 	}
 }
+
+// TestRippleDamping: with surface tension on, a standing ripple of wavelength 4 mm on a
+// 2 mm pool of water decays at the rate viscosity gives a ripple, 2 nu k^2 (docs/method.md,
+// "Ripple damping"), on top of the pipes' own viscous drag: the decay rates with the law
+// on and off differ by 2 nu k_d^2 within 25% (k_d^2 = 4 sin^2(k dx/2)/dx^2, the grid's
+// Laplacian for the mode).
+func TestRippleDamping(t *testing.T) {
+	t.Parallel()
+	const dx, depth, lambda, amp, nu = 0.0005, 0.002, 0.004, 1e-6, 1e-6
+	k := 2 * math.Pi / lambda
+	rate := func(sigma float64) float64 {
+		st := wettingSettings(0.5, 1)
+		st.SurfaceTension, st.Dt, st.Viscosity = sigma, 1e-4, nu
+		sim := poolSim(t, st, 32, 2, dx, depth, amp, k)
+		c := sim.Columns()
+		env := func() float64 { // the largest |deviation| of column 0 over a period
+			m := 0.0
+			for range 110 { // about a period (11 ms at these sizes, with the pressure off: 16 ms)
+				sim.Step(1)
+				m = max(m, math.Abs(float64(snapshot(sim).Height[0]-c.Base[0])-depth))
+			}
+			return m
+		}
+		a0 := env()
+		sim.Step(int(0.3 / st.Dt))
+		a1 := env()
+		return math.Log(a0/a1) / (0.3 + 0.011)
+	}
+	on, off := rate(0.072), rate(0)
+	kd2 := 4 * math.Pow(math.Sin(k*dx/2), 2) / (dx * dx)
+	want := 2 * nu * kd2
+	t.Logf("decay rate %.2f/s with surface tension, %.2f/s without: %.2f/s more, 2 nu k_d^2 = %.2f/s", on, off, on-off, want)
+	if math.Abs((on-off)-want) > 0.25*want {
+		t.Errorf("the ripple damping adds %.2f/s, want 2 nu k_d^2 = %.2f/s within 25%%", on-off, want)
+	}
+}

@@ -192,7 +192,7 @@ func split(n, w int) [][2]int {
 func (c *cpuBackend) setParams(p stepParams) {
 	c.p = p
 	if p.cap.on {
-		c.capSt.ensure(len(c.h), &p.cap)
+		c.capSt.ensure(c.topo, &p.cap)
 	}
 	if c.ext != nil {
 		c.ext.setMode(p.extended)
@@ -215,6 +215,9 @@ func (c *cpuBackend) step(n int, t0 float64, em *emitterSet, height, residual []
 	}
 	c.jobSteps = n
 	c.pool.Do(c.nw, c.runJob)
+	if n > 0 {
+		c.capSt.fresh = false // the ripple damping's rise is known from here on
+	}
 	c.em, c.outH, c.outR = nil, nil, nil
 	return c.acct
 }
@@ -242,9 +245,9 @@ func (c *cpuBackend) run(w, n int) {
 func (c *cpuBackend) runGeneral(w, n int) {
 	emit := c.em != nil && c.em.any()
 	lo, hi := c.ranges[w][0], c.ranges[w][1]
-	for range n {
+	for k := range n {
 		if c.p.cap.on {
-			c.capColumns(lo, hi)
+			c.capColumns(lo, hi, k == 0 && c.capSt.fresh)
 		}
 		c.csrStep(w)
 		if emit {
@@ -270,6 +273,7 @@ func (c *cpuBackend) writeResidual(src []float32) { copy(c.r, src) }
 // writeHeight sets every height (Fill, SetHeights); the passages are then recomputed.
 func (c *cpuBackend) writeHeight(src []float32) {
 	copy(c.h, src)
+	c.capSt.fresh = true // a height set from outside is no rise of the surface
 	if c.ext != nil {
 		c.ext.dirty = true
 	}

@@ -96,6 +96,10 @@ type deviceBackend struct {
 	// surface tension is first on (the dense layout then uploads its neighbour lists too).
 	capDrive uint64
 	capS     [2]uint64
+	capPrev  uint64
+	// capFresh: capPrev is not the last pass's heights (set from outside, or the law just
+	// turned on): the next step's pass takes no rise.
+	capFresh bool
 
 	uCol, uStart, uGap, uF, axA, axB, axCells, axGap, axF  devBuf
 	tCol, tEm, tWeight, eRate, eStart, eStop, eActive, acc devBuf
@@ -341,14 +345,15 @@ func (d *deviceBackend) setParams(p stepParams) {
 func (d *deviceBackend) setCapParams(p capParams) {
 	sa := d.sa
 	sa.Hd = d.h
-	sa.CapRecede, sa.CapCoef = p.recede, p.coef
+	sa.CapRecede, sa.CapCoef, sa.CapDamp = p.recede, p.coef, p.damp
 	if !p.on {
 		return
 	}
+	d.capFresh = true
 	if d.capDrive == 0 {
 		var err error
 		d.rt.Do(func() {
-			d.capDrive = d.alloc(4*d.n, &err)
+			d.capDrive, d.capPrev = d.alloc(4*d.n, &err), d.alloc(4*d.n, &err)
 			d.capS[0], d.capS[1] = d.alloc(4*d.n, &err), d.alloc(4*d.n, &err)
 			if d.dense && err == nil {
 				d.adjStart, d.adjOther = d.alloc(4*(d.n+1), &err), d.alloc(8*d.np, &err)
@@ -361,11 +366,13 @@ func (d *deviceBackend) setCapParams(p capParams) {
 		d.must(err)
 		sa.AdjStart, sa.AdjOther = d.adjStart, d.adjOther
 	}
-	sa.Hd = d.capDrive
+	sa.Hd, sa.CapPrev = d.capDrive, d.capPrev
 }
 
 // launchCap queues the capillary head: the smoothing passes, then the driving heights.
 func (d *deviceBackend) launchCap(sa unsafe.Pointer) {
+	d.sa.CapFresh = boolInt32(d.capFresh)
+	d.capFresh = false
 	in := d.h
 	for k := range d.p.cap.passes {
 		d.sa.CapIn, d.sa.CapOut = in, d.capS[k%2]
@@ -872,6 +879,7 @@ func (d *deviceBackend) writeResidual(src []float32) {
 func (d *deviceBackend) writeHeight(src []float32) {
 	d.inFlight("writeHeight")
 	d.rt.Do(func() { upload(d.rt, d.h, src[:d.n]) })
+	d.capFresh = true // a height set from outside is no rise of the surface
 	if d.ext != nil {
 		d.ext.dirty = true
 	}

@@ -195,7 +195,7 @@ func (c *cpuBackend) runDense(w, n int) {
 	c.bar.wait()
 	for k := range n {
 		if c.p.cap.on {
-			c.capColumns(d.y0*g.nx, d.y1*g.nx)
+			c.capColumns(d.y0*g.nx, d.y1*g.nx, k == 0 && c.capSt.fresh)
 		}
 		d.halo = g.pub[k%2]
 		if emit && w == 0 && k > 0 {

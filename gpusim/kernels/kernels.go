@@ -68,15 +68,16 @@ type StepArgs struct {
 	ExtOut, ExtIn, ExtNet       uint64
 	Capped, Full, Flips         uint64
 	Halt                        uint64
-	Hd, CapIn, CapOut           uint64
+	Hd, CapIn, CapOut, CapPrev  uint64
 	DtOverDx2d                  float64
 	Zeta, Accel, Visc3, Dxf     float32
 	DtOverDx2, Dx2OverDt        float32
 	FullTol                     float32
 	Wet, DryDepth               float32
-	CapRecede, CapCoef          float32
+	CapRecede, CapCoef, CapDamp float32
 	Film, N, Nx, Ny, Ext        int32
 	Step                        int32
+	CapFresh                    int32
 }
 
 // EmitArgs mirrors VPEmit.

@@ -28,12 +28,15 @@ typedef struct VPStep {
 	float *hd;
 	const float *capIn;
 	float *capOut;
+	float *capPrev;              // each column's height at the last pass (the ripple damping)
 	double dtOverDx2d;
 	float zeta, accel, visc3, dxf, dtOverDx2, dx2OverDt, fullTol;
 	float wet, dryDepth;         // the contact-line law (vp_wetting); wet = 0: off
 	float capRecede, capCoef;    // the receding head h_r and l_c^2/dx^2
+	float capDamp;               // the ripple damping's head per m^3/s of net outflow
 	int film, n, nx, ny, ext;    // ext: extended pipes act (sums and full flags)
 	int step;                    // the step's index in the host's launch sequence
+	int capFresh;                // 1: capPrev is not the last pass's (take no rise)
 } VPStep;
 
 // VPEmit: sources and sinks, one thread per target (or one thread for all, serial = 1,

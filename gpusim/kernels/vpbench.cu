@@ -548,8 +548,22 @@ VP_KERNEL vp_cap_head(const VPStep a)
 	if (a.ext && vp_halted(a.halt, a.step)) return;
 	if (i >= a.n) return;
 	float hi = a.h[i], d = hi - a.base[i];
-	if (d <= a.dryDepth) {
-		a.hd[i] = hi;
+	float rise = a.capFresh ? 0.0f : hi - a.capPrev[i]; // the ripple damping's
+	a.capPrev[i] = hi;
+	if (d <= a.dryDepth) { // capDryHead: a hole one cell wide reads as wet
+		int lo = a.adjStart[i], up = a.adjStart[i + 1];
+		float out = hi;
+		if (a.wet > 0 && up - lo >= 2) {
+			out = a.base[i] + 2.0f * a.dryDepth;
+			for (int e = lo; e < up; e++) {
+				int j = a.adjOther[e];
+				if (a.h[j] - a.base[j] <= a.dryDepth) {
+					out = hi;
+					break;
+				}
+			}
+		}
+		a.hd[i] = out;
 		return;
 	}
 	float si = a.capIn[i], lap = 0;
@@ -562,6 +576,10 @@ VP_KERNEL vp_cap_head(const VPStep a)
 	float cl = a.capCoef * lap;
 	float x = -cl;
 	if (edge && d < a.capRecede) x += a.capRecede - d;
+	if (!edge) { // the ripple damping, but at the contact line
+		float dr = a.capDamp * rise;
+		x = x + dr;
+	}
 	float lim = -0.5f * d;
 	a.hd[i] = hi + (x > lim ? x : lim);
 }
