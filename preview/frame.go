@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/surface"
 	"github.com/vpbench/vpbench/terrain"
@@ -29,7 +28,7 @@ type Frame struct {
 	Terrain        *terrain.Mesh
 	TerrainVersion uint64 // changes when Terrain does
 
-	// Walls are the domain's walled sides, in gpusim.Settings.Sides' order (-x, +x, -y,
+	// Walls are the domain's walled sides, in the solver's sides' order (-x, +x, -y,
 	// +y): the renderer draws a low glass rim along each, from the box's bottom up to
 	// WallTop (m), so that liquid standing at a side is seen to stand against something.
 	// An open side (liquid leaves through it) has none.
@@ -69,40 +68,15 @@ func FrameOf(sc *scene.Scene, surf *surface.Mesh) (Frame, error) {
 	if surf != nil {
 		f.Positions, f.Normals, f.Opacity, f.Indices = surf.Positions, surf.Normals, surf.Opacity, surf.Indices
 	}
-	for i, sd := range st.Solver.Sides {
-		f.Walls[i] = sd == gpusim.SideWall
-	}
-	f.WallTop = wallTop(sc.Sim(), h)
+	f.Walls = sc.Walled()
+	f.WallTop = float32(min(sc.BorderFloor()+WallRim*h, h))
 	return f, nil
 }
 
 // WallRim is how far the walls' glass rim rises above the highest floor along the
-// domain's border, as a share of the domain's height: low, so that it frames the liquid
-// at the sides without hiding the scene.
+// domain's border (scene.BorderFloor), as a share of the domain's height: low, so that it
+// frames the liquid at the sides without hiding the scene.
 const WallRim = 0.1
-
-// wallTop is the top of the walls' rim, m: WallRim of the height h above the highest
-// floor (lowest column's base) of the border cells, at most h.
-func wallTop(sim *gpusim.Sim, h float64) float32 {
-	floor := 0.0
-	if sim != nil {
-		c := sim.Columns()
-		border := func(x, y int) {
-			if k := y*c.Nx + x; c.CellStart[k] < c.CellStart[k+1] { // not solid to the top
-				floor = max(floor, float64(c.Base[c.CellStart[k]]))
-			}
-		}
-		for x := range c.Nx {
-			border(x, 0)
-			border(x, c.Ny-1)
-		}
-		for y := range c.Ny {
-			border(0, y)
-			border(c.Nx-1, y)
-		}
-	}
-	return float32(min(floor+WallRim*h, h))
-}
 
 // DefaultDepthMax is the depth_max a Frame without one is drawn with: the surface's
 // default (surface.DefaultSettings), 2 mm.

@@ -186,7 +186,7 @@ var liquidVS = loadShader("liquid.vert.glsl")
 var liquidFS = loadShader("liquid.frag.glsl")
 
 // The walls (shaders/wall.*.glsl): where a side of the domain is a wall
-// (gpusim.SideWall), a low pane of clear glass stands along it from the box's bottom to
+// (a walled side, scene.Walled), a low pane of clear glass stands along it from the box's bottom to
 // Frame.WallTop, so that liquid standing at the side is seen to stand against something;
 // an open side has none. Drawn last, blended over the terrain and the liquid, without
 // writing depth: faint face on (alpha 0.1), stronger at grazing views, with a bright band
