@@ -181,14 +181,20 @@ func TestCommandToggleFalling(t *testing.T) {
 	}
 }
 
-// TestCommandCapillarity: t turns the liquid's surface tension on and off in the solver;
+// TestCommandCapillarity: t turns the liquid's surface tension (on by default) off and on
+// in the solver;
 // a and A turn the contact angle by a step within [0, pi], the wetting head with it.
 func TestCommandCapillarity(t *testing.T) {
 	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
 	solver := func() gpusim.Settings { return r.scene.Sim().Settings() }
-	if solver().SurfaceTension != 0 {
-		t.Fatalf("surface tension %g at the start, want off", solver().SurfaceTension)
+	if solver().SurfaceTension != 0.072 {
+		t.Fatalf("surface tension %g at the start, want water's 0.072 (capillarity is on by default)", solver().SurfaceTension)
 	}
+	r.handle(Command{Kind: CmdToggleCapillarity})
+	if got := solver().SurfaceTension; got != 0 {
+		t.Errorf("capillarity off: surface tension %g", got)
+	}
+	wantLine(t, r, "capillarity off", "capillarity off")
 	r.handle(Command{Kind: CmdToggleCapillarity})
 	if got := solver().SurfaceTension; got != 0.072 {
 		t.Errorf("capillarity on: the solver's surface tension is %g, want water's 0.072", got)
@@ -199,7 +205,7 @@ func TestCommandCapillarity(t *testing.T) {
 	if got := solver().ContactAngle; math.Abs(got-60*math.Pi/180) > 1e-12 {
 		t.Errorf("30 + 30 degrees: the solver's contact angle is %g rad", got)
 	}
-	wantLine(t, r, "A six times at once", "contact angle 30 -> 60 degrees: wetting head 2.71 mm")
+	wantLine(t, r, "A six times at once", "contact angle 30 -> 60 degrees: receding 50 degrees; puddles rest 2.29-2.71 mm thick")
 	r.handle(Command{Kind: CmdContactAngle, Factor: -100 * step})
 	if got := r.scene.Settings().Surface.ContactAngle; got != 0 {
 		t.Errorf("far below 0: contact angle %g, want 0", got)

@@ -233,8 +233,9 @@ func TestThreeLayersPicture(t *testing.T) {
 
 // TestDefaultViewFillsThePicture: the default camera frames the scene (SceneBox: the
 // terrain and the liquid, not the domain's empty height), so that the scene covers at
-// least 35% of an 800 x 450 picture (it covered 13-18% when the camera framed the
-// domain's box).
+// least 30% of an 800 x 450 picture (it covered 13-18% when the camera framed the
+// domain's box; the others cover about 50%, the coffee scene, a table that ends short of
+// the domain above a floor, 33%).
 func TestDefaultViewFillsThePicture(t *testing.T) {
 	needGL(t)
 	const w, h = 800, 450
@@ -267,9 +268,9 @@ func TestDefaultViewFillsThePicture(t *testing.T) {
 				}
 			}
 		}
-		if frac := float64(covered) / (w * h); frac < 0.35 {
+		if frac := float64(covered) / (w * h); frac < 0.30 {
 			keep(t, "coverage-"+name, img)
-			t.Errorf("%s: the scene covers %.1f%% of the default %dx%d picture, want >= 35%%", name, 100*frac, w, h)
+			t.Errorf("%s: the scene covers %.1f%% of the default %dx%d picture, want >= 30%%", name, 100*frac, w, h)
 		} else {
 			t.Logf("%s: the scene covers %.1f%% of the picture", name, 100*frac)
 		}
@@ -364,8 +365,10 @@ func fraction(img *image.RGBA, is func([3]float64) bool) float64 {
 
 // TestBloodReadsRed: on the surgery scene at t = 2 s (the blood pooled on the wound's
 // floor, at the vertebra's foot and under the overhangs), the blood reads red: at least
-// 2.5% of the default 800 x 450 picture is saturated red (isSaturatedRed), and so is at
-// least three quarters of what the liquid changes in it. Blood's measured absorption
+// 1.8% of the default 800 x 450 picture is saturated red (isSaturatedRed), and so is at
+// least three quarters of what the liquid changes in it. (With surface tension the blood
+// stops as a pool about a millimetre thick instead of spreading as a film: 2.0% of the
+// frame and 85% of what the liquid changes read red, against 2.7% and 83% before.) Blood's measured absorption
 // (scene.LiquidAbsorptions) takes green away within hundredths of a millimetre, along
 // the path down to the terrain and back up (liquidFS); the dark studio keeps the flat
 // pool's reflection from whitening it. Rates derived from its colour, capped at 4/mm,
@@ -409,8 +412,8 @@ func TestBloodReadsRed(t *testing.T) {
 	share := float64(red) / float64(max(liquid, 1))
 	t.Logf("surgery at t = 2 s: %.2f%% of the picture saturated red, %.0f%% of the %.2f%% the liquid changes",
 		100*frame, 100*share, 100*float64(liquid)/float64(b.Dx()*b.Dy()))
-	if share < 0.75 || frame < 0.025 {
-		t.Errorf("surgery at t = 2 s: %.0f%% of the liquid's pixels read saturated red (want >= 75%%), %.2f%% of the picture (want >= 2.5%%)", 100*share, 100*frame)
+	if share < 0.75 || frame < 0.018 {
+		t.Errorf("surgery at t = 2 s: %.0f%% of the liquid's pixels read saturated red (want >= 75%%), %.2f%% of the picture (want >= 1.8%%)", 100*share, 100*frame)
 	}
 }
 
@@ -433,7 +436,7 @@ func TestCoffeeReadsBrown(t *testing.T) {
 // of water runs down it in the first 0.3 s. By t = 1 s the wall holds a film 0.005 mm
 // deep at most, the floor a puddle at its foot.
 const thinFilm = `
-local sim = vp.sim{ size = {0.04, 0.04}, height = 0.04, dx = 0.0005, dt = 0.003, layers = 1, viscosity = 1e-6 }
+local sim = vp.sim{ size = {0.04, 0.04}, height = 0.04, dx = 0.0005, dt = 0.003, layers = 1, viscosity = 1e-6, capillarity = "off" }
 local wall = vp.plane{ point = {0.02, 0.02, 0.02}, normal = {0, -0.8660, 0.5} }
 local floor = vp.plane{ point = {0, 0, 0.002}, normal = {0, 0, 1} }
 sim:terrain(vp.union(wall, floor))

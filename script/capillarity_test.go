@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestCapillaritySettings: capillarity is off until a script turns it on; the named
+// TestCapillaritySettings: capillarity is on unless a script turns it off; the named
 // liquids bring their surface tension and density, which surface_tension and density
 // override; contact_angle is the solver's too; sim:info reports them; bad values fail the
 // call and change nothing.
@@ -15,8 +15,9 @@ func TestCapillaritySettings(t *testing.T) {
 		set               string
 		sigma, rho, theta float64
 	}{
-		{"", 0, 1000, 30 * math.Pi / 180},
-		{"sim:set{ capillarity = 'on' }", 0.072, 1000, 30 * math.Pi / 180},
+		{"", 0.072, 1000, 30 * math.Pi / 180},
+		{"sim:set{ capillarity = 'off' }", 0, 1000, 30 * math.Pi / 180},
+		{"sim:set{ capillarity = 'off' } sim:set{ capillarity = 'on' }", 0.072, 1000, 30 * math.Pi / 180},
 		{"sim:set{ liquid = 'blood', capillarity = 'on', contact_angle = 1 }", 0.056, 1060, 1},
 		{"sim:set{ liquid = 'paint' } sim:set{ capillarity = 'on', surface_tension = 0.03 }", 0.03, 1300, 30 * math.Pi / 180},
 		{"sim:set{ capillarity = 'on', liquid = {0.5, 0.5, 0.5}, density = 900 }", 0.072, 900, 30 * math.Pi / 180},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/timing"
 )
 
@@ -104,6 +105,8 @@ func TestDefaults(t *testing.T) {
 	in := s.Info()
 	want := gpusim.DefaultSettings()
 	want.Workers = 0
+	want.SurfaceTension = 0.072 // capillarity on, with water's (scene.DefaultSettings)
+	want.ContactHysteresis = scene.DefaultContactHysteresis
 	if in.Nx != 200 || in.Ny != 200 || in.Layers != 5 || in.Dx != 0.0005 || in.Height != 0.05 || in.SizeX != 0.1 || in.SizeY != 0.1 {
 		t.Errorf("grid %+v", in)
 	}

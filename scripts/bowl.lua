@@ -13,6 +13,9 @@
 -- cap holding 20 ml reaches (17.03 mm): 12 mm deep, 8 mm below the rim; the table stays
 -- dry.
 --
+-- With surface tension on (the default) the shoreline that climbs the wall is a contact
+-- line: it stops where the liquid stands no higher than the wetting head above the wall.
+--
 --   vpbench scripts/bowl.lua
 --   vpbench run --headless --until 4 scripts/bowl.lua --param rate=2e-5
 
@@ -20,6 +23,7 @@ local dx = vp.param("dx", 0.0005)
 local rate = vp.param("rate", 1e-5) -- m^3/s
 
 local sim = vp.sim{
+  capillarity = vp.param("capillarity", "on"),
   size = {0.1, 0.1}, height = 0.04, dx = dx, dt = 0.003, layers = 1, viscosity = 4e-6,
 }
 

@@ -24,6 +24,7 @@ local mode = vp.param("extended_pipes", "unified")
 local rate = vp.param("rate", 3e-6) -- m^3/s
 
 local sim = vp.sim{
+  capillarity = vp.param("capillarity", "off"), -- the paper's method, which this scene reproduces
   size = {0.1, 0.1}, height = 0.03, dx = 0.001, dt = "auto", layers = 3, viscosity = 4e-6,
   extended_pipes = mode,
 }

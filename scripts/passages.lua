@@ -37,6 +37,7 @@ local rate = vp.param("rate", 1e-5)  -- m^3/s
 local pour = vp.param("pour", 8)     -- s
 
 local sim = vp.sim{
+  capillarity = vp.param("capillarity", "off"), -- the paper's method, which this scene reproduces
   size = {0.1, 0.1}, height = 0.03, dx = 0.001, dt = dt, layers = 3, viscosity = 4e-6,
   extended_pipes = mode,
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/scripts"
 	"github.com/vpbench/vpbench/terrain"
@@ -33,7 +34,7 @@ type run struct {
 	done  bool
 	chunk int // steps per Advance
 	wall  time.Duration
-	// worst is the largest relative error of Volume == Added - Removed seen, and worstAt
+	// worst is the largest relative error of Volume == Added - Removed - Outflow seen, and worstAt
 	// the simulated time it was seen at.
 	worst, worstAt float64
 }
@@ -58,7 +59,7 @@ func load(t *testing.T, name string, params map[string]string) *run {
 		sc.Close()
 		t.Logf("%s %v: %.2f s simulated in %.2f s wall; volume accounting within %.2g relative", name, params, sc.Scene().Time(), r.wall.Seconds(), r.worst)
 		if r.worst > volTol {
-			t.Errorf("%s %v: volume %.3g relative off added - removed at t = %.3f s (allowed %g)", name, params, r.worst, r.worstAt, volTol)
+			t.Errorf("%s %v: volume %.3g relative off added - removed - outflow at t = %.3f s (allowed %g)", name, params, r.worst, r.worstAt, volTol)
 		}
 		if t.Failed() {
 			t.Logf("%s printed:\n%s", name, strings.Join(r.out, "\n"))
@@ -113,7 +114,7 @@ func (r *run) check() {
 		r.t.Fatalf("%s: t = %.3f s: volume is NaN", r.name, s.Time)
 	}
 	// Volume accounting: checked after every chunk, reported once at the end (see load).
-	if d := math.Abs(s.Volume-(s.Added-s.Removed)) / math.Max(s.Added, 1e-12); d > r.worst {
+	if d := math.Abs(s.Volume-(s.Added-s.Removed-s.Outflow)) / math.Max(s.Added, 1e-12); d > r.worst {
 		r.worst, r.worstAt = d, s.Time
 	}
 }
@@ -210,7 +211,10 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := gpusim.New(cols, gpusim.DefaultSettings())
+	demoSettings := gpusim.DefaultSettings()
+	demoSettings.SurfaceTension = 0.072 // vp.sim's default: capillarity on, water
+	demoSettings.ContactHysteresis = scene.DefaultContactHysteresis
+	ref, err := gpusim.New(cols, demoSettings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -618,47 +622,70 @@ func TestSurgery(t *testing.T) {
 	}
 }
 
-// TestCoffee: the coffee runs out of the mug's mouth and spreads on the table around it.
+// TestCoffee: coffee.lua spills 10 ml from a mug lying on a table smaller than the
+// domain, with surface tension (on by default) and open sides. At 4 s the puddle on the
+// table has stopped spreading (its area changes by less than 2% over the last second),
+// no thinner than the receding head and no thicker than the advancing one on average; what
+// it could not hold ran off the table's edge, most of it as drops of the Tate volume
+// (never a mist: every particle at least a tenth of it), and off the floor through the
+// open sides, booked as outflow; some seeped under the mug.
 func TestCoffee(t *testing.T) {
 	r := load(t, "coffee.lua", nil)
-	const tableTop, y0, radius, mouth = 0.002, 0.05, 0.020, 0.060
+	const tableTop, y0, radius, mouth = 0.016, 0.05, 0.020, 0.058
 	r.chunk = 50
-	r.advance(2, nil)
 	c := r.cols()
-	table := func(x, y float64, i int) bool { return c.Base[i] < tableTop+0.0005 }
-	around := r.volume(func(x, y float64, i int) bool {
-		return table(x, y, i) && (x > mouth || math.Abs(y-y0) > radius)
+	table := func(x, y float64, i int) bool { return c.Base[i] > tableTop-0.0005 && c.Base[i] < tableTop+0.0005 }
+	puddle := func() (vol, area float64) {
+		vol = r.volume(func(x, y float64, i int) bool { return table(x, y, i) && (x > mouth || math.Abs(y-y0) > radius) })
+		for y := range c.Ny {
+			for x := range c.Nx {
+				lo, hi := c.Cell(x, y)
+				for i := lo; i < hi; i++ {
+					if cx, cy := c.CellCentre(x, y); table(cx, cy, i) && r.snap.Height[i]-c.Base[i] > gpusim.DryDepth && (cx > mouth || math.Abs(cy-y0) > radius) {
+						area += c.Dx * c.Dx
+					}
+				}
+			}
+		}
+		return vol, area
+	}
+	minParticle := math.Inf(1)
+	r.advance(3, func() {
+		for _, p := range r.snap.Particles {
+			minParticle = min(minParticle, p.Volume)
+		}
 	})
-	inside := r.volume(func(x, y float64, i int) bool { return c.Base[i] > tableTop+0.002 })
-	// Under the mug: the wedge between the table and the mug's curved side.
+	v3, a3 := puddle()
+	r.advance(4, nil)
+	v4, a4 := puddle()
 	under := r.volume(func(x, y float64, i int) bool {
 		cx, cy, _ := c.CellAt(x, y)
 		_, hi := c.Cell(cx, cy)
 		return table(x, y, i) && i < hi-1
 	})
-	far := r.volume(func(x, y float64, i int) bool { return table(x, y, i) && x > mouth+0.015 })
-	var area float64
-	for y := range c.Ny {
-		for x := range c.Nx {
-			lo, _ := c.Cell(x, y)
-			if cx, cy := c.CellCentre(x, y); r.snap.Height[lo] > c.Base[lo] && c.Base[lo] < tableTop+0.0005 && (cx > mouth || math.Abs(cy-y0) > radius) {
-				area += c.Dx * c.Dx
-			}
-		}
+	st := r.sim().Settings()
+	tate := math.Pi * c.Dx * st.SurfaceTension / (st.Density * st.Gravity)
+	t.Logf("coffee at t = 4 s: spilled %.3f ml; puddle %.3f ml over %.1f cm^2 (%.3f ml over %.1f cm^2 at 3 s): %.2f mm thick (heads %.2f-%.2f mm); %.3f ml under the mug; %.3f ml gone through the open sides; smallest particle %.3g ml (Tate volume %.3g ml)",
+		r.snap.Added/ml, v4/ml, a4*1e4, v3/ml, a3*1e4, v4/a4*1e3, st.RecedingHead()*1e3, st.WettingHead()*1e3, under/ml, r.snap.Outflow/ml, minParticle/ml, tate/ml)
+	if math.Abs(r.snap.Added-10*ml) > 0.1*ml {
+		t.Errorf("spilled %.3f ml, want 10", r.snap.Added/ml)
 	}
-	t.Logf("coffee at t = %.2f s: spilled %.3f ml; %.3f ml on the table around the mug over %.1f cm^2 (%.3f ml beyond 15 mm from the mouth), %.3f ml under the mug, %.3f ml left in the mug",
-		r.snap.Time, r.snap.Added/ml, around/ml, area*1e4, far/ml, under/ml, inside/ml)
-	if under < 0.1*ml {
+	// Its area stops; its volume still drains slowly over the table's edge, down to the
+	// receding head (an edge does not pin the contact line: docs/method.md).
+	if a4 < 10e-4 || math.Abs(a4-a3) > 0.02*a4 || v4 > v3 || v3-v4 > 0.15*v3 {
+		t.Errorf("the puddle does not stop: %.3f ml over %.1f cm^2 at 3 s, %.3f ml over %.1f cm^2 at 4 s", v3/ml, a3*1e4, v4/ml, a4*1e4)
+	}
+	if mean := v4 / a4; mean < 0.9*st.RecedingHead() || mean > 1.1*st.WettingHead() {
+		t.Errorf("the puddle is %.3f mm thick, want between the heads %.3f and %.3f mm", mean*1e3, st.RecedingHead()*1e3, st.WettingHead()*1e3)
+	}
+	if r.snap.Outflow < 1*ml {
+		t.Errorf("only %.3f ml left through the open sides", r.snap.Outflow/ml)
+	}
+	if minParticle < 0.1*tate {
+		t.Errorf("a particle of %.3g ml flew, below a tenth of the Tate volume %.3g ml: a mist", minParticle/ml, tate/ml)
+	}
+	if under < 0.05*ml {
 		t.Errorf("only %.3f ml seeped under the mug", under/ml)
-	}
-	if math.Abs(r.snap.Added-20*ml) > 0.1*ml {
-		t.Errorf("spilled %.3f ml, want 20", r.snap.Added/ml)
-	}
-	if around < 0.6*r.snap.Volume || far < 0.1*r.snap.Volume || area < 10e-4 {
-		t.Errorf("%.3f ml of %.3f ml on the table around the mug (%.3f beyond 15 mm) over %.1f cm^2", around/ml, r.snap.Volume/ml, far/ml, area*1e4)
-	}
-	if inside > 0.3*r.snap.Volume {
-		t.Errorf("%.3f ml still in the mug", inside/ml)
 	}
 }
 
@@ -795,5 +822,49 @@ func TestWaterfall(t *testing.T) {
 	})
 	if v := off.volume(func(_, _ float64, i int) bool { return off.cols().Base[i] < 0.01 }); v < 1*ml {
 		t.Errorf("falling off: the basin holds %.2f ml at t = 2 s", v/ml)
+	}
+}
+
+// TestLibraryLongRun: the library's scenes that keep surface tension on (vp.sim's
+// default) run 10,000 steps (30 s at dt 3 ms): every column within its bounds after
+// every chunk, the volume balance exact (load's check), no NaN, and the liquid settled
+// at the end: no column moving more than 0.25 mm in the last step (with one contact angle
+// the demo's shore still flipped between advancing and receding, 0.7 mm a step, after 30 s;
+// vp.sim's 10 degrees of hysteresis stopped it: the demo, coffee, surgery and waterfall
+// move less than 0.02 microns a step, the rock 44 microns, the bowl 0.2 mm where a film
+// left on its steep wall still recedes).
+func TestLibraryLongRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("30 s of simulated time a scene")
+	}
+	for _, name := range []string{"demo.lua", "bowl.lua", "surgery.lua", "coffee.lua", "rock.lua", "waterfall.lua"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := load(t, name, nil)
+			r.chunk = 500
+			if st := r.sim().Settings(); st.SurfaceTension == 0 {
+				t.Fatalf("%s runs without surface tension", name)
+			}
+			steps := 0
+			for !r.done && steps < 10000 {
+				before := r.sim().Steps()
+				r.advance(r.sc.Scene().Time()+float64(r.chunk)*r.sim().Dt(), nil)
+				steps += int(r.sim().Steps() - before)
+			}
+			prev := append([]float32(nil), r.snap.Height...)
+			r.chunk = 1
+			r.advance(r.sc.Scene().Time()+r.sim().Dt(), nil)
+			var moved float64
+			for i, h := range r.snap.Height {
+				moved = max(moved, math.Abs(float64(h-prev[i])))
+			}
+			t.Logf("%s: %d steps, %.1f s; the largest change of a column in the last step %.3g m", name, steps, r.snap.Time, moved)
+			if steps < 10000 && !r.done {
+				t.Errorf("%s: only %d steps", name, steps)
+			}
+			if moved > 2.5e-4 {
+				t.Errorf("%s: a column still moves %.3g m a step after %d steps", name, moved, steps)
+			}
+		})
 	}
 }

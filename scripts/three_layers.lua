@@ -26,6 +26,7 @@ local dt = vp.param("dt", 0) -- 0 = auto
 if dt == 0 then dt = "auto" end
 
 local sim = vp.sim{
+  capillarity = vp.param("capillarity", "off"), -- the paper's method, which this scene reproduces
   size = {0.1, 0.1}, height = 0.04, dx = 0.001, dt = dt, layers = 3, viscosity = 4e-6,
 }
 

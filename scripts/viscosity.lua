@@ -32,6 +32,7 @@ local dt = vp.param("dt", 0.003)
 if dt == 0 then dt = "auto" end
 
 local sim = vp.sim{
+  capillarity = vp.param("capillarity", "off"), -- the paper's method, which this scene reproduces
   size = {0.1, 0.1}, height = 0.04, dx = dx, dt = dt, layers = 1,
   viscosity = nu, damping = 0.5,
 }
