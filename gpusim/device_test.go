@@ -42,7 +42,7 @@ func conformanceCases() []conformanceCase {
 		{X: 0.006, Y: 0.007, Z: 0.05, Radius: 0.002, Rate: 2e-6, Stop: math.Inf(1)},
 		{X: 0.011, Y: 0.004, Z: 0.05, Radius: 0.0015, Rate: -3e-6, Start: 0.03, Stop: math.Inf(1)},
 		// Overlaps the first: its targets share columns, which makes the kernel serial.
-		{X: 0.007, Y: 0.007, Z: 0.05, Radius: 0.001, Rate: 1e-6, Stop: 0.09},
+		{X: 0.007, Y: 0.007, Z: 0.05, Radius: 0.001, Rate: 1e-6, Start: 0.0137, Stop: 0.0907}, // starts and stops within steps
 	}
 	pour := []Emitter{{X: 0.004, Y: 0.0025, Z: 0.03, Radius: 0.0015, Rate: 2e-6, Stop: math.Inf(1)}}
 	// Surface tension on: the contact-line law holds fluxes into dry columns, edges

@@ -25,6 +25,19 @@ type Emitter struct {
 	VX, VY, VZ float64
 }
 
+// overlap is the part, s, of the step [t, t+dt) that e's schedule [Start, Stop) covers:
+// what a source pours in the step is Rate times it, so that a pour from Start to Stop
+// books Rate * (Stop - Start) however the steps fall (the overlaps of consecutive steps
+// add up to it, t+dt being the next step's t). The CUDA kernel vp_emit computes it the
+// same way.
+func (e *Emitter) overlap(t, dt float64) float64 {
+	lo, hi := max(t, e.Start), min(t+dt, e.Stop)
+	if !(hi > lo) {
+		return 0
+	}
+	return hi - lo
+}
+
 // emitterSet holds every emitter with its target columns precomputed (flat CSR arrays), so
 // that applying them allocates nothing. Removed emitters stay, marked inactive, so their
 // ids stay valid.
@@ -291,10 +304,11 @@ func (s *emitterSet) any() bool {
 func (s *emitterSet) apply(t, dt, dx2 float64, h, r, base, top []float32, acct *accounting) {
 	for e := range s.list {
 		em := &s.list[e]
-		if !s.active[e] || em.Rate == 0 || t < em.Start || t >= em.Stop {
+		d := em.overlap(t, dt)
+		if !s.active[e] || em.Rate == 0 || d == 0 {
 			continue
 		}
-		v := em.Rate * dt
+		v := em.Rate * d
 		for k := s.tStart[e]; k < s.tStart[e+1]; k++ {
 			i := s.tCol[k]
 			want := v * s.tWeight[k]

@@ -401,10 +401,11 @@ func (f *fallState) pour(em *emitterSet, t, dt float64, k int64) float64 {
 	var added float64
 	for e := range em.list {
 		src := &em.list[e]
-		if !src.Falls || !em.active[e] || src.Rate <= 0 || t < src.Start || t >= src.Stop {
+		d := src.overlap(t, dt)
+		if !src.Falls || !em.active[e] || src.Rate <= 0 || d == 0 {
 			continue
 		}
-		vol := src.Rate * dt
+		vol := src.Rate * d
 		parts := int(min(math.Ceil(vol/maxVol), maxPourParcels))
 		share := vol / float64(parts)
 		for j := range parts {

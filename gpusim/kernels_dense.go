@@ -305,11 +305,12 @@ func (c *cpuBackend) denseEmit(w int, t float64, parity int) {
 		}
 		e := g.em.emOf[k]
 		em := &s.list[e]
-		if !s.active[e] || em.Rate == 0 || t < em.Start || t >= em.Stop {
+		d := em.overlap(t, dt)
+		if !s.active[e] || em.Rate == 0 || d == 0 {
 			kinds[k] = bookNone
 			continue
 		}
-		v := em.Rate * dt
+		v := em.Rate * d
 		i := s.tCol[k]
 		want := v * s.tWeight[k]
 		old := float64(h[i]) + float64(r[i])

@@ -298,8 +298,12 @@ __device__ __forceinline__ void vp_emit_one(const VPEmit &a, int k)
 {
 	int e = a.tEm[k], i = a.tCol[k];
 	double rate = a.rate[e];
-	if (a.active[e] && rate != 0 && !(a.t < a.start[e]) && !(a.t >= a.stop[e])) {
-		double v = rate * a.dt;
+	// The part of the step [t, t+dt) the schedule [start, stop) covers (Emitter.overlap).
+	double end = a.t + a.dt;
+	double lo = a.t > a.start[e] ? a.t : a.start[e];
+	double hi = end < a.stop[e] ? end : a.stop[e];
+	if (a.active[e] && rate != 0 && hi > lo) {
+		double v = rate * (hi - lo);
 		double want = v * a.tWeight[k];
 		double old = (double)a.h[i] + (double)a.r[i];
 		double target = old + want / a.dx2;
