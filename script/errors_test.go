@@ -263,9 +263,11 @@ func TestCallbackTimeout(t *testing.T) {
 		})
 	})
 	t.Run("extraction does not count", func(t *testing.T) {
-		// 500 x 500 cells through a heightfield take longer than 1 ms to extract.
+		// 500 x 500 cells through a heightfield take longer than 200 ms to extract (0.4 s
+		// alone, 1.5 s with -race): each call is timed, not the extraction. (At 50 ms a
+		// call descheduled on a loaded machine under -race tripped it.)
 		o := o
-		o.CallbackTimeout = 50 * time.Millisecond
+		o.CallbackTimeout = 200 * time.Millisecond
 		src := "local sim = vp.sim{ size = {0.1, 0.1}, dx = 0.0002, layers = 1, workers = 1 }\n" +
 			"sim:terrain(vp.heightfield{ fn = function(x, y) return 0.001 + 0.01 * x end })"
 		s, err := LoadSource("big.lua", []byte(src), o)
