@@ -2,8 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/vpbench/vpbench/engine"
+	"github.com/vpbench/vpbench/internal/fileout"
 )
 
 // Preview is the optional preview window (package preview, GLFW on the main thread).
@@ -237,7 +238,8 @@ func (m *Model) screenshot() tea.Cmd {
 	base := filepath.Join(m.opt.ScreenshotDir, "vpbench-"+stamp)
 	text := ansi.Strip(m.render()) + "\n"
 	writeText := func(prefix string) tea.Msg {
-		if err := os.WriteFile(base+".txt", []byte(text), 0o644); err != nil {
+		// Through fileout, as every file vpbench writes: a temporary name, then the real one.
+		if err := fileout.Write(base+".txt", func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 			return noteMsg(prefix + "screenshot: " + err.Error())
 		}
 		return noteMsg(prefix + "text screenshot saved to " + base + ".txt")
