@@ -74,6 +74,8 @@ type Config struct {
 	SendInterval time.Duration
 	// NoMap leaves the depth map out of the States (a headless run shows none).
 	NoMap bool
+	// Checkpoints are the run's checkpoints and the one it resumes from (checkpoint.go).
+	Checkpoints Checkpoints
 }
 
 // Result is how a headless run ended: the last state, the scenario's description, the
@@ -127,6 +129,8 @@ type Runner struct {
 	snap             gpusim.Snapshot
 	runStart         time.Time
 	rec              *recording // the clip being recorded, if any (record.go)
+
+	ckpt checkpointer // checkpoints (checkpoint.go)
 }
 
 // New makes a runner; it does nothing until Run. send receives State, Log and (headless) Progress values
@@ -186,6 +190,7 @@ func (r *Runner) Run(ctx context.Context) {
 	defer close(r.done)
 	defer func() {
 		if r.sc != nil {
+			r.finalCheckpoint()
 			r.finish(ctx)
 			r.sc.Close()
 			r.sc, r.scene = nil, nil
@@ -350,6 +355,7 @@ func (r *Runner) step(n int) {
 	if err == nil && stepped > 0 {
 		r.frameHook()
 		r.recordAfterFrame()
+		r.checkpointIfDue()
 	}
 	if r.cfg.Headless {
 		r.out.flushLog()
@@ -424,6 +430,9 @@ func (r *Runner) load(reload bool) {
 	} else {
 		sc, err = script.Load(r.cfg.Path, opt)
 	}
+	if err == nil {
+		err = r.resume(sc) // the first load, from Config.Checkpoints.Resume
+	}
 	if err != nil {
 		r.out.logf(LogError, "%v", err)
 		if r.sc != nil {
@@ -443,6 +452,7 @@ func (r *Runner) load(reload bool) {
 	r.work.builder = nil
 	r.clocks.reset()
 	r.runStart = time.Now()
+	r.startCheckpoints()
 	// On a device backend a frame's steps run while the previous frame is drawn; setStatus
 	// and step wait for them when the run stops (Sync).
 	r.scene.SetPipelined(true)

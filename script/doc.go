@@ -153,6 +153,9 @@
 // timeout, and coroutines the script creates inherit it. Go work inside a vp call
 // (extraction, building the solver, loading a mesh) pauses the watchdog. Callbacks run
 // only between steps, so an error never leaves the solver half-updated; the Lua stack is
-// reset after every entry. Not bounded: memory (a loop doubling a string), and the time
-// of a single Go library call (a pathological string pattern).
+// reset after every entry. A memory monitor (memory.go) cancels the same context when
+// the script has grown the Go heap by more than Options.MemoryLimit (1 GiB by default):
+// the error says "the script used more than 1 GiB of memory". Not bounded: the time of a
+// single Go library call (a pathological string pattern), and the memory of a single
+// step (s .. s allocates its result at once, before the monitor can stop it).
 package script

@@ -59,6 +59,7 @@ func (s *Scenario) newState() {
 
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wd.cancel = s.cancel
+	s.mem.start(s.memLimit(), s.cancel) // the heap's baseline: the script's memory counts from here
 	L.SetContext(s.ctx)
 	s.hf.th, _ = L.NewThread() // heightfield fns run here (a child of the context)
 
@@ -239,6 +240,7 @@ func (s *Scenario) mathRandomseed(L *lua.LState) int {
 	if v == math.Trunc(v) && math.Abs(v) < 1<<63 {
 		seed = uint64(int64(v))
 	}
-	s.rng = rand.New(rand.NewPCG(seed, 0))
+	s.ck.pcg = rand.NewPCG(seed, 0) // its state goes into checkpoints
+	s.rng = rand.New(s.ck.pcg)
 	return 0
 }

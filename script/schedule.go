@@ -57,6 +57,7 @@ func (q *eventQueue) Pop() any {
 func (s *Scenario) schedule(e *event) {
 	s.seq++
 	e.seq = s.seq
+	s.ck.register(s, e)
 	heap.Push(&s.events, e)
 }
 
@@ -141,6 +142,9 @@ func (s *Scenario) callback(e *event, now float64) {
 	}
 }
 
+// waitNils are the results of vp.wait in main: enough nils for any call site.
+var waitNils = [8]lua.LValue{lua.LNil, lua.LNil, lua.LNil, lua.LNil, lua.LNil, lua.LNil, lua.LNil, lua.LNil}
+
 // resumeMain runs the main coroutine until it waits (vp.wait) or returns.
 func (s *Scenario) resumeMain() {
 	now := s.scene.Sim().Time()
@@ -150,11 +154,19 @@ func (s *Scenario) resumeMain() {
 		return
 	}
 	var st lua.ResumeState
+	// vp.wait returns nothing, but gopher-lua does not fill the results its call site
+	// wants (local x = vp.wait(1)) beyond the values the resume passes: they would be Go
+	// nils, which crash the VM where used. So each resume after the first passes nils.
+	var waitResults []lua.LValue
+	if s.mainBegun {
+		waitResults = waitNils[:]
+	}
+	s.mainBegun = true
 	ctx := fmt.Sprintf("in main, t = %.6g s", now)
 	s.resuming = true
 	err := s.enter(s.mainDef, ctx, func() error {
 		var err error
-		st, err, _ = s.L.Resume(s.mainTh, s.mainFn)
+		st, err, _ = s.L.Resume(s.mainTh, s.mainFn, waitResults...)
 		return err
 	})
 	s.resuming = false

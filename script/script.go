@@ -48,6 +48,11 @@ type Options struct {
 	// A longer run is cancelled with a "callback ran longer than" *Error. Time spent in
 	// terrain extraction and building the solver does not count.
 	CallbackTimeout time.Duration
+	// MemoryLimit bounds the memory the script uses, in bytes; 0 = DefaultMemoryLimit (1
+	// GiB). A script that grows the Go heap by more than this while it runs is stopped
+	// with a "the script used more than ... of memory" *Error (see memory.go for how it
+	// is measured, and what cannot be caught).
+	MemoryLimit int64
 	// Timings, if set, reports the run loop's Table 1 clocks for sim:stats() (the sim,
 	// surface and render rows). It runs on the runner goroutine. nil: sim:stats() reports
 	// each Advance call that stepped as one simulation frame, and no surface or render.
@@ -89,6 +94,7 @@ type Scenario struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wd     watchdog
+	mem    memMonitor
 	rng    *rand.Rand
 	mt     metatables
 	vpMod  *lua.LTable
@@ -97,18 +103,19 @@ type Scenario struct {
 	simPlace place        // the vp.sim call
 	simUD    *lua.LUserData
 
-	events   eventQueue
-	seq      int64
-	mainTh   *lua.LState
-	mainFn   *lua.LFunction
-	mainDef  place
-	mainWait *event // set by vp.wait while main runs
-	resuming bool   // resumeMain is running main (not a script's coroutine.resume)
-	started  bool
-	done     bool
-	closed   bool
-	err      *Error
-	raised   *Error // the last *Error raised into Lua with its own place (call.raise)
+	events    eventQueue
+	seq       int64
+	mainTh    *lua.LState
+	mainFn    *lua.LFunction
+	mainDef   place
+	mainWait  *event // set by vp.wait while main runs
+	resuming  bool   // resumeMain is running main (not a script's coroutine.resume)
+	mainBegun bool   // main has been resumed once: later resumes return from its vp.wait
+	started   bool
+	done      bool
+	closed    bool
+	err       *Error
+	raised    *Error // the last *Error raised into Lua with its own place (call.raise)
 
 	hf heightfieldState
 
@@ -122,6 +129,8 @@ type Scenario struct {
 	// sim:stats() reports as the sim row when no run loop supplies Options.Timings.
 	advances timing.PhaseClock
 	stepped  int64
+
+	ck checkpointState // what checkpoints need beside the Lua state (checkpoint.go)
 }
 
 // Load reads and compiles the file, runs its top level (the scene set-up) and returns
@@ -149,6 +158,9 @@ func checkOptions(opt Options) error {
 	if opt.Workers > maxWorkers {
 		return fmt.Errorf("script: workers is %d: at most %d", opt.Workers, maxWorkers)
 	}
+	if opt.MemoryLimit < 0 {
+		return fmt.Errorf("script: memory limit is %d bytes: want > 0 (0 = the default, %s)", opt.MemoryLimit, FormatBytes(DefaultMemoryLimit))
+	}
 	for k := range opt.Params {
 		if k == "" {
 			return errors.New("script: a parameter has an empty name")
@@ -175,8 +187,8 @@ func load(file, name string, src []byte, opt Options) (*Scenario, error) {
 		modules:    map[string]lua.LValue{},
 		loading:    map[string]bool{},
 		paramsUsed: map[string]bool{},
-		rng:        rand.New(rand.NewPCG(0, 0)),
 	}
+	s.initCheckpoint(src) // the source's hash and the random generator
 	if s.timeout <= 0 {
 		s.timeout = DefaultCallbackTimeout
 	}
@@ -240,6 +252,9 @@ func (s *Scenario) finishLoad() *Error {
 	// protected call.
 	switch m := s.L.G.Global.RawGetString("main").(type) {
 	case *lua.LFunction:
+		if m.IsG { // (gopher-lua cannot run a Go function as a coroutine: odd errors, or none)
+			return &Error{File: s.file, Msg: "main is a built-in function: it must be a function written in Lua (function main() ... end), run as a coroutine beside the solver"}
+		}
 		s.mainFn = m
 		s.mainDef = s.funcPlace(m)
 		s.mainTh, _ = s.L.NewThread()
@@ -291,9 +306,14 @@ func (s *Scenario) enter(fallback place, context string, run func() error) *Erro
 	}
 	s.raised = nil
 	s.wd.arm(s.timeout)
+	s.mem.enter()
 	err := run()
+	memFired := s.mem.leave()
 	_, fired := s.wd.disarm()
 	s.L.SetTop(0)
+	if memFired {
+		return s.memoryError()
+	}
 	if e := s.raisedError(err); e != nil {
 		return e
 	}
@@ -435,6 +455,7 @@ func (s *Scenario) Close() {
 	}
 	s.closed = true
 	s.wd.disarm()
+	s.mem.stop()
 	if s.cancel != nil {
 		s.cancel()
 	}

@@ -22,7 +22,7 @@ func (s *Scenario) outputMethods() []decl {
 func (s *Scenario) simExportMesh(L *lua.LState) int {
 	c := s.simCall(L, "export_mesh")
 	c.ensureSim()
-	path := L.CheckString(2)
+	path := c.pathArg(2)
 	if err := safeOutputPath(path); err != nil {
 		c.fail("%v", err)
 	}
@@ -38,7 +38,7 @@ func (s *Scenario) simExportMesh(L *lua.LState) int {
 func (s *Scenario) simScreenshot(L *lua.LState) int {
 	c := s.simCall(L, "screenshot")
 	c.ensureSim()
-	path := c.L.CheckString(2)
+	path := c.pathArg(2)
 	if err := safeOutputPath(path); err != nil {
 		c.fail("%v", err)
 	}
@@ -105,6 +105,17 @@ func (s *Scenario) simRecord(L *lua.LState) int {
 	}))
 	L.Push(rec)
 	return 1
+}
+
+// pathArg reads argument n, the path of a file to write: a string (gopher-lua's
+// CheckString would raise "bad argument #2 to ?", naming no function).
+func (c call) pathArg(n int) string {
+	v := c.L.Get(n)
+	p, ok := v.(lua.LString)
+	if !ok {
+		c.fail("the path is %s, want a file name (a string)", describeValue(v))
+	}
+	return string(p)
 }
 
 // safeOutputPath checks a path a script wants to write: relative, inside the working

@@ -30,7 +30,12 @@ func (s *Scenario) simTerrain(L *lua.LState) int {
 
 // pauseWatchdog stops the watchdog for Go work that is not Lua (extraction, building
 // the solver, loading a mesh); the returned func restarts it with the budget left.
-func (s *Scenario) pauseWatchdog() (resume func()) { return s.wd.pause() }
+// The memory monitor pauses too, and credits what the Go work kept.
+func (s *Scenario) pauseWatchdog() (resume func()) {
+	wd := s.wd.pause()
+	mem := s.mem.pause()
+	return func() { mem(); wd() } // a collection in mem() does not count as the script's time
+}
 
 // setTerrain sets the scene's terrain (nil: the empty domain), building the solver the
 // first time, with the watchdog paused (a heightfield fn's calls are timed one by one).
@@ -49,6 +54,7 @@ func (s *Scenario) setTerrain(solid terrain.Solid) (rejected float64, err error)
 		return 0, err
 	}
 	s.warnAll(warnings)
+	s.ck.terrainSet(s)
 	return rejected, nil
 }
 

@@ -26,7 +26,7 @@ func (s *Scenario) simAt(L *lua.LState) int {
 	c := s.simCall(L, "at")
 	t := c.number("t", L.Get(2))
 	fn := c.function(3)
-	e := &event{t: t, fn: fn, what: fmt.Sprintf("sim:at(%g)", t), def: s.funcPlace(fn)}
+	e := &event{t: t, fn: fn, what: fmt.Sprintf("sim:at(%g)", t), def: c.fnPlace(fn)}
 	s.schedule(e)
 	return s.pushTimer(L, e)
 }
@@ -39,9 +39,18 @@ func (s *Scenario) simEvery(L *lua.LState) int {
 	}
 	fn := c.function(3)
 	now := s.now()
-	e := &event{t: now + p, t0: now, k: 1, period: p, fn: fn, what: fmt.Sprintf("sim:every(%g)", p), def: s.funcPlace(fn)}
+	e := &event{t: now + p, t0: now, k: 1, period: p, fn: fn, what: fmt.Sprintf("sim:every(%g)", p), def: c.fnPlace(fn)}
 	s.schedule(e)
 	return s.pushTimer(L, e)
+}
+
+// fnPlace is where fn, a callback, is defined: for a built-in function (print, vp.box),
+// which has no Lua definition, the line of the call that takes it.
+func (c call) fnPlace(fn *lua.LFunction) place {
+	if fn.Proto == nil {
+		return c.where()
+	}
+	return c.s.funcPlace(fn)
 }
 
 // pushTimer returns a handle on a scheduled callback, with :cancel().

@@ -172,16 +172,21 @@ func (h *hfSolid) height(x, y float64) float64 {
 	th := s.hf.th
 	s.hf.busy = true
 	s.wd.arm(s.timeout)
+	s.mem.enter()
 	th.Push(h.fn)
 	th.Push(lua.LNumber(x))
 	th.Push(lua.LNumber(y))
 	err := th.PCall(2, 1, nil)
+	memFired := s.mem.leave()
 	_, fired := s.wd.disarm()
 	s.hf.busy = false
 	ret := th.Get(-1)
 	th.SetTop(0)
 	ctx := func() string { return fmt.Sprintf("in the vp.heightfield fn at x = %g, y = %g", x, y) }
 	switch {
+	case memFired:
+		s.hf.fail(x, y, s.memoryError())
+		return math.NaN()
 	case fired:
 		s.hf.fail(x, y, s.timeoutError(err, h.def, ctx()))
 		return math.NaN()
@@ -218,7 +223,7 @@ func (s *Scenario) vpHeightfield(L *lua.LState) int {
 	if !ok {
 		c.fail("fn is %s, want a function(x, y) returning z", typeName(fv))
 	}
-	h := &hfSolid{s: s, fn: fn, def: s.funcPlace(fn)}
+	h := &hfSolid{s: s, fn: fn, def: c.fnPlace(fn)}
 	b, err := terrain.Heightfield(h.height)
 	if err != nil {
 		c.raise(err)

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/vpbench/vpbench/script"
@@ -61,9 +63,10 @@ func (p paramFlags) Set(s string) error {
 
 // scenarioFlags are the flags every command that loads a scenario takes.
 type scenarioFlags struct {
-	params  paramFlags
-	backend string
-	workers int
+	params       paramFlags
+	backend      string
+	workers      int
+	scriptMemory sizeFlag
 }
 
 func (f *scenarioFlags) register(fs *flag.FlagSet) {
@@ -71,10 +74,54 @@ func (f *scenarioFlags) register(fs *flag.FlagSet) {
 	fs.Var(f.params, "param", "a scenario parameter name=value, read by vp.param (repeatable)")
 	fs.StringVar(&f.backend, "backend", "", `solver backend: "cpu", "cuda" or "auto" (default: the script's)`)
 	fs.IntVar(&f.workers, "workers", -1, "CPU threads (0 = all cores; default: the script's)")
+	fs.Var(&f.scriptMemory, "script-memory", "the memory the script may use (512MiB, 2GiB, 1e9 bytes; default 1GiB): a script that grows past it is stopped with an error")
 }
 
 func (f *scenarioFlags) options(print func(string)) script.Options {
-	return script.Options{Print: print, Params: f.params, Backend: f.backend, Workers: f.workers}
+	return script.Options{Print: print, Params: f.params, Backend: f.backend, Workers: f.workers, MemoryLimit: int64(f.scriptMemory)}
+}
+
+// sizeFlag is a size in bytes: a number (1e9, 1048576) with an optional unit, B, KB, MB,
+// GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024; K, M, G, T too), case
+// and a space between ignored. 0 means the default.
+type sizeFlag int64
+
+func (f *sizeFlag) String() string {
+	if *f == 0 {
+		return ""
+	}
+	return script.FormatBytes(int64(*f))
+}
+
+func (f *sizeFlag) Set(s string) error {
+	n, err := parseSize(s)
+	if err != nil {
+		return err
+	}
+	*f = sizeFlag(n)
+	return nil
+}
+
+// parseSize reads a size for sizeFlag; it must be at least 1 MiB.
+func parseSize(s string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	i := len(t)
+	for i > 0 && (t[i-1] >= 'a' && t[i-1] <= 'z') {
+		i--
+	}
+	num, unit := strings.TrimSpace(t[:i]), t[i:]
+	mult := map[string]float64{"": 1, "b": 1, "bytes": 1,
+		"k": 1 << 10, "kib": 1 << 10, "kb": 1e3, "m": 1 << 20, "mib": 1 << 20, "mb": 1e6,
+		"g": 1 << 30, "gib": 1 << 30, "gb": 1e9, "t": 1 << 40, "tib": 1 << 40, "tb": 1e12}[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if mult == 0 || err != nil || num == "" {
+		return 0, fmt.Errorf("%q is not a size: want a number of bytes with an optional unit (512MiB, 2GiB, 1e9)", s)
+	}
+	b := v * mult
+	if math.IsNaN(b) || b < 1<<20 || b > 1<<50 {
+		return 0, fmt.Errorf("%q is not a usable size: want between 1 MiB and 1 PiB", s)
+	}
+	return int64(b), nil
 }
 
 // loadScenario loads a scenario file, or the built-in demo when path is "".

@@ -136,8 +136,15 @@ usage:
                                           run to simulated time T and draw the preview's
                                           picture offscreen into a PNG
 
+Every command that runs a script takes --script-memory SIZE (512MiB, 2GiB, 1e9): the
+memory the script may use, 1GiB by default; past it the script is stopped with an error.
+
 vpbench run and the default mode take --preview: open the preview window (needs a
 display; without one the run goes on and says so). sim:screenshot renders offscreen.
+
+vpbench run and the default mode take --checkpoint FILE [--checkpoint-every S]: checkpoints
+of the scenario every S simulated seconds, and a final one when the run stops (Ctrl-C, q,
+--until); --resume FILE goes on from one, to the same results (docs/checkpoints.md).
 
 Run 'vpbench run -h' (or check, bench, render) for each command's flags.
 Exit status: 0 success, 1 script or run error, 2 bad arguments.

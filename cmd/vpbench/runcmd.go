@@ -31,6 +31,7 @@ type runOptions struct {
 	cpuprofile string  // --cpuprofile: a CPU profile of the run
 	surface    bool    // build the liquid surface every frame
 	export     engine.Export
+	ckpt       checkpointFlags        // --checkpoint, --checkpoint-every, --resume (checkpoint.go)
 	given      func(name string) bool // whether the command line set a flag
 }
 
@@ -48,6 +49,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.export.Every, "export-every", 0, "write the surface mesh every N frames (0: never; implies --surface)")
 	fs.StringVar(&o.export.Dir, "export-dir", "out", "folder for --export-every's numbered meshes")
 	fs.StringVar(&o.export.Format, "export-format", "obj", `mesh format for --export-every: "obj" or "ply" (with opacity)`)
+	o.ckpt.register(fs)
 	o.given = func(name string) bool { return flagGiven(fs, name) }
 }
 
@@ -73,6 +75,9 @@ func (o *runOptions) validate() error {
 	if err := o.export.Validate(); err != nil {
 		return usagef("%v", err)
 	}
+	if err := o.ckpt.validate(); err != nil {
+		return err
+	}
 	if o.export.Every > 0 {
 		o.surface = true
 	}
@@ -93,6 +98,7 @@ func (o *runOptions) engineConfig(path string, src *preview.Source) engine.Confi
 		Export:     o.export,
 		Preview:    src,
 	}
+	cfg.Checkpoints = o.ckpt.config()
 	if path == "" {
 		cfg.Source = demoScript
 	}
@@ -109,7 +115,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var o runOptions
 	o.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench run [--headless] [--until T] [--fps F | --frame-steps N] [--surface] [--json FILE] [--param name=value]... [scenario.lua]\n\n"+
+		fmt.Fprintf(stderr, "usage: vpbench run [--headless] [--until T] [--fps F | --frame-steps N] [--surface] [--json FILE] [--param name=value]... [--checkpoint FILE [--checkpoint-every S]] [--resume FILE] [scenario.lua]\n\n"+
 			"Runs a scenario (the built-in demo when none is given) and prints the paper's Table 1 timings and the volume accounting.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -209,6 +215,11 @@ func runHeadless(ctx context.Context, cfg engine.Config, stdout io.Writer, prog 
 			if prog != nil {
 				prog.update(m.Time)
 			}
+		case engine.Checkpoint: // where each checkpoint went (or why not)
+			if prog != nil {
+				prog.clear()
+			}
+			print(m.String())
 		}
 	})
 	r.Run(ctx)

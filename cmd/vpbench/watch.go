@@ -30,6 +30,7 @@ func watchScenario(ctx context.Context, path string, o runOptions, stdout, stder
 			}
 		}()
 		err = runScenario(runCtx, path, o, stdout, stderr)
+		o.ckpt.resume = "" // a reload starts afresh (docs/checkpoints.md)
 		if ctx.Err() != nil {
 			cancel()
 			return nil

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/vpbench/vpbench/script"
+)
+
+// Checkpoints are a run's checkpoints (docs/checkpoints.md): where they are written and
+// how often, and the checkpoint the run starts from.
+type Checkpoints struct {
+	// Path is the file the checkpoints are written to, each replacing the last
+	// atomically (script.Scenario.SaveCheckpoint); "" writes none.
+	Path string
+	// Every is the simulated time between two checkpoints, s: one is written at the first
+	// frame boundary at or after each multiple of Every past the start. 0: only the final
+	// one, written when the run stops without a script error (Until reached, main
+	// returned, Ctrl-C, the UI's quit).
+	Every float64
+	// Resume, if set, is a checkpoint the first load resumes from (script.Scenario.
+	// ResumeFile); a refused checkpoint is a load error. Reloads (Watch) start afresh.
+	Resume string
+}
+
+// Validate names the first field that cannot be used.
+func (c Checkpoints) Validate() error {
+	if math.IsNaN(c.Every) || math.IsInf(c.Every, 0) || c.Every < 0 {
+		return fmt.Errorf("the checkpoint period is %v: it must be a number of simulated seconds > 0 (or 0: only a final checkpoint)", c.Every)
+	}
+	if c.Every > 0 && c.Path == "" {
+		return errors.New("a checkpoint period needs a checkpoint file")
+	}
+	return nil
+}
+
+// CheckpointKind says what a Checkpoint message reports.
+type CheckpointKind int
+
+const (
+	CheckpointWritten CheckpointKind = iota // a periodic checkpoint
+	CheckpointFinal                         // the one written when the run stops
+	CheckpointResumed                       // the run resumed from Path
+)
+
+// Checkpoint reports a checkpoint written (or failed: Err) or the run resumed from one.
+// A headless run sends it through the send function; every run also logs it.
+type Checkpoint struct {
+	Kind CheckpointKind
+	Path string
+	Time float64 // simulated s
+	Err  error
+}
+
+func (c Checkpoint) String() string {
+	switch {
+	case c.Err != nil:
+		return fmt.Sprintf("checkpoint not written to %s (t = %.6g s): %v", c.Path, c.Time, c.Err)
+	case c.Kind == CheckpointResumed:
+		return fmt.Sprintf("resumed from %s at t = %.6g s", c.Path, c.Time)
+	case c.Kind == CheckpointFinal:
+		return fmt.Sprintf("final checkpoint written to %s (t = %.6g s)", c.Path, c.Time)
+	}
+	return fmt.Sprintf("checkpoint written to %s (t = %.6g s)", c.Path, c.Time)
+}
+
+// checkpointer is the runner's part that writes checkpoints.
+type checkpointer struct {
+	next   float64 // simulated time of the next periodic checkpoint
+	loaded int     // loads so far: only the first resumes
+}
+
+// resume resumes a freshly loaded scenario from Config.Checkpoints.Resume on the first
+// load; on an error it closes sc.
+func (r *Runner) resume(sc *script.Scenario) error {
+	r.ckpt.loaded++
+	path := r.cfg.Checkpoints.Resume
+	if path == "" || r.ckpt.loaded > 1 {
+		return nil
+	}
+	if err := sc.ResumeFile(path); err != nil {
+		sc.Close()
+		return err
+	}
+	r.reportCheckpoint(Checkpoint{Kind: CheckpointResumed, Path: path, Time: sc.Scene().Time()})
+	return nil
+}
+
+// startCheckpoints plans the first periodic checkpoint of a (re)loaded scenario.
+func (r *Runner) startCheckpoints() {
+	r.ckpt.next = math.Inf(1)
+	if every := r.cfg.Checkpoints.Every; every > 0 && r.cfg.Checkpoints.Path != "" {
+		r.ckpt.next = r.scene.Time() + every
+	}
+}
+
+// checkpointIfDue writes the periodic checkpoint after a frame when its time has come.
+func (r *Runner) checkpointIfDue() {
+	t := r.scene.Time()
+	if r.sc == nil || t < r.ckpt.next-1e-9 {
+		return
+	}
+	every := r.cfg.Checkpoints.Every
+	for r.ckpt.next <= t+1e-9 {
+		r.ckpt.next += every
+	}
+	r.writeCheckpoint(CheckpointWritten)
+}
+
+// finalCheckpoint writes the last checkpoint when a run with checkpoints stops, unless a
+// script error stopped it (the last good checkpoint stays).
+func (r *Runner) finalCheckpoint() {
+	if r.cfg.Checkpoints.Path == "" || r.sc == nil {
+		return
+	}
+	if r.err != nil && !errors.Is(r.err, context.Canceled) || r.status == StatusFailed {
+		r.out.logf(LogWarn, "no final checkpoint: the run stopped on an error (%s keeps the last one)", r.cfg.Checkpoints.Path)
+		return
+	}
+	r.writeCheckpoint(CheckpointFinal)
+}
+
+// writeCheckpoint writes the scenario's checkpoint to Config.Checkpoints.Path and says so.
+// A failed write is reported and the run goes on (the file keeps the last checkpoint).
+func (r *Runner) writeCheckpoint(kind CheckpointKind) {
+	r.scene.Sync()
+	c := Checkpoint{Kind: kind, Path: r.cfg.Checkpoints.Path, Time: r.scene.Time()}
+	c.Err = r.sc.SaveCheckpoint(c.Path)
+	r.reportCheckpoint(c)
+}
+
+// reportCheckpoint logs c and, headless, sends it.
+func (r *Runner) reportCheckpoint(c Checkpoint) {
+	lvl := LogInfo
+	if c.Err != nil {
+		lvl = LogError
+	}
+	r.out.logf(lvl, "%s", c)
+	if r.cfg.Headless {
+		r.send(c)
+	}
+}

@@ -1,0 +1,25 @@
+package scene
+
+import (
+	"io"
+)
+
+// WriteCheckpoint writes the solver's whole state (gpusim.Sim.WriteCheckpoint) after
+// waiting for the steps in flight. The scene's own settings (the surface's, the liquid's)
+// are not in it: script.Scenario's checkpoint saves them beside it (docs/checkpoints.md).
+func (s *Scene) WriteCheckpoint(w io.Writer) error {
+	s.Sync()
+	return s.sim.WriteCheckpoint(w)
+}
+
+// ReadCheckpoint replaces the solver's state with a checkpoint's (gpusim.Sim.ReadCheckpoint:
+// the same terrain, or an error naming the mismatch and nothing changed). The solver's
+// settings become the checkpoint's; the caller brings the scene's settings in line first
+// (Change), so that the scene and the solver agree. The snapshot and the time follow.
+func (s *Scene) ReadCheckpoint(r io.Reader) error {
+	s.Sync()
+	err := s.sim.ReadCheckpoint(r)
+	s.snapOK = false
+	s.storeTime()
+	return err
+}
