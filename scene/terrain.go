@@ -25,6 +25,32 @@ func (s *Scene) SetTerrain(solid terrain.Solid) (rejected float64, warnings []st
 	if err != nil {
 		return 0, nil, err
 	}
+	return s.install(cols, solid)
+}
+
+// SetColumns is SetTerrain with the columns given rather than extracted (a checkpoint's):
+// the solver is built on them, or they are handed to it, and the terrain's picture (the
+// surface's terrain mesh, Solid) becomes terrain.ColumnsSolid(cols), the columns' blocky
+// outline, until the next SetTerrain. cols must pass Columns.Validate and be of the
+// scene's grid (its domain's cells, dx, height and layers); they are shared, not copied.
+func (s *Scene) SetColumns(cols *terrain.Columns) (rejected float64, warnings []string, err error) {
+	if cols == nil {
+		return 0, nil, fmt.Errorf("%s: set columns: nil columns", s.name)
+	}
+	if err := cols.Validate(); err != nil {
+		return 0, nil, err
+	}
+	nx, ny := s.domain.Grid()
+	if cols.Nx != nx || cols.Ny != ny || cols.Dx != s.domain.Dx || cols.Height != s.domain.Height || cols.Layers != s.layers {
+		return 0, nil, fmt.Errorf("%s: the columns are a %dx%d grid of %d layers (dx %g m, height %g m), the scene's %dx%d of %d (dx %g m, height %g m)",
+			s.name, cols.Nx, cols.Ny, cols.Layers, cols.Dx, cols.Height, nx, ny, s.layers, s.domain.Dx, s.domain.Height)
+	}
+	return s.install(cols, terrain.ColumnsSolid(cols))
+}
+
+// install builds the solver on cols, or hands them to it, with solid as the terrain's
+// picture (SetTerrain, SetColumns).
+func (s *Scene) install(cols *terrain.Columns, solid terrain.Solid) (rejected float64, warnings []string, err error) {
 	if s.sim == nil {
 		sim, err := gpusim.New(cols, s.settings.Solver)
 		if err != nil {

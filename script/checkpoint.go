@@ -24,11 +24,13 @@ import (
 
 	"github.com/vpbench/vpbench/internal/fileout"
 	"github.com/vpbench/vpbench/scene"
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // CheckpointVersion is the version of the scenario checkpoint format WriteCheckpoint
-// writes, the only one Resume reads.
-const CheckpointVersion = 1
+// writes. Resume reads it and version 1, whose header has no Columns (version 1 files of
+// runs that changed the terrain mid-run are refused).
+const CheckpointVersion = 2
 
 // CheckpointMagic opens every scenario checkpoint.
 const CheckpointMagic = "vpbench-scenario-checkpoint"
@@ -63,7 +65,8 @@ func (c *checkpointState) register(s *Scenario, e *event) {
 	}
 }
 
-// terrainSet records a terrain set after the set-up: such a run cannot be resumed.
+// terrainSet records a terrain set after the set-up: its checkpoints save the solver's
+// columns, which the fresh load does not build.
 func (c *checkpointState) terrainSet(s *Scenario) {
 	if s.started && !c.terrainChanged {
 		c.terrainChanged, c.terrainAt = true, s.now()
@@ -129,6 +132,9 @@ type ckHeader struct {
 	RNG                            []byte // math.random's generator (rand.PCG's binary form)
 	TerrainChanged                 bool   // sim:terrain ran after the set-up ...
 	TerrainAt                      float64
+	// Columns are the solver's columns when TerrainChanged (nil otherwise): the resume
+	// sets them (scene.SetColumns) before it reads the solver's state. Version 2.
+	Columns *terrain.Columns
 }
 
 // paramsHash is the SHA-256 of the parameters, sorted by name, "name=value\n" each.
@@ -150,7 +156,8 @@ func (s *Scenario) SaveCheckpoint(path string) error {
 // WriteCheckpoint writes a checkpoint of the scenario at the current step boundary: its
 // identity (the script's name, the SHA-256 of its source and of its parameters), the
 // scene's settings, the set-up's timers, the scheduler's counter, main's progress, the
-// random generator and the solver's whole state (gpusim.Sim.WriteCheckpoint). The format,
+// random generator, the solver's columns if the terrain changed after the set-up, and
+// the solver's whole state (gpusim.Sim.WriteCheckpoint). The format,
 // little-endian: the magic CheckpointMagic, the version (uint32, CheckpointVersion), the
 // header's length (uint64) and the gob-encoded header, the solver checkpoint's length
 // (uint64) and its bytes, then a CRC-32 (IEEE) of everything before it.
@@ -169,6 +176,9 @@ func (s *Scenario) WriteCheckpoint(w io.Writer) error {
 		HasMain: s.mainFn != nil, MainStarted: s.started, MainDone: s.done,
 		TerrainChanged: s.ck.terrainChanged, TerrainAt: s.ck.terrainAt}
 	h.Settings.Surface.Camera = nil
+	if s.ck.terrainChanged {
+		h.Columns = s.scene.Sim().Columns()
+	}
 	top := map[*event]bool{}
 	for _, e := range s.ck.timers {
 		top[e] = true
@@ -225,9 +235,15 @@ func (s *Scenario) ResumeFile(path string) error {
 // It refuses, naming the file (name) and the reason, a file that is not a scenario
 // checkpoint, of another format version, truncated or corrupt; one written by another
 // script (another source: "checkpoint.vpc was written by surgery.lua with another
-// content") or with other parameters; one whose run changed the terrain after the
-// set-up; timers that do not match; and what gpusim refuses (another terrain). A refused
-// checkpoint leaves the scenario as it was loaded.
+// content") or with other parameters; a version 1 file whose run changed the terrain
+// after the set-up; timers that do not match; and what gpusim refuses (another terrain).
+// A refused checkpoint leaves the scenario as it was loaded (after a terrain change, with
+// the loaded terrain set again, the liquid carried over).
+//
+// A run that changed the terrain after the set-up resumes on the checkpoint's columns
+// (scene.SetColumns, before the solver's state, whose fingerprint they match); the
+// terrain's picture is then their blocky outline (terrain.ColumnsSolid), until the script
+// sets a terrain again. That is warned.
 //
 // What cannot be restored is warned: main's coroutine (if main was running at the
 // checkpoint it does not run again; the timers and the solver go on), and timers
@@ -250,8 +266,8 @@ func (s *Scenario) Resume(r io.Reader, name string) error {
 	if err := s.checkIdentity(h, name); err != nil {
 		return err
 	}
-	if h.TerrainChanged {
-		return fmt.Errorf("resume %s: the script changed the terrain (sim:terrain) at t = %.6g s, after its set-up: terrain changes mid-run cannot be resumed yet (docs/checkpoints.md)", name, h.TerrainAt)
+	if h.TerrainChanged && h.Columns == nil {
+		return fmt.Errorf("resume %s: the script changed the terrain (sim:terrain) at t = %.6g s, after its set-up, and this version 1 checkpoint lacks the terrain's columns: version 1 cannot resume a terrain changed mid-run, version %d (this build's) can (docs/checkpoints.md)", name, h.TerrainAt, CheckpointVersion)
 	}
 	if len(h.Timers) != len(s.ck.timers) {
 		return fmt.Errorf("resume %s: the set-up registered %d timers (sim:at, sim:every) when the checkpoint was written, %d now", name, len(h.Timers), len(s.ck.timers))
@@ -280,11 +296,30 @@ func (s *Scenario) Resume(r io.Reader, name string) error {
 	}); err != nil {
 		return fmt.Errorf("resume %s: the checkpoint's settings: %v", name, err)
 	}
+	// A terrain changed mid-run: the solver's columns at the checkpoint, which its state
+	// is for. The original run warned what they raise.
+	loaded := s.scene.Solid()
+	if h.TerrainChanged {
+		resume := s.pauseWatchdog()
+		_, _, err := s.scene.SetColumns(h.Columns)
+		resume()
+		if err != nil {
+			_, _ = s.scene.Change(func(st *scene.Settings) { *st = old })
+			return fmt.Errorf("resume %s: the terrain's columns: %v", name, err)
+		}
+	}
 	if err := s.scene.ReadCheckpoint(bytes.NewReader(solver)); err != nil {
+		if h.TerrainChanged {
+			_, _ = s.setTerrain(loaded) // the loaded terrain again (a refused resume ends the run)
+		}
 		_, _ = s.scene.Change(func(st *scene.Settings) { *st = old })
 		return fmt.Errorf("resume %s: the solver's state: %v", name, err)
 	}
 	s.scene.Sim().Warnings() // the original run warned them
+	if h.TerrainChanged {
+		s.ck.terrainChanged, s.ck.terrainAt = true, h.TerrainAt // the next checkpoints save the columns too
+		s.warn(fmt.Sprintf("the script changed the terrain (sim:terrain) after its set-up (first at t = %.6g s): the solver resumes on the checkpoint's columns; the terrain's picture is rebuilt from them (blocky) until the script sets a terrain again", h.TerrainAt))
+	}
 
 	// The timers, the scheduler, main and the random generator.
 	var q eventQueue
@@ -372,8 +407,8 @@ func decodeCheckpoint(data []byte) (*ckHeader, []byte, error) {
 	if len(data) < m+4 {
 		return nil, nil, fmt.Errorf("checkpoint is truncated: %d bytes, not even its header", len(data))
 	}
-	if v := binary.LittleEndian.Uint32(data[m:]); v != CheckpointVersion {
-		return nil, nil, fmt.Errorf("checkpoint format version %d: this build reads version %d only", v, CheckpointVersion)
+	if v := binary.LittleEndian.Uint32(data[m:]); v != 1 && v != CheckpointVersion {
+		return nil, nil, fmt.Errorf("checkpoint format version %d: this build reads versions 1 and %d", v, CheckpointVersion)
 	}
 	rest := data[m+4:]
 	part := func(what string) ([]byte, error) {

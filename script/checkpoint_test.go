@@ -3,13 +3,17 @@ package script
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/gob"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // advanceTo advances s until the solver has taken steps steps (Advance stops early at
@@ -316,8 +320,11 @@ sim:every(0.01, function() end)
 	check("other params", resume("surgery.lua", src, map[string]string{"n": "3"}, good), "checkpoint.vpc", "other parameters", "--param n=2", "this run: --param n=3")
 
 	bad := bytes.Clone(good)
-	binary.LittleEndian.PutUint32(bad[len(CheckpointMagic):], 2)
-	check("another version", resume("surgery.lua", src, p2, bad), "checkpoint.vpc", "format version 2", "version 1 only")
+	binary.LittleEndian.PutUint32(bad[len(CheckpointMagic):], 3)
+	check("another version", resume("surgery.lua", src, p2, bad), "checkpoint.vpc", "format version 3", "versions 1 and 2")
+	if err := resume("surgery.lua", src, p2, rewriteCheckpoint(t, good, 1, nil)); err != nil {
+		t.Errorf("a version 1 checkpoint: %v", err)
+	}
 	check("truncated", resume("surgery.lua", src, p2, good[:len(good)-100]), "checkpoint.vpc", "truncated")
 	bad = bytes.Clone(good)
 	bad[len(bad)/2] ^= 1
@@ -344,7 +351,20 @@ sim:at(0.01, function() sim:terrain(vp.plane{ point = {0, 0, 0.003}, normal = {0
 	if err := d.WriteCheckpoint(&buf); err != nil {
 		t.Fatal(err)
 	}
-	check("terrain change", resume("terrain.lua", tsrc, nil, buf.Bytes()), "checkpoint.vpc", "changed the terrain", "cannot be resumed yet")
+	if err := resume("terrain.lua", tsrc, nil, buf.Bytes()); err != nil {
+		t.Errorf("a terrain changed mid-run: %v", err)
+	}
+	// A version 1 checkpoint of such a run has no columns to resume on.
+	v1 := rewriteCheckpoint(t, buf.Bytes(), 1, func(h *ckHeader) { h.Columns = nil })
+	check("terrain change, version 1", resume("terrain.lua", tsrc, nil, v1), "checkpoint.vpc", "changed the terrain", "version 1 cannot resume", "version 2")
+	// Columns the solver's state is not for: gpusim's refusal, and the loaded terrain back.
+	f := mustLoad(t, "terrain.lua", tsrc, opts(nil))
+	loaded := f.Scene().Sim().Columns()
+	mis := rewriteCheckpoint(t, buf.Bytes(), CheckpointVersion, func(h *ckHeader) { h.Columns = loaded })
+	check("columns of another terrain", f.Resume(bytes.NewReader(mis), "checkpoint.vpc"), "checkpoint.vpc: the solver's state", "another terrain")
+	if got := f.Scene().Sim().Columns(); terrain.BoundOf(f.Scene().Solid()) == terrain.SignOnly || !reflect.DeepEqual(got, loaded) || f.Scene().Sim().Steps() != 0 {
+		t.Errorf("a refused resume after a terrain change did not set the loaded terrain back")
+	}
 
 	// Once run, a scenario does not resume.
 	check("after Advance", a.Resume(bytes.NewReader(good), "checkpoint.vpc"), "already run")
@@ -379,4 +399,111 @@ func TestCheckpointSolverMismatch(t *testing.T) {
 	if b.Scene().Settings() != st || b.Scene().Sim().Steps() != 0 {
 		t.Errorf("a refused resume changed the scenario")
 	}
+}
+
+// rewriteCheckpoint re-encodes a scenario checkpoint as the given format version, its
+// header edited by edit (nil: as it is), with a valid checksum.
+func rewriteCheckpoint(t *testing.T, data []byte, version uint32, edit func(*ckHeader)) []byte {
+	t.Helper()
+	h, solver, err := decodeCheckpoint(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(h)
+	}
+	var hb bytes.Buffer
+	if err := gob.NewEncoder(&hb).Encode(h); err != nil {
+		t.Fatal(err)
+	}
+	b := append([]byte(CheckpointMagic), binary.LittleEndian.AppendUint32(nil, version)...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(hb.Len()))
+	b = append(b, hb.Bytes()...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(solver)))
+	b = append(b, solver...)
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// movingScript moves a floating slab every 20 ms (sim:terrain from a callback, the slab's
+// place a function of the time alone) while a source pours onto it.
+const movingScript = `local sim = vp.sim{ size = {0.02, 0.01}, height = 0.01, dx = 0.001, dt = 0.002, layers = 2, workers = 1 }
+local floor = vp.plane{ point = {0, 0, 0.001}, normal = {0.1, 0, 1} }
+local function slab(x) return vp.box{ min = {x, 0.002, 0.004}, max = {x + 0.006, 0.008, 0.005} } end
+sim:terrain(vp.union(floor, slab(0.003)))
+sim:source{ at = {0.007, 0.005, 0.008}, radius = 0.002, rate = 3e-7 }
+sim:every(0.02, function(t)
+  sim:terrain(vp.union(floor, slab(0.003 + 0.05 * t)))
+  local st = sim:stats()
+  print(string.format("t %.4f volume %.17g rejected %.17g wet %d", t, sim:volume(), st.rejected, st.wet))
+end)
+`
+
+// TestCheckpointTerrainChanged: a run whose callback changes the terrain before and after
+// the checkpoint resumes on the checkpoint's columns to the same bits, stats and prints
+// as the uninterrupted run; the resumed run's own checkpoint (before its next terrain
+// change) resumes too; the terrain's picture is the columns' until the script sets one.
+func TestCheckpointTerrainChanged(t *testing.T) {
+	log := &printLog{}
+	a := mustLoad(t, "moving.lua", movingScript, opts(log))
+	const n, k, m = 25, 4, 60 // t = 0.05 s (the slab moved at 0.04), then 0.058 s, to 0.12 s
+	advanceTo(t, a, n)
+	if !a.ck.terrainChanged {
+		t.Fatal("the terrain did not change before the checkpoint: the test tests nothing")
+	}
+	var first bytes.Buffer
+	if err := a.WriteCheckpoint(&first); err != nil {
+		t.Fatal(err)
+	}
+	mark := len(log.snapshot())
+	advanceTo(t, a, n+m)
+	want := printsOnly(log.snapshot()[mark:])
+	if len(want) < 3 {
+		t.Fatalf("only %d prints after the checkpoint:\n%s", len(want), strings.Join(want, "\n"))
+	}
+
+	log2 := &printLog{}
+	b := mustLoad(t, "moving.lua", movingScript, opts(log2))
+	top := len(log2.snapshot())
+	if err := b.Resume(bytes.NewReader(first.Bytes()), "moving.vpc"); err != nil {
+		t.Fatal(err)
+	}
+	warned := strings.Join(log2.snapshot()[top:], "\n")
+	for _, w := range []string{"changed the terrain (sim:terrain) after its set-up (first at t = 0.02 s)", "rebuilt from them (blocky)"} {
+		if !strings.Contains(warned, w) {
+			t.Errorf("resume warnings lack %q:\n%s", w, warned)
+		}
+	}
+	if got := terrain.BoundOf(b.Scene().Solid()); got != terrain.SignOnly {
+		t.Errorf("after the resume the terrain's picture is a %T (%v), not the columns'", b.Scene().Solid(), got)
+	}
+	if mesh, _, err := b.Scene().TerrainMesh(); err != nil || mesh.NumTriangles() == 0 {
+		t.Errorf("the columns' terrain mesh: %v", err)
+	}
+	top = len(log2.snapshot())
+	advanceTo(t, b, n+k)
+	var second bytes.Buffer
+	if err := b.WriteCheckpoint(&second); err != nil {
+		t.Fatal(err)
+	}
+	advanceTo(t, b, n+m)
+	if got := printsOnly(log2.snapshot()[top:]); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("prints after the checkpoint differ:\nresumed:\n%s\nuninterrupted:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if terrain.BoundOf(b.Scene().Solid()) == terrain.SignOnly {
+		t.Error("the script set the terrain again, and the picture is still the columns'")
+	}
+	sameState(t, a, b)
+
+	// The resumed run's checkpoint, written before the slab moved again, keeps the columns.
+	log3 := &printLog{}
+	c := mustLoad(t, "moving.lua", movingScript, opts(log3))
+	if err := c.Resume(bytes.NewReader(second.Bytes()), "moving2.vpc"); err != nil {
+		t.Fatal(err)
+	}
+	top = len(log3.snapshot())
+	advanceTo(t, c, n+m)
+	if got := printsOnly(log3.snapshot()[top:]); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("prints after the second checkpoint differ:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	sameState(t, a, c)
 }

@@ -22,7 +22,8 @@
 // continuous and safe for concurrent use (Serialized wraps one that is not, such as a
 // heightfield calling into Lua). A NaN distance or a panic in Dist is reported by Extract
 // and SurfaceMesh as an error naming the point, never a crash. Both evaluate Dist only
-// inside the domain box.
+// inside the domain box. ColumnsSolid turns columns back into a solid (blocky, SignOnly,
+// not continuous across cells): Extract of it on its grid gives the columns back.
 //
 // # Meshes
 //

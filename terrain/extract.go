@@ -52,7 +52,7 @@ func grid(d Domain) (nx, ny int, err error) {
 // VerticalBound or better, and bisects each sign change to RootTolerance*dx; free
 // intervals thinner than SliverWidth*dx are dropped. The two agree to the root
 // tolerance, but for features thinner than MarchStep*dx, which marching finds or misses
-// by chance.
+// by chance. A ColumnsSolid's free intervals are taken as they are, with no tolerance.
 //
 // A cell with more than layers free intervals keeps the topmost layers of them and
 // counts the others in Columns.Dropped: sources pour liquid from above and the visible
@@ -188,6 +188,10 @@ func (r *ray) at(z float64) (float64, error) { return r.pr.dist(Vec3{r.x, r.y, z
 func (r *ray) cast(x, y float64) error {
 	r.x, r.y = x, y
 	r.spans = r.spans[:0]
+	if cs, ok := r.pr.s.(*columnsSolid); ok && r.along {
+		r.columnsFree(cs) // exact, no tolerance: its columns back
+		return nil
+	}
 	if r.along {
 		err := r.castAlong()
 		if err != errAmbiguous {

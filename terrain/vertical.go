@@ -53,6 +53,11 @@ func marchReason(s Solid, vertical bool) string {
 			return "a heightfield turned about a horizontal axis"
 		}
 		return ""
+	case *columnsSolid:
+		if !vertical {
+			return "columns (ColumnsSolid) turned about a horizontal axis"
+		}
+		return ""
 	case *meshSolid:
 		if s.openEdges > 0 { // inside by parity; an open mesh's winding number varies off the line
 			return "an open mesh (inside by its winding number)"
@@ -138,6 +143,8 @@ func (l *liner) alongLine(s Solid, ln line, lo, hi float64) (int, error) {
 			return start, fmt.Errorf("the heightfield's fn is NaN at (%g, %g) m", o.X, o.Y)
 		}
 		l.halfLine(o.Z-top, d.Z, lo, hi) // z - top <= 0
+	case *columnsSolid:
+		l.columnsAlong(s, ln, lo, hi)
 	case *meshSolid:
 		if !l.mesh(s, ln, lo, hi) {
 			return start, errAmbiguous
