@@ -6,6 +6,8 @@
 -- wound (a terrain change), pushing the blood that lies where it goes. Surface tension on
 -- (vp.sim's default).
 
+-- The wound and the vertebra below are surgery.lua's (a copy: require loads modules from the
+-- script's own folder only).
 local dx = vp.param("dx", 0.0005)
 local sim = vp.sim{
   size = {0.1, 0.1}, height = 0.06, dx = dx, dt = 0.003, layers = 5,
