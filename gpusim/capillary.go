@@ -9,7 +9,11 @@ import "math"
 //
 //	X = -l_c^2 * lap(s)                    capillary pressure, sigma*kappa/(rho g)
 //	  + max(h_r - d, 0) on a receding edge  the contact line recedes
+//	  + beta * rise / dt off the edge        ripples die (capRipple, below)
 //	X >= -d/2                               suction never empties a column by itself
+//
+// and a dry column all of whose neighbours are wet reads b + 2 microns (capDryHead: a hole
+// one cell wide closes).
 //
 // lap is the graph Laplacian over the column's wet neighbours (a dry or missing neighbour
 // counts as level with it: the contact line is the wetting law's), divided by dx^2; s is
