@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/vpbench/vpbench/internal/meshio"
 	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/surface"
@@ -17,7 +16,7 @@ import (
 type Export struct {
 	Every  int    // frames between two meshes (0: never)
 	Dir    string // folder of the numbered meshes
-	Format string // "obj" or "ply"
+	Format string // "obj", "ply" (binary) or "ply-ascii" (meshio.Names)
 }
 
 // Validate checks the export settings, naming the flag at fault.
@@ -25,8 +24,8 @@ func (e Export) Validate() error {
 	if e.Every < 0 {
 		return fmt.Errorf("--export-every is %d: it must be >= 0", e.Every)
 	}
-	if e.Format != "obj" && e.Format != "ply" {
-		return fmt.Errorf("--export-format is %q: want \"obj\" or \"ply\"", e.Format)
+	if _, err := meshio.ParseFormat(e.Format); err != nil {
+		return fmt.Errorf("--export-format is %q: want \"obj\", \"ply\" (binary, with opacity) or \"ply-ascii\"", e.Format)
 	}
 	return nil
 }
@@ -61,6 +60,7 @@ type frameWork struct {
 	src     *preview.Source  // nil: no preview
 	builder *surface.Builder // the builder of the last frame (a new one is prepared untimed)
 	prep    time.Duration    // the last do's one-time preparation, left out of the frame's total
+	terrain terrainExport    // the terrain files --export-every wrote (export.go)
 }
 
 // do runs the work of frame number frame. It returns the surface's duration (0: none
@@ -101,8 +101,7 @@ func (w *frameWork) do(sc *scene.Scene, frame int) (time.Duration, error) {
 		w.src.Publish(f)
 	}
 	if export {
-		path := filepath.Join(w.export.Dir, fmt.Sprintf("%s_%06d.%s", strings.TrimSuffix(sc.Name(), ".lua"), frame, w.export.Format))
-		if err := m.WriteFile(path); err != nil {
+		if err := w.exportFrame(sc, frame, m); err != nil {
 			return d, fmt.Errorf("--export-every: %w", err)
 		}
 	}

@@ -35,6 +35,12 @@ const (
 	maxCatchUp = 2
 	// lagMemory is how long State.Lagging stays on after pacing last fell behind.
 	lagMemory = 3 * time.Second
+	// LagMargin is how far below the factor asked the window's real-time factor must be
+	// for State.Lagging: 0.51x achieved at 0.5x asked (a debt let go once, in a hiccup)
+	// is no alarm; 0.47x is.
+	LagMargin = 0.05
+	// lagWindow is the least wall time the window must cover to judge the factor achieved.
+	lagWindow = time.Second
 )
 
 // pacer decides each frame's steps (see the comment above).
@@ -153,6 +159,14 @@ func (p *pacer) letGo(now time.Time, owed, f float64) {
 		p.baseSim -= owed - limit
 		p.lagAt = now
 	}
+}
+
+// behind is State.Lagging: pacing let a debt go in the last lagMemory and the window
+// (at least lagWindow of wall time) achieved less than the factor asked by more than
+// LagMargin. A single let-go in a hiccup, on a machine that keeps up over the window, is
+// no alarm.
+func (p *pacer) behind(now time.Time, w rates) bool {
+	return p.lagging(now) && w.wall >= lagWindow && w.realTime < (1-LagMargin)*p.speed.Factor
 }
 
 // lagging reports whether real-time pacing had to let a debt go in the last lagMemory.

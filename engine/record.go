@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"math"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/vpbench/vpbench/internal/clip"
@@ -26,8 +28,8 @@ type recording struct {
 	path     string
 	fps      float64
 	t0       float64
-	k        int         // the next picture's number
-	w        clip.Writer // made at the first picture, when its size is known
+	k        int      // the next picture's number
+	w        *encoder // made at the first picture, when its size is known
 	width    int
 	height   int
 	pictures int // pictures drawn (a picture repeated for a long step counts once)
@@ -94,17 +96,105 @@ func (r *Runner) recordFrame(sc *scene.Scene) error {
 				return err
 			}
 		}
-		if rec.w, err = clip.New(rec.ctx, rec.path, rec.width, rec.height, rec.fps); err != nil {
+		cw, err := newClipWriter(rec.ctx, rec.path, rec.width, rec.height, rec.fps)
+		if err != nil {
 			return err
 		}
+		rec.w = newEncoder(cw, encodeQueue)
+		rec.w.block = r.cfg.Headless // a headless run is no real-time run: it keeps every picture
+	}
+	if err := rec.w.failed(); err != nil {
+		return err
 	}
 	rec.pictures++
 	for ; t >= rec.t0+float64(rec.k)/rec.fps-tol; rec.k++ {
-		if err := rec.w.Write(img); err != nil {
-			return err
-		}
+		rec.w.put(img)
+	}
+	if n := rec.w.dropped; n > rec.w.told && time.Since(rec.w.toldAt) >= dropReportEvery {
+		r.out.logf(LogWarn, "recording %s: %d picture(s) dropped from the clip so far: the encoder is behind the run", rec.path, n)
+		rec.w.told, rec.w.toldAt = n, time.Now()
 	}
 	return nil
+}
+
+// newClipWriter makes a clip's writer (clip.New; a test's slow fake replaces it).
+var newClipWriter = clip.New
+
+const (
+	// encodeQueue is the pictures waiting for the encoder: when it is full, a picture is
+	// dropped from the clip rather than the run loop waiting for ffmpeg.
+	encodeQueue = 4
+	// dropReportEvery is the least wall time between two log lines about dropped pictures.
+	dropReportEvery = time.Second
+)
+
+// encoder feeds a clip's writer (ffmpeg's pipe, or PNG files) from its own goroutine,
+// through a queue of a few pictures: encoding never sits on the run loop's path. The
+// run loop's fields (dropped, told, toldAt) are its own.
+type encoder struct {
+	w    clip.Writer
+	q    chan *image.RGBA
+	done chan struct{}
+	mu   sync.Mutex
+	err  error // the writer's first error (the goroutine's)
+
+	block            bool      // put waits for room instead of dropping (headless runs)
+	written, dropped int       // pictures queued, and dropped because the queue was full
+	told             int       // the drops the log has reported
+	toldAt           time.Time // when it last did
+}
+
+func newEncoder(w clip.Writer, depth int) *encoder {
+	e := &encoder{w: w, q: make(chan *image.RGBA, depth), done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		for img := range e.q {
+			if e.failed() != nil {
+				continue // drain: the recording stops at the next picture
+			}
+			if err := w.Write(img); err != nil {
+				e.mu.Lock()
+				e.err = err
+				e.mu.Unlock()
+			}
+		}
+	}()
+	return e
+}
+
+// put queues a picture, or drops it (counted) when the queue is full; it never waits
+// (unless block).
+func (e *encoder) put(img *image.RGBA) {
+	if e.block {
+		e.q <- img
+		e.written++
+		return
+	}
+	select {
+	case e.q <- img:
+		e.written++
+	default:
+		e.dropped++
+	}
+}
+
+// failed is the writer's error, if it has failed.
+func (e *encoder) failed() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// close waits for the queued pictures to be written, then closes the writer (the clip
+// appears); a writer that failed leaves nothing behind.
+func (e *encoder) close() error {
+	close(e.q)
+	<-e.done
+	if err := e.failed(); err != nil {
+		e.w.Close(true)
+		return err
+	}
+	return e.w.Close(false)
 }
 
 // recordAfterFrame is recordFrame after a frame: a failure ends the recording (what it
@@ -130,25 +220,34 @@ func (r *Runner) stopRecording() error {
 	if rec.w == nil {
 		return nil
 	}
-	if err := rec.w.Close(false); err != nil {
+	if err := rec.w.close(); err != nil {
 		r.out.logf(LogError, "recording %s: %v", rec.path, err)
 		return err
 	}
-	r.out.logf(LogInfo, "recorded %s: %d pictures (%.2f simulated s at %g a second)", rec.path, rec.k, float64(rec.k)/rec.fps, rec.fps)
+	dropped := ""
+	if rec.w.dropped > 0 {
+		dropped = fmt.Sprintf(", %d more dropped: the encoder was behind", rec.w.dropped)
+	}
+	r.out.logf(LogInfo, "recorded %s: %d pictures (%.2f simulated s at %g a second%s)", rec.path, rec.w.written, float64(rec.k)/rec.fps, rec.fps, dropped)
 	return nil
 }
 
-// toggleRecording is the UI's v key: stop the recording, or start one into the working
-// folder (a video when ffmpeg is there, numbered pictures otherwise).
+// toggleRecording is the UI's v key: stop the recording, or start one into Config.OutDir
+// (made by clip.New at the first picture; a video when ffmpeg is there, numbered pictures
+// otherwise), named by its full path in the log.
 func (r *Runner) toggleRecording() {
 	if r.rec != nil {
 		r.stopRecording()
 		return
 	}
 	stamp := time.Now().Format("20060102-150405")
-	path := "vpbench-" + stamp + ".mp4"
+	dir := r.cfg.OutDir
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // the log says where the clip is, wherever the UI was started
+	}
+	path := filepath.Join(dir, "vpbench-"+stamp+".mp4")
 	if !clip.FFmpegAvailable() {
-		path = filepath.Join("vpbench-"+stamp, "f_%04d.png")
+		path = filepath.Join(dir, "vpbench-"+stamp, "f_%04d.png")
 		r.out.logf(LogWarn, "ffmpeg is not installed: recording numbered pictures (apt-get install ffmpeg for a video)")
 	}
 	if err := r.startRecording(path, DefaultRecordFPS); err != nil {

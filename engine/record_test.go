@@ -2,14 +2,18 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/vpbench/vpbench/internal/clip"
 
 	"github.com/vpbench/vpbench/preview"
 )
@@ -85,5 +89,84 @@ sim:at(0.5, function() sim:record{ path = "b/g_%d.png", fps = 10 } end)
 	}
 	if !strings.Contains(p.logText(), "recorded a/f_%03d.png: 7 pictures") {
 		t.Errorf("the log does not say what was recorded:\n%s", p.logText())
+	}
+}
+
+// gatedWriter is a slow fake encoder: each Write waits for the gate (a channel closed by
+// the test), as ffmpeg does when it falls behind.
+type gatedWriter struct {
+	gate   chan struct{}
+	mu     sync.Mutex
+	writes int
+	closed bool
+}
+
+func (g *gatedWriter) Write(*image.RGBA) error {
+	<-g.gate
+	g.mu.Lock()
+	g.writes++
+	g.mu.Unlock()
+	return nil
+}
+
+func (g *gatedWriter) Close(bool) error {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	return nil
+}
+
+// TestRecordSlowEncoderDropsPictures: the UI's v key records into Config.OutDir (its
+// full path in the log); an encoder that falls behind never holds up the run loop: the
+// queue holds encodeQueue pictures, the rest are dropped from the clip, and the log says
+// how many (at most once a second), and again when the clip ends.
+func TestRecordSlowEncoderDropsPictures(t *testing.T) {
+	t.Chdir(t.TempDir())
+	wd, _ := os.Getwd()
+	slow := &gatedWriter{gate: make(chan struct{})}
+	defer func(f func(context.Context, string, int, int, float64) (clip.Writer, error)) { newClipWriter = f }(newClipWriter)
+	var path string
+	newClipWriter = func(_ context.Context, out string, _, _ int, _ float64) (clip.Writer, error) {
+		path = out
+		return slow, nil
+	}
+	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}, Shooter: &fakeShooter{}, OutDir: "clips"})
+	r.handle(Command{Kind: CmdRecord})
+	if r.rec == nil {
+		t.Fatalf("v did not start a recording: %q", logged(r))
+	}
+	if dir := filepath.Join(wd, "clips"); filepath.Dir(path) != dir && filepath.Dir(filepath.Dir(path)) != dir {
+		t.Errorf("the clip goes to %s: want it under %s", path, dir)
+	}
+	start := time.Now()
+	dt := r.scene.Sim().Dt()
+	frames := 0
+	for r.scene.Time() < 1 { // 30 pictures due in one simulated second
+		r.step(max(1, int(1.0/60/dt)))
+		frames++
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("%d frames took %v with a stuck encoder: the run loop waits for it", frames, took)
+	}
+	rec := r.rec
+	if rec.w.written > encodeQueue+1 || rec.w.dropped < 20 {
+		t.Errorf("a stuck encoder: %d pictures queued, %d dropped; want at most %d queued (and one in hand), the rest dropped", rec.w.written, rec.w.dropped, encodeQueue+1)
+	}
+	got := strings.Join(logged(r), "\n")
+	if !strings.Contains(got, "recording "+path) || !strings.Contains(got, "dropped from the clip so far") {
+		t.Errorf("the log does not name the clip and the drops:\n%s", got)
+	}
+	if n := strings.Count(got, "dropped from the clip so far"); n != 1 {
+		t.Errorf("%d drop reports within a second; want 1:\n%s", n, got)
+	}
+	close(slow.gate) // the encoder catches up
+	r.handle(Command{Kind: CmdRecord})
+	got = strings.Join(logged(r), "\n")
+	want := fmt.Sprintf("recorded %s: %d pictures", path, rec.w.written)
+	if !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf("%d more dropped", rec.w.dropped)) {
+		t.Errorf("the end of the clip: want %q and the drops; logged:\n%s", want, got)
+	}
+	if slow.writes != rec.w.written || !slow.closed {
+		t.Errorf("the encoder wrote %d of %d queued pictures (closed: %v)", slow.writes, rec.w.written, slow.closed)
 	}
 }

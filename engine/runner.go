@@ -76,7 +76,14 @@ type Config struct {
 	NoMap bool
 	// Checkpoints are the run's checkpoints and the one it resumes from (checkpoint.go).
 	Checkpoints Checkpoints
+	// OutDir is the folder of the UI's recordings (the v key), made when first needed
+	// ("": DefaultOutDir). sim:record's paths are the script's own.
+	OutDir string
 }
+
+// DefaultOutDir is where the UI's screenshots and recordings (and, unless --export-dir
+// says otherwise, the exports) go: --out-dir.
+const DefaultOutDir = "vpbench-out"
 
 // Result is how a headless run ended: the last state, the scenario's description, the
 // Table 1 clocks, the frames' whole wall time, and the error that stopped it.
@@ -148,6 +155,9 @@ func New(cfg Config, send func(any)) *Runner {
 	}
 	if cfg.SendInterval <= 0 {
 		cfg.SendInterval = DefaultSendInterval
+	}
+	if cfg.OutDir == "" {
+		cfg.OutDir = DefaultOutDir
 	}
 	if cfg.Export.Every > 0 {
 		cfg.Surface = true
@@ -494,7 +504,7 @@ func (r *Runner) reloadIfChanged() {
 // state makes the State message: a copy of everything the UI shows.
 func (r *Runner) state() State {
 	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed, Recording: r.recordingPath(),
-		Lagging: r.status == StatusRunning && r.pace.lagging(time.Now()), Until: r.pace.until, Layer: r.layer,
+		Until: r.pace.until, Layer: r.layer,
 		FrameSteps: r.cfg.FrameSteps, Frames: r.frame}
 	if r.cfg.FrameSteps == 0 {
 		st.FPS = r.cfg.FPS
@@ -521,7 +531,10 @@ func (r *Runner) state() State {
 	st.Settings = sim.Settings()
 	st.Total = r.clocks.timings()
 	r.win.close(time.Now(), st.Total.Render)
-	st.Window, st.StepsPerSec, st.RealTime = r.win.summary()
+	var rt rates
+	st.Window, rt = r.win.summary()
+	st.StepsPerSec, st.RealTime, st.FramesPerSec = rt.stepsPerSec, rt.realTime, rt.framesPerSec
+	st.Lagging = r.status == StatusRunning && r.pace.behind(time.Now(), rt)
 	st.Spark = r.win.sparkline()
 	w, h := fitMap(c.Nx, c.Ny, r.mapCols, r.mapRows)
 	st.Map = computeDepthMap(c, r.snap.Height, r.layer, w, h)

@@ -94,10 +94,16 @@ type State struct {
 	StepsPerSec float64 // over the window
 	RealTime    float64 // simulated s per wall s over the window
 	Speed       Speed
-	Lagging     bool    // real-time pacing cannot keep up: the solver is slower than the pace asked
-	FPS         float64 // the frames a second asked for (0 with FrameSteps)
-	FrameSteps  int     // fixed solver steps a frame (0: as many as the pace asks)
-	Frames      int     // frames run since the load
+	// Lagging says real-time pacing cannot keep up: it had to let a debt go in the last
+	// 3 s and the real-time factor of the window is below the factor asked by more than
+	// LagMargin (pace.go).
+	Lagging bool
+	FPS     float64 // the frames a second asked for (0 with FrameSteps): the target
+	// FramesPerSec is the frames run (each with its surface and preview picture) per wall
+	// second over the window: the measured rate beside FPS, the target.
+	FramesPerSec float64
+	FrameSteps   int // fixed solver steps a frame (0: as many as the pace asks)
+	Frames       int // frames run since the load
 
 	Window Window         // recent frames
 	Total  timing.Timings // since the start

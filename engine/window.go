@@ -12,6 +12,7 @@ type bucket struct {
 	wall        time.Duration
 	sim         float64 // simulated seconds advanced
 	steps       int64
+	frames      int // frames run (each builds at most one surface and publishes one picture)
 	simT, surfT timing.PhaseClock
 	// renderFrames and renderMs are the render phase's frames and total ms in the bucket,
 	// from the differences of the scenario's running totals (the preview records them
@@ -38,6 +39,9 @@ func (w *window) addFrame(sim float64, steps int64, simDur, surfDur time.Duratio
 	}
 	w.cur.sim += sim
 	w.cur.steps += steps
+	if steps > 0 {
+		w.cur.frames++
+	}
 	if simDur > 0 {
 		w.cur.simT.Add(simDur)
 	}
@@ -85,12 +89,20 @@ func (w *window) reset() {
 	w.start = time.Now()
 }
 
-// summary is the window's timings and rates: solver steps per wall second and simulated
-// seconds per wall second.
-func (w *window) summary() (win Window, stepsPerSec, realTime float64) {
+// rates are the window's rates, per wall second.
+type rates struct {
+	stepsPerSec  float64       // solver steps
+	realTime     float64       // simulated seconds
+	framesPerSec float64       // frames run (the frames drawn and published)
+	wall         time.Duration // the wall time the window covers
+}
+
+// summary is the window's timings and rates.
+func (w *window) summary() (win Window, rt rates) {
 	var wall time.Duration
 	var sim float64
 	var steps int64
+	var frames int
 	var simT, surfT timing.PhaseClock
 	var rFrames int
 	var rMs float64
@@ -98,6 +110,7 @@ func (w *window) summary() (win Window, stepsPerSec, realTime float64) {
 		wall += b.wall
 		sim += b.sim
 		steps += b.steps
+		frames += b.frames
 		simT.Merge(b.simT)
 		surfT.Merge(b.surfT)
 		rFrames += b.renderFrames
@@ -107,10 +120,11 @@ func (w *window) summary() (win Window, stepsPerSec, realTime float64) {
 	if rFrames > 0 {
 		win.Render = timing.PhaseTiming{Frames: rFrames, AvgMs: rMs / float64(rFrames), MaxMs: math.NaN()}
 	}
+	rt.wall = wall
 	if s := wall.Seconds(); s > 0 {
-		stepsPerSec, realTime = float64(steps)/s, sim/s
+		rt.stepsPerSec, rt.realTime, rt.framesPerSec = float64(steps)/s, sim/s, float64(frames)/s
 	}
-	return win, stepsPerSec, realTime
+	return win, rt
 }
 
 func (w *window) sparkline() []float64 {

@@ -36,6 +36,10 @@ type Camera struct {
 	Yaw      float64
 	Pitch    float64
 	FovY     float64
+	// Reach, when > 0, is how far beyond the target the scene may extend, m: the far
+	// plane clears Distance + Reach. A camera set by its eye and target (LookAt) may
+	// stand close to a target far from the scene's middle; the presets leave it 0.
+	Reach float64
 }
 
 // Limits of the orbit camera.
@@ -260,6 +264,9 @@ func (c Camera) View() Mat4 {
 // Distance, the near plane is a small fraction of it (depth precision).
 func (c Camera) clipRange() (near, far float64) {
 	far = c.Distance * 4
+	if c.Reach > 0 {
+		far = max(far, (c.Distance+c.Reach)*1.05)
+	}
 	near = max(c.Distance/200, 1e-5)
 	return near, far
 }

@@ -28,6 +28,13 @@ type Frame struct {
 	Terrain        *terrain.Mesh
 	TerrainVersion uint64 // changes when Terrain does
 
+	// Camera is the scenario's camera (sim:camera; LookAt fitted to Box) when
+	// CameraVersion is not 0. The window takes it when CameraVersion changes and keeps it
+	// until the user moves the view; screenshots and recordings without a window draw
+	// from it instead of the default preset.
+	Camera        Camera
+	CameraVersion uint64
+
 	// Walls are the domain's walled sides, in the solver's sides' order (-x, +x, -y,
 	// +y): the renderer draws a low glass rim along each, from the box's bottom up to
 	// WallTop (m), so that liquid standing at a side is seen to stand against something.
@@ -67,6 +74,12 @@ func FrameOf(sc *scene.Scene, surf *surface.Mesh) (Frame, error) {
 	}
 	if surf != nil {
 		f.Positions, f.Normals, f.Opacity, f.Indices = surf.Positions, surf.Normals, surf.Opacity, surf.Indices
+	}
+	if c, v, ok := sc.Camera(); ok {
+		if f.Camera, err = SceneCamera(c, f.Box); err != nil {
+			return Frame{}, err
+		}
+		f.CameraVersion = v
 	}
 	f.Walls = sc.Walled()
 	f.WallTop = float32(min(sc.BorderFloor()+WallRim*h, h))
@@ -119,6 +132,7 @@ func (mb *Mailbox) Publish(f Frame) {
 
 	dst.Time, dst.Box, dst.Color, dst.DepthMax, dst.Absorption = f.Time, f.Box, f.Color, f.DepthMax, f.Absorption
 	dst.Terrain, dst.TerrainVersion = f.Terrain, f.TerrainVersion
+	dst.Camera, dst.CameraVersion = f.Camera, f.CameraVersion
 	dst.Walls, dst.WallTop = f.Walls, f.WallTop
 	dst.Positions = append(dst.Positions[:0], f.Positions...)
 	dst.Normals = append(dst.Normals[:0], f.Normals...)

@@ -240,7 +240,8 @@ func (h *Host) RenderImage(src *Source, f *Frame, width, height int) (*image.RGB
 }
 
 // viewFor is the camera and picture size of the window when it shows src, else the
-// default view fitted to f (FrameCamera) at 1280 x 720.
+// scenario's camera (Frame.Camera) or, without one, the default view fitted to f
+// (FrameCamera) at 1280 x 720.
 func (h *Host) viewFor(src *Source, f *Frame) (Camera, int, int) {
 	h.viewMu.Lock()
 	if h.viewSrc == src && h.open.Load() {
@@ -248,6 +249,9 @@ func (h *Host) viewFor(src *Source, f *Frame) (Camera, int, int) {
 		return h.viewCam, h.viewW, h.viewH
 	}
 	h.viewMu.Unlock()
+	if f.CameraVersion != 0 { // the scenario's camera
+		return f.Camera, 1280, 720
+	}
 	cam, _ := FrameCamera("default", f, 1280.0/720)
 	return cam, 1280, 720
 }

@@ -6,6 +6,7 @@ package preview
 import (
 	"image"
 	"math"
+	"sort"
 	"testing"
 
 	"github.com/vpbench/vpbench/scene"
@@ -494,5 +495,73 @@ func TestThinFilmDoesNotShine(t *testing.T) {
 	t.Logf("%d thin-film vertices on the wall, %d glints", film, glints)
 	if film < 200 || glints*20 > film {
 		t.Errorf("%d of %d thin-film vertices glint: want at least 200 vertices and at most 5%% glints", glints, film)
+	}
+}
+
+// flatTop is a box 60 mm square standing 20 mm tall on the floor, nothing above it: its
+// top lies on a boundary of the terrain's 10 mm checker (z = 20 mm) and its sides on
+// others (x, y = 20 and 80 mm).
+const flatTop = `
+local sim = vp.sim{ size = {0.1, 0.1}, height = 0.04, dx = 0.001, layers = 1 }
+sim:terrain(vp.box{ min = {0.02, 0.02, 0}, max = {0.08, 0.08, 0.02} })
+`
+
+// TestFlatLitTopHasNoSpeckle: the top of a box lit by the default key light, with
+// nothing between it and the light, is drawn in its checker square's two shades only:
+// no pixel of a square (sampled every 0.25 mm, 0.6 mm clear of the squares' edges and
+// 1.5 mm of the top's, where its far edge's pixels meet the background) is darker than that square's median luma by more than 4 (of 255), nor
+// any darker than 90% of the darker squares' (shadow acne: a lit face shadowing
+// itself; z-fighting: a face on a checker boundary flipping between two squares).
+func TestFlatLitTopHasNoSpeckle(t *testing.T) {
+	needGL(t)
+	sc, err := script.LoadSource("flat_top.lua", []byte(flatTop), script.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	cam := DefaultCamera(bowlBox)
+	img := renderScenario(t, sc, cam, picW, picH, RenderOptions{HideLiquid: true})
+	keep(t, "top", img)
+	const step, clear, rim, sq = 0.00025, 0.0006, 0.0015, 0.01
+	squares := map[[2]int][]float64{}
+	for x := 0.02 + rim; x <= 0.08-rim; x += step {
+		for y := 0.02 + rim; y <= 0.08-rim; y += step {
+			if fx, fy := math.Mod(x, sq), math.Mod(y, sq); min(fx, sq-fx) < clear || min(fy, sq-fy) < clear {
+				continue
+			}
+			k := [2]int{int(x / sq), int(y / sq)}
+			squares[k] = append(squares[k], luma(px(t, img, cam, [3]float64{x, y, 0.02})))
+		}
+	}
+	median := func(v []float64) float64 {
+		s := append([]float64(nil), v...)
+		sort.Float64s(s)
+		return s[len(s)/2]
+	}
+	dark := math.Inf(1)
+	for _, v := range squares {
+		dark = min(dark, median(v))
+	}
+	var n, speckle int
+	for k, v := range squares {
+		m := median(v)
+		bad := 0
+		for _, l := range v {
+			if l < m-4 || l < 0.9*dark {
+				bad++
+			}
+		}
+		n += len(v)
+		speckle += bad
+		if bad > 0 {
+			t.Logf("square %v: median luma %.0f, %d of %d samples darker", k, m, bad, len(v))
+		}
+	}
+	t.Logf("%d squares, %d samples, darker squares' luma %.0f: %d speckle samples", len(squares), n, dark, speckle)
+	if len(squares) != 36 || dark < 120 {
+		t.Fatalf("%d squares on the top (want 36), darker squares' luma %.0f (want a lit top, at least 120)", len(squares), dark)
+	}
+	if speckle > 0 {
+		t.Errorf("%d of %d samples of the lit flat top are darker than their checker square: want none", speckle, n)
 	}
 }

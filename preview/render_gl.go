@@ -117,7 +117,8 @@ var terrainVS = loadShader("terrain.vert.glsl")
 
 // The terrain (shaders/terrain.frag.glsl): a neutral material, Lambert from the key light plus a hemisphere ambient (sky above, a darker bounce below) so that undersides of overhangs are not
 // black; a faint world-space checker (uChecker metres a square) shows shape and scale and
-// shows through shallow liquid. Back faces (seen through a hole) are lit as front faces.
+// shows through shallow liquid (each fragment's square is read just inside the surface,
+// so a face on a square's boundary takes one square, not a speckle of both). Back faces (seen through a hole) are lit as front faces.
 var terrainFS = loadShader("terrain.frag.glsl")
 
 // shaders/terrain_shading.glsl is the terrain's material and lighting (linear RGB),
@@ -517,7 +518,13 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.Uniform1f(r.wu.top, r.wallTop)
 		gl.Uniform1f(r.wu.edge, 0.06*(r.wallTop-float32(r.wallKey.box.Min[2])))
 		gl.BindVertexArray(r.wallVAO)
+		// A pane lies in the plane of the terrain's flat wall on its side: pulled a
+		// little towards the eye, it covers that wall in every pixel instead of in a
+		// speckle where the two depths round differently (z-fighting).
+		gl.Enable(gl.POLYGON_OFFSET_FILL)
+		gl.PolygonOffset(-1, -4)
 		gl.DrawArrays(gl.TRIANGLES, 0, r.wallCount)
+		gl.Disable(gl.POLYGON_OFFSET_FILL)
 		gl.DepthMask(true)
 		gl.Disable(gl.BLEND)
 	}

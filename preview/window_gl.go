@@ -22,6 +22,7 @@ type window struct {
 	front *Frame // the frame drawn (the mailbox's reader buffer)
 
 	cam       Camera
+	camSeen   uint64 // the last scenario camera taken (Frame.CameraVersion)
 	box       Box
 	haveBox   bool
 	dragging  bool
@@ -51,6 +52,7 @@ func (h *Host) openWindow(src *Source) error {
 			src.wake.Store(&h.wakeWindow)
 			gs.win.front = nil
 			gs.win.haveBox = false
+			gs.win.camSeen = 0
 			gs.win.r.haveLiquid = false
 			src.windows.Add(1)
 		}
@@ -137,6 +139,10 @@ func (w *window) frame() error {
 	if !w.haveBox && f.Box != (Box{}) {
 		w.box, w.haveBox = f.SceneBox(), true
 		w.cam = w.preset("default")
+		w.publishCamera()
+	}
+	if f.CameraVersion != 0 && f.CameraVersion != w.camSeen { // the scenario set a camera: show it
+		w.camSeen, w.cam = f.CameraVersion, f.Camera
 		w.publishCamera()
 	}
 	w.glfw.MakeContextCurrent()
@@ -263,8 +269,11 @@ func (w *window) onKey(_ *glfw.Window, k glfw.Key, _ int, a glfw.Action, _ glfw.
 	}
 	const step = 5 * math.Pi / 180
 	switch k {
-	case glfw.KeyR, glfw.KeyHome:
+	case glfw.KeyR, glfw.KeyHome: // the scenario's camera, else the default view
 		w.cam = w.preset("default")
+		if w.front != nil && w.front.CameraVersion != 0 {
+			w.cam = w.front.Camera
+		}
 	case glfw.KeyLeft:
 		w.cam.Orbit(-step, 0)
 	case glfw.KeyRight:

@@ -37,6 +37,7 @@ type Scene struct {
 	workers  int      // Config.Workers: the override, or < 0
 	settings Settings // the settings in force (the solver's are sim.Settings() once it exists)
 	view     view     // the viewer's camera and meniscus switch (SetView)
+	camera   camera   // the scenario's camera (SetCamera), for the preview
 
 	sim         *gpusim.Sim // nil until the first terrain
 	solid       terrain.Solid

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/internal/meshio"
 	"github.com/vpbench/vpbench/surface"
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -129,13 +130,9 @@ func (s *Scene) TerrainMesh() (*terrain.Mesh, int, error) {
 	return s.surf.mesh, s.surf.version, nil
 }
 
-// ExportMesh writes the liquid surface mesh of the current state to path: PLY (with
-// per-vertex opacity) when the name ends in .ply, OBJ otherwise. Missing folders are made.
+// ExportMesh writes the liquid surface mesh of the current state to path: binary PLY
+// (with per-vertex opacity) when the name ends in .ply, OBJ otherwise (ExportMeshFormat
+// for ASCII PLY). Missing folders are made.
 func (s *Scene) ExportMesh(path string) error {
-	s.Sync()
-	m, err := s.BuildSurface()
-	if err != nil {
-		return err
-	}
-	return m.WriteFile(path)
+	return s.ExportMeshFormat(path, meshio.ByExt(path, false))
 }

@@ -97,7 +97,7 @@ func TestMeshOptions(t *testing.T) {
 func TestMeshOptionErrors(t *testing.T) {
 	dir := meshDir(t)
 	for _, c := range []struct{ name, call, want string }{
-		{"unknown key", "vp.mesh('box.STL', { scael = 2 })", `vp.mesh: unknown field "scael": allowed fields are scale, up, place, at`},
+		{"unknown key", "vp.mesh('box.STL', { scael = 2 })", `vp.mesh: unknown field "scael" (did you mean scale?): allowed fields are scale, up, place, at`},
 		{"positional", "vp.mesh('box.STL', { 0.001 })", "vp.mesh: unexpected value [1] = 0.001: fields are named"},
 		{"not a table", "vp.mesh('box.STL', 0.001)", "vp.mesh: want a table {scale = s"},
 		{"three arguments", "vp.mesh('box.STL', {}, {})", "vp.mesh: takes a path and an options table, got 3 arguments"},

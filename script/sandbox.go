@@ -79,9 +79,12 @@ func (s *Scenario) newMetatable(kind string, methods []decl) *lua.LTable {
 	L := s.L
 	mt := L.NewTable()
 	idx := L.NewTable()
+	names := make([]string, 0, len(methods))
 	for _, d := range methods {
 		idx.RawSetString(d.name, L.NewFunction(d.fn))
+		names = append(names, d.name)
 	}
+	L.SetMetatable(idx, s.noSuchName(kind+":", "method of "+kind, names)) // sim:sorce{...}: did you mean sim:source?
 	mt.RawSetString("__index", idx)
 	mt.RawSetString("__metatable", lua.LFalse)
 	mt.RawSetString("__tostring", L.NewFunction(func(L *lua.LState) int {

@@ -44,6 +44,12 @@ func (s *Scenario) domainString() string {
 	return fmt.Sprintf("[0, %g] x [0, %g]", float64(c.Nx)*c.Dx, float64(c.Ny)*c.Dx)
 }
 
+// domainSize describes the grid's extent for a message: "0.1 x 0.1 m domain".
+func (s *Scenario) domainSize() string {
+	c := s.scene.Sim().Columns()
+	return fmt.Sprintf("%g x %g m domain", float64(c.Nx)*c.Dx, float64(c.Ny)*c.Dx)
+}
+
 // xyArgs reads (x, y) from arguments 2 and 3 and finds the cell there.
 func (c call) xyArgs() (cx, cy int) {
 	x := c.number("x", c.L.Get(2))
@@ -51,7 +57,7 @@ func (c call) xyArgs() (cx, cy int) {
 	c.ensureSim()
 	cx, cy, ok := c.s.scene.Sim().Columns().CellAt(x, y)
 	if !ok {
-		c.fail("(x, y) = (%s, %s) is outside the domain %s", fmtNum(x), fmtNum(y), c.s.domainString())
+		c.fail("(x, y) = (%s, %s) is outside the domain %s: lengths are in metres", fmtNum(x), fmtNum(y), c.s.domainString())
 	}
 	return cx, cy
 }

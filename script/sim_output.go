@@ -13,26 +13,16 @@ import (
 // Options.Record): this package draws nothing.
 func (s *Scenario) outputMethods() []decl {
 	return []decl{
-		{"export_mesh", s.simExportMesh, "sim:export_mesh(path): writes the liquid surface, OBJ or PLY"},
+		{"export_mesh", s.simExportMesh, "sim:export_mesh(path[, {ascii}]): writes the liquid surface, OBJ or PLY (binary, or ASCII)"},
+		{"export_terrain", s.simExportTerrain, "sim:export_terrain(path[, {ascii}]): writes the terrain's mesh, OBJ or PLY (binary, or ASCII)"},
+		{"camera", s.simCamera, "sim:camera{eye, target, fov}: the preview's camera (sim:camera(nil): back to the presets)"},
 		{"screenshot", s.simScreenshot, "sim:screenshot(path): writes the preview's picture of the state now, PNG"},
 		{"record", s.simRecord, "sim:record{path, fps} -> recording: records the preview's view while the scenario runs"},
 	}
 }
 
 func (s *Scenario) simExportMesh(L *lua.LState) int {
-	c := s.simCall(L, "export_mesh")
-	c.ensureSim()
-	path := c.pathArg(2)
-	if err := safeOutputPath(path); err != nil {
-		c.fail("%v", err)
-	}
-	resume := s.pauseWatchdog() // a first call builds the terrain mesh
-	err := s.scene.ExportMesh(path)
-	resume()
-	if err != nil {
-		c.fail("%v", err)
-	}
-	return 0
+	return s.exportMeshCall(L, "export_mesh", s.scene.ExportMeshFormat)
 }
 
 func (s *Scenario) simScreenshot(L *lua.LState) int {

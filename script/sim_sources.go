@@ -30,6 +30,7 @@ func (s *Scenario) simFill(L *lua.LState) int {
 	at := c.vec(t, "at", 3)
 	level := c.num(t, "level", numField{required: true, want: "a height in m"})
 	c.ensureSim()
+	c.atInDomain(at)
 	added, err := s.scene.Fill(at[0], at[1], at[2], level)
 	if err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "fill: "))
@@ -53,6 +54,15 @@ func (s *Scenario) simDrop(L *lua.LState) int {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "drop: "))
 	}
 	return 0
+}
+
+// atInDomain refuses a place at = {x, y, z} outside the domain, with the hint a length
+// in millimetres needs: "at = {50, 50, 30} is outside the 0.1 x 0.1 m domain: lengths
+// are in metres".
+func (c call) atInDomain(at []float64) {
+	if _, _, ok := c.s.scene.Sim().Columns().CellAt(at[0], at[1]); !ok {
+		c.fail("at = {%s, %s, %s} is outside the %s: lengths are in metres", fmtNum(at[0]), fmtNum(at[1]), fmtNum(at[2]), c.s.domainSize())
+	}
 }
 
 // emitterVal is a source or sink handle.
@@ -98,6 +108,7 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 		vel = []float64{0, 0, 0}
 	}
 	c.ensureSim()
+	c.atInDomain(at)
 	q := rate
 	if sink {
 		q = -rate

@@ -2,6 +2,7 @@ package script
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -47,7 +48,34 @@ func (s *Scenario) newVPModule() *lua.LTable {
 		m.RawSetString(d.name, L.NewFunction(d.fn))
 	}
 	m.RawSetString("version", lua.LString(Version))
+	names := []string{"version"}
+	for _, d := range s.vpFuncs() {
+		names = append(names, d.name)
+	}
+	L.SetMetatable(m, s.noSuchName("vp.", "function in vp", names))
 	return m
+}
+
+// noSuchName is a metatable whose __index raises "<prefix>name: no such <what> (did you
+// mean <prefix>other?)" for a name a table lacks: vp.spere{...} says what is wrong where
+// Lua alone would say "attempt to call a non-function object". names are the table's.
+func (s *Scenario) noSuchName(prefix, what string, names []string) *lua.LTable {
+	mt := s.L.NewTable()
+	mt.RawSetString("__index", s.L.NewFunction(func(L *lua.LState) int {
+		k := L.Get(2)
+		name, ok := k.(lua.LString)
+		if !ok {
+			call{s, L, strings.TrimRight(prefix, ".:")}.fail("[%s]: no such %s: its names are strings", describeValue(k), what)
+		}
+		hint := ""
+		if near, ok := nearest(string(name), names); ok {
+			hint = fmt.Sprintf(" (did you mean %s%s?)", prefix, near)
+		}
+		call{s, L, prefix + string(name)}.fail("no such %s%s", what, hint)
+		return 0
+	}))
+	mt.RawSetString("__metatable", lua.LFalse)
+	return mt
 }
 
 // vpSim is vp.sim{...}: the domain, grid and settings, checked and made into the scene

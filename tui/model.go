@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -84,7 +85,8 @@ type ModelOptions struct {
 	// Screenshot saves a screenshot to path (the preview's picture); nil: the UI saves a
 	// text screenshot of its own view instead.
 	Screenshot func(path string) error
-	// ScreenshotDir is where screenshots go ("" = the working folder).
+	// ScreenshotDir is where screenshots go ("" = the working folder; the command gives
+	// --out-dir, vpbench-out by default), made when first needed.
 	ScreenshotDir string
 }
 
@@ -121,6 +123,9 @@ func NewModel(cmds chan<- engine.Command, opt ModelOptions) *Model {
 // noteMsg sets the transient note under the log (a key's outcome).
 type noteMsg string
 
+// savedMsg is a note that also goes to the log: where a file went (its full path).
+type savedMsg string
+
 // Init is part of tea.Model.
 func (m *Model) Init() tea.Cmd { return nil }
 
@@ -139,6 +144,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.appendLog(msg.Lines)
 	case noteMsg:
 		m.note = string(msg)
+	case savedMsg:
+		m.note = string(msg)
+		m.appendLog([]engine.LogLine{{Level: engine.LogInfo, Text: string(msg)}})
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	}
@@ -235,24 +243,32 @@ func (m *Model) togglePreview() tea.Cmd {
 func (m *Model) screenshot() tea.Cmd {
 	stamp := time.Now().Format("20060102-150405.000")
 	stamp = strings.Replace(stamp, ".", "-", 1)
-	base := filepath.Join(m.opt.ScreenshotDir, "vpbench-"+stamp)
+	dir := m.opt.ScreenshotDir
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // the note and the log give the full path
+	}
+	base := filepath.Join(dir, "vpbench-"+stamp)
 	text := ansi.Strip(m.render()) + "\n"
 	writeText := func(prefix string) tea.Msg {
 		// Through fileout, as every file vpbench writes: a temporary name, then the real one.
 		if err := fileout.Write(base+".txt", func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 			return noteMsg(prefix + "screenshot: " + err.Error())
 		}
-		return noteMsg(prefix + "text screenshot saved to " + base + ".txt")
+		return savedMsg(prefix + "text screenshot saved to " + base + ".txt")
 	}
 	shot := m.opt.Screenshot
 	return func() tea.Msg {
+		// The output folder is made when first needed.
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return noteMsg("screenshot: " + err.Error())
+		}
 		if shot == nil {
 			return writeText("")
 		}
 		if err := shot(base + ".png"); err != nil {
 			return writeText("preview screenshot failed (" + err.Error() + "); ")
 		}
-		return noteMsg("screenshot saved to " + base + ".png")
+		return savedMsg("screenshot saved to " + base + ".png")
 	}
 }
 

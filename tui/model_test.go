@@ -258,7 +258,9 @@ func TestTextScreenshot(t *testing.T) {
 	}
 	m.Update(cmd())
 	v := m.Rendered()
-	_, after, ok := strings.Cut(v, "text screenshot saved to ")
+	// The note line (the last mention; the log gives it too, maybe wrapped).
+	i := strings.LastIndex(v, "text screenshot saved to ")
+	after, ok := v[max(i, 0)+len("text screenshot saved to "):], i >= 0
 	if !ok {
 		t.Fatalf("no note of where the screenshot went:\n%s", v)
 	}
@@ -356,4 +358,59 @@ func TestRecordKey(t *testing.T) {
 	st.Recording = "vpbench-20261124-200000.mp4"
 	m.Update(st)
 	wantIn(t, m.Rendered(), "● rec vpbench-20261124-200000.mp4")
+}
+
+// TestViewFramesPerSecondMeasured: the sim/step row shows the frames a second measured
+// over the window, with the target beside it only where they differ.
+func TestViewFramesPerSecondMeasured(t *testing.T) {
+	m, _ := newTestModel(t, 130, 40)
+	st := knownState()
+	st.FPS = 60
+	for _, c := range []struct {
+		speed    engine.Speed
+		measured float64
+		want     string
+	}{
+		{engine.RealTime, 26.2, "26 frames/s (target 60), 0.0 steps/frame lately"},
+		{engine.RealTime, 59.6, "60 frames/s, 0.0 steps/frame lately"},
+		{engine.Speed{Factor: 0.5}, 58.4, "58 frames/s, 0.0 steps/frame lately"},
+		{engine.Speed{Max: true}, 140, "140 frames/s (60 per simulated s)"},
+	} {
+		st.Speed, st.FramesPerSec = c.speed, c.measured
+		m.Update(st)
+		v := m.Rendered()
+		wantIn(t, v, c.want)
+	}
+	st.FrameSteps, st.FPS, st.FramesPerSec = 5, 0, 31
+	m.Update(st)
+	wantIn(t, m.Rendered(), "31 frames/s of 5 steps")
+}
+
+// TestScreenshotIntoOutDir: c writes under the output folder (--out-dir, relative to the
+// working folder), made when first needed, and the note and the log give the full path.
+func TestScreenshotIntoOutDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cmds := make(chan engine.Command, 64)
+	m := NewModel(cmds, ModelOptions{ScreenshotDir: filepath.Join("vpbench-out", "shots")})
+	m.Update(tea.WindowSizeMsg{Width: 300, Height: 40})
+	m.Update(knownState())
+	if _, err := os.Stat("vpbench-out"); !os.IsNotExist(err) {
+		t.Fatalf("the output folder exists before the first screenshot (%v)", err)
+	}
+	m.Update(press(m, "c")())
+	want := filepath.Join(dir, "vpbench-out", "shots")
+	ents, err := os.ReadDir(want)
+	if err != nil || len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), "vpbench-") {
+		t.Fatalf("the screenshot is not in %s: %v %v", want, ents, err)
+	}
+	full := filepath.Join(want, ents[0].Name())
+	wantIn(t, m.Rendered(), "text screenshot saved to "+full) // the note
+	logged := false
+	for _, l := range m.log {
+		logged = logged || strings.Contains(l.Text, full)
+	}
+	if !logged {
+		t.Errorf("the log does not give the screenshot's full path %s", full)
+	}
 }

@@ -25,6 +25,10 @@ type Options struct {
 	// its log from any goroutine: where other parts send their messages while the UI owns
 	// the terminal (writing to stderr then would garble the screen).
 	Attach func(log func(msg string))
+	// Finished, if set, receives how the run ended (the runner's Result: the last state,
+	// Table 1, the volumes) once the UI has ended and the terminal is restored: the
+	// command prints its summary there.
+	Finished func(res engine.Result)
 }
 
 // Run opens the terminal UI and runs the scenario until the user quits or ctx ends. The
@@ -61,6 +65,9 @@ func Run(parent context.Context, opt Options) error {
 	_, err := p.Run()
 	cancel()
 	<-r.Done()
+	if opt.Finished != nil {
+		opt.Finished(r.Result())
+	}
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):
 		return nil // Ctrl-C reached the program as a signal

@@ -38,10 +38,13 @@ func TestRunQuitsCleanly(t *testing.T) {
 	in, keys := io.Pipe()
 	out := &lockedBuffer{}
 	done := make(chan error, 1)
+	var res engine.Result
+	finished := 0
 	go func() {
 		done <- Run(context.Background(), Options{
 			Runner: engine.Config{Source: []byte(small), SourceName: "small.lua", Speed: engine.Speed{Max: true}},
 			Input:  in, Output: out, Width: 100, Height: 40,
+			Finished: func(r engine.Result) { res, finished = r, finished+1 },
 		})
 	}()
 	deadline := time.Now().Add(20 * time.Second)
@@ -63,6 +66,11 @@ func TestRunQuitsCleanly(t *testing.T) {
 		t.Fatal("Run did not return within 10 s of q")
 	}
 	keys.Close()
+	// Finished ran once, after the UI ended, with the run's figures (the command prints
+	// its summary from them).
+	if finished != 1 || !res.Loaded || res.State.Steps == 0 || res.State.Total.Simulation.Frames == 0 || res.Info.Name != "small.lua" {
+		t.Errorf("Finished ran %d time(s) with %+v; want once, loaded, with steps and frames", finished, res.State)
+	}
 	checkGoroutines(t, before)
 }
 

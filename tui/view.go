@@ -197,10 +197,35 @@ func frameLine(st *engine.State) string {
 		pace = fmt.Sprintf("%d steps/frame", st.FrameSteps)
 	}
 	if f := st.Window.Simulation.Frames; f > 0 {
+		pace = framesPerSec(st)
+	}
+	if f := st.Window.Simulation.Frames; f > 0 {
 		pace += fmt.Sprintf(", %.1f steps/frame lately", float64(st.Window.Steps)/float64(f))
 	}
 	return pace
 }
+
+// framesPerSec is the frames a wall second measured over the window, with the target
+// beside it where they differ by more than fpsTolerance: the FPS asked in real time, per
+// simulated second as fast as possible; with --frame-steps the steps a frame.
+func framesPerSec(st *engine.State) string {
+	got := fmt.Sprintf("%.0f frames/s", st.FramesPerSec)
+	switch {
+	case st.FrameSteps > 0:
+		return fmt.Sprintf("%s of %d steps", got, st.FrameSteps)
+	case st.FPS <= 0:
+		return got
+	case st.Speed.Max:
+		return fmt.Sprintf("%s (%g per simulated s)", got, st.FPS)
+	case math.Abs(st.FramesPerSec-st.FPS) > fpsTolerance*st.FPS:
+		return fmt.Sprintf("%s (target %g)", got, st.FPS)
+	}
+	return got
+}
+
+// fpsTolerance is how far (a fraction of the target) the measured frames a second may be
+// from the target before the line shows the target beside it.
+const fpsTolerance = 0.03
 
 func ms(v float64, frames int) string {
 	if frames == 0 || math.IsNaN(v) {

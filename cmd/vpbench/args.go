@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"strconv"
 	"strings"
@@ -21,11 +22,17 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 
 // parseInterspersed parses flags wherever they stand among the positional arguments
 // ("run --until 3 scene.lua --param nu=4e-5"), which Go's flag package alone does not.
+// It prints nothing: a bad flag is a usageError, which run prints once; -h or --help is
+// a helpRequest, whose help run prints to stdout.
 func parseInterspersed(fs *flag.FlagSet, args []string) (positional []string, err error) {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+				return nil, helpRequest{fs}
 			}
 			return nil, usageError{err.Error()}
 		}
@@ -39,6 +46,23 @@ func parseInterspersed(fs *flag.FlagSet, args []string) (positional []string, er
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
+}
+
+// fileArgError reports whether err is about a file named on the command line that could
+// not be opened or read (a missing scenario, a folder given for one, an unreadable
+// --resume): a usage error, exit status 2, however deep in the run it came up.
+func fileArgError(err error, args []string) bool {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Op != "open" && pe.Op != "read" && pe.Op != "stat" {
+		return false
+	}
+	for _, a := range args {
+		_, v, _ := strings.Cut(a, "=") // --resume=FILE
+		if pe.Path == a || pe.Path == v {
+			return true
+		}
+	}
+	return false
 }
 
 // paramFlags collects repeated --param name=value.

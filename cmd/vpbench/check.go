@@ -15,11 +15,7 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var f scenarioFlags
 	f.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench check [--param name=value]... scenario.lua\n\n"+
-			"Builds the scene of a scenario without running it and reports its grid, columns, memory and time step.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	// Its help is help.go's, from these flags.
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

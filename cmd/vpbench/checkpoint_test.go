@@ -112,7 +112,7 @@ func TestRunCheckpointAndResume(t *testing.T) {
 	if code, _, errOut := runCLI(t, "run", "--headless", "--checkpoint", cp, "--checkpoint-every", "-1", path); code != exitUsage || !strings.Contains(errOut, "--checkpoint-every is -1") {
 		t.Errorf("--checkpoint-every -1: exit %d, %s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "run", "--headless", "--resume", filepath.Join(dir, "none.vpc"), path); code != exitRun || !strings.Contains(errOut, "none.vpc") {
+	if code, _, errOut := runCLI(t, "run", "--headless", "--resume", filepath.Join(dir, "none.vpc"), path); code != exitUsage || !strings.Contains(errOut, "none.vpc") {
 		t.Errorf("--resume of a missing file: exit %d, %s", code, errOut)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/vpbench/vpbench/engine"
 	"github.com/vpbench/vpbench/internal/filestamp"
 	"github.com/vpbench/vpbench/tui"
 )
@@ -42,7 +43,7 @@ func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		if !flagGiven(fs, "surface") {
 			o.surface = true
 		}
-		return runTUI(ctx, path, o)
+		return runTUI(ctx, path, o, stdout)
 	}
 	if path == "" {
 		if o.until == 0 {
@@ -73,7 +74,9 @@ func isTerminal(w any) bool {
 // script that does not load is no failure here: the UI shows the error and reloads the
 // file when it changes. The preview (when main serves one) gets its frames through the
 // run loop, its `w` key through the link's adapter, and screenshots are its pictures.
-func runTUI(ctx context.Context, path string, o runOptions) error {
+// When the UI ends (q, Ctrl-C), the terminal restored, it prints the summary `vpbench
+// run` prints (Table 1 and the volumes) to stdout.
+func runTUI(ctx context.Context, path string, o runOptions, stdout io.Writer) error {
 	if path != "" {
 		if _, err := filestamp.Of(path); err != nil {
 			return usagef("%v", err)
@@ -82,7 +85,7 @@ func runTUI(ctx context.Context, path string, o runOptions) error {
 	link := newPreviewLink(path)
 	cfg := o.engineConfig(path, link.src)
 	cfg.Watch = o.watch && path != ""
-	var mo tui.ModelOptions
+	mo := tui.ModelOptions{ScreenshotDir: o.outDir} // c's screenshots; v's recordings go to cfg.OutDir
 	var attach func(func(string))
 	if previewHost != nil {
 		// The host's messages go to the UI's log while the UI owns the terminal.
@@ -100,5 +103,15 @@ func runTUI(ctx context.Context, path string, o runOptions) error {
 	} else if o.preview {
 		cfg.Notes = append(cfg.Notes, "--preview: no preview in this process (the run goes on without it)")
 	}
-	return tui.Run(ctx, tui.Options{Runner: cfg, ModelOptions: mo, Attach: attach})
+	return tui.Run(ctx, tui.Options{Runner: cfg, ModelOptions: mo, Attach: attach, Finished: finalSummary(stdout)})
+}
+
+// finalSummary prints how the UI's run ended as `vpbench run` does (report.go): nothing
+// when no scenario loaded.
+func finalSummary(stdout io.Writer) func(engine.Result) {
+	return func(res engine.Result) {
+		if res.Loaded {
+			makeReport(res).print(stdout)
+		}
+	}
 }

@@ -8,9 +8,11 @@
 //	vpbench check scenario.lua            build the scene, report it, run nothing
 //	vpbench bench [--plot FILE.png]       run the scenario library and compare timings
 //	vpbench render --at T scenario.lua    draw the preview's picture at time T into a PNG
+//	vpbench help [command]                every command's flags (help.go), or one's in full
+//	vpbench version                       the scripting API's version and the Go release
 //
-// Exit statuses: 0 success, 1 a script or run error (file:line and message on stderr),
-// 2 bad arguments.
+// Exit statuses: 0 success, 1 a run that failed (a script or solver error: file:line and
+// message on stderr), 2 a usage error (a bad flag or value, a missing or unreadable file).
 package main
 
 import (
@@ -71,82 +73,71 @@ func main() {
 }
 
 // mayDraw reports whether the command line may use the preview: every command but check,
-// bench and help.
+// bench, help and version.
 func mayDraw(args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
 	switch args[0] {
-	case "check", "bench", "help", "-h", "--help":
+	case "check", "bench", "help", "-h", "-help", "--help", "version", "-version", "--version":
 		return false
 	}
 	return true
 }
 
-// run dispatches a command line and turns its result into an exit status.
+// run dispatches a command line and turns its result into an exit status: 0 success
+// (help and version too), 1 a run that failed (a script or solver error), 2 a usage error
+// (a bad flag or value, a missing or unreadable file), printed once on stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
+	name := "" // the command, for its help; "" the default mode
 	switch {
-	case len(args) > 0 && args[0] == "run":
-		err = runCommand(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "check":
-		err = checkCommand(args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "bench":
-		err = benchCommand(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "render":
-		err = renderCommand(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
-		usage(stdout)
-		return exitOK
-	default:
+	case len(args) == 0:
 		err = defaultCommand(ctx, args, stdout, stderr)
+	case args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
+		err = helpCommand(args[1:], stdout) // "vpbench -h run" is "vpbench help run"
+		name = "help"
+	case args[0] == "version" || args[0] == "-version" || args[0] == "--version":
+		if len(args) > 1 {
+			err = usagef("%s takes no arguments, got %q", args[0], args[1:])
+			break
+		}
+		fmt.Fprintln(stdout, versionString())
+	default:
+		if c, ok := lookupCommand(args[0]); ok && c.run != nil {
+			name = c.name
+			err = c.run(ctx, args[1:], stdout, stderr)
+		} else {
+			err = defaultCommand(ctx, args, stdout, stderr)
+		}
 	}
 	var ue usageError
+	var help helpRequest
+	if err != nil && !errors.As(err, &ue) && fileArgError(err, args) {
+		err = usageError{err.Error()} // a missing or unreadable file: 2, as a bad flag
+	}
 	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
+	case err == nil:
+		return exitOK
+	case errors.As(err, &help): // -h or --help among a command's flags: its help, on stdout
+		if c, ok := lookupCommand(name); ok {
+			writeCommandHelp(stdout, c)
+		} else {
+			usage(stdout)
+		}
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "vpbench: %v\n", err)
-		fmt.Fprintf(stderr, "run 'vpbench help' for usage\n")
+		if name == "" || name == "help" {
+			fmt.Fprintf(stderr, "run 'vpbench help' for usage\n")
+		} else {
+			fmt.Fprintf(stderr, "run 'vpbench help %s' for usage\n", name)
+		}
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "%v\n", err)
 		return exitRun
 	}
-}
-
-func usage(w io.Writer) {
-	fmt.Fprint(w, `vpbench: a scripted workbench for small amounts of liquid (extended virtual pipes)
-
-usage:
-  vpbench [flags] [scenario.lua]          run a scenario (no file: the built-in demo) in the
-                                          terminal UI (live timings, volumes, depth map, log;
-                                          keys: space pause, s step, +/- viscosity, q quit);
-                                          --plain, or no terminal: progress lines instead.
-                                          Reloads when the file changes
-  vpbench run --headless [--until T] [--json FILE] [--param name=value]... scenario.lua
-                                          run without a UI and print the paper's Table 1
-                                          timings and the volume accounting
-  vpbench check scenario.lua              build the scene and report grid, columns, memory
-                                          and time step without running
-  vpbench bench [--until 1] [--json FILE] [--plot FILE.png [--plot-scenario NAME]]
-                                          run the scenario library and compare timings
-  vpbench render --at T [--png out.png] [--width W --height H] [--view preset]
-                 [--meniscus=false] [--param name=value]... scenario.lua
-                                          run to simulated time T and draw the preview's
-                                          picture offscreen into a PNG
-
-Every command that runs a script takes --script-memory SIZE (512MiB, 2GiB, 1e9): the
-memory the script may use, 1GiB by default; past it the script is stopped with an error.
-
-vpbench run and the default mode take --preview: open the preview window (needs a
-display; without one the run goes on and says so). sim:screenshot renders offscreen.
-
-vpbench run and the default mode take --checkpoint FILE [--checkpoint-every S]: checkpoints
-of the scenario every S simulated seconds, and a final one when the run stops (Ctrl-C, q,
---until); --resume FILE goes on from one, to the same results (docs/checkpoints.md).
-
-Run 'vpbench run -h' (or check, bench, render) for each command's flags.
-Exit status: 0 success, 1 script or run error, 2 bad arguments.
-`)
 }

@@ -144,7 +144,7 @@ func TestBadArguments(t *testing.T) {
 			t.Errorf("%v: exit %d (want %d), stderr %q", args, code, exitUsage, errOut)
 		}
 	}
-	if code, _, errOut := runCLI(t, "run", "--until", "0.1", "/no/such/file.lua"); code != exitRun || !strings.Contains(errOut, "file.lua") {
+	if code, _, errOut := runCLI(t, "run", "--until", "0.1", "/no/such/file.lua"); code != exitUsage || !strings.Contains(errOut, "file.lua") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -37,8 +37,10 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	view := fs.String("view", "default", "camera preset: "+strings.Join(preview.Presets(), ", "))
 	meniscus := fs.Bool("meniscus", true, "meniscus shading (false: plain surface normals, for comparison)")
 	liquid := fs.String("liquid", "", "liquid colour, overriding the script's: water, blood, coffee or paint")
+	var camFlags cameraFlags
+	camFlags.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench render --at T [--png out.png] [--width W --height H] [--view preset] [--meniscus=false] [--param name=value]... scenario.lua\n"+
+		fmt.Fprintf(stderr, "usage: vpbench render --at T [--png out.png] [--width W --height H] [--view preset | --eye x,y,z --target x,y,z [--fov deg]] [--meniscus=false] [--param name=value]... scenario.lua\n"+
 			"       vpbench render --from A --to B [--fps F] --out clip.mp4|frames/f_%%04d.png [...] scenario.lua\n\n"+
 			"Runs a scenario headless to simulated time T and renders the preview's picture offscreen into a PNG;\n"+
 			"or renders the pictures at simulated times A, A + 1/F, ... up to B into a video (through ffmpeg) or numbered PNGs.\n"+
@@ -84,6 +86,10 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if _, err := preview.PresetCamera(*view, preview.Box{}); err != nil {
 		return usagef("--view: %v", err)
 	}
+	userCam, haveUserCam, err := camFlags.camera(func(name string) bool { return flagGiven(fs, name) })
+	if err != nil {
+		return err
+	}
 	if *liquid != "" {
 		if _, err := scene.NamedLiquid(*liquid); err != nil {
 			return usagef("--liquid %q: want %s", *liquid, scene.LiquidNames())
@@ -93,7 +99,10 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if previewHost == nil {
 		return fmt.Errorf("vpbench render: %v", preview.ErrNotServing)
 	}
-	pm := &pictureMaker{view: *view, width: *width, height: *height, meniscus: *meniscus, liquid: *liquid}
+	pm := &pictureMaker{view: *view, width: *width, height: *height, meniscus: *meniscus, liquid: *liquid, viewGiven: flagGiven(fs, "view")}
+	if haveUserCam {
+		pm.userCam = &userCam
+	}
 	if isClip {
 		return renderClip(ctx, path, f, pm, *from, *to, *fps, *clipOut, stdout, stderr)
 	}
@@ -135,6 +144,8 @@ type pictureMaker struct {
 	width, height int
 	meniscus      bool
 	liquid        string
+	userCam       *scene.Camera // --eye, --target, --fov; nil: none
+	viewGiven     bool          // --view was given: it wins over the script's sim:camera
 
 	cam     preview.Camera
 	haveCam bool
@@ -153,7 +164,11 @@ func (p *pictureMaker) picture(sc *scene.Scene) (*image.RGBA, error) {
 			return nil, err
 		}
 	}
-	if !p.haveCam {
+	if c, err := renderCamera(sc, p.userCam, p.viewGiven); err != nil {
+		return nil, err
+	} else if c != nil { // --eye, or the script's camera (which may move from one picture to the next)
+		p.cam, p.haveCam = *c, false
+	} else if !p.haveCam {
 		// The camera frames the terrain (the liquid lies on it) for the picture's aspect.
 		sx, sy, h := sc.Extent()
 		tm, _, err := sc.TerrainMesh()

@@ -31,6 +31,7 @@ type runOptions struct {
 	cpuprofile string  // --cpuprofile: a CPU profile of the run
 	surface    bool    // build the liquid surface every frame
 	export     engine.Export
+	outDir     string                 // --out-dir: screenshots, recordings and (without --export-dir) exports
 	ckpt       checkpointFlags        // --checkpoint, --checkpoint-every, --resume (checkpoint.go)
 	given      func(name string) bool // whether the command line set a flag
 }
@@ -46,9 +47,10 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.preview, "preview", false, "open the preview window (GLFW/OpenGL; needs a display) when the run starts")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
 	fs.BoolVar(&o.surface, "surface", false, "build the liquid surface every frame (Table 1's surface column)")
-	fs.IntVar(&o.export.Every, "export-every", 0, "write the surface mesh every N frames (0: never; implies --surface)")
-	fs.StringVar(&o.export.Dir, "export-dir", "out", "folder for --export-every's numbered meshes")
-	fs.StringVar(&o.export.Format, "export-format", "obj", `mesh format for --export-every: "obj" or "ply" (with opacity)`)
+	fs.IntVar(&o.export.Every, "export-every", 0, "write the surface mesh every N frames, and the terrain mesh once per terrain (terrain_NAME_0000, ...) (0: never; implies --surface)")
+	fs.StringVar(&o.outDir, "out-dir", engine.DefaultOutDir, "folder for what the run writes: the UI's screenshots (c) and recordings (v), and --export-every's meshes unless --export-dir says otherwise (made when first needed)")
+	fs.StringVar(&o.export.Dir, "export-dir", "", "folder for --export-every's numbered meshes (default: --out-dir)")
+	fs.StringVar(&o.export.Format, "export-format", "obj", `mesh format for --export-every: "obj", "ply" (binary little-endian, with opacity) or "ply-ascii" (the same as text)`)
 	o.ckpt.register(fs)
 	o.given = func(name string) bool { return flagGiven(fs, name) }
 }
@@ -71,6 +73,12 @@ func (o *runOptions) validate() error {
 	}
 	if o.preview && o.headless {
 		return usagef("--preview opens a window: drop --headless (sim:screenshot works headless, offscreen)")
+	}
+	if o.outDir == "" {
+		return usagef("--out-dir is empty: give a folder (the default is %s)", engine.DefaultOutDir)
+	}
+	if o.export.Dir == "" {
+		o.export.Dir = o.outDir
 	}
 	if err := o.export.Validate(); err != nil {
 		return usagef("%v", err)
@@ -97,6 +105,7 @@ func (o *runOptions) engineConfig(path string, src *preview.Source) engine.Confi
 		Surface:    o.surface,
 		Export:     o.export,
 		Preview:    src,
+		OutDir:     o.outDir,
 	}
 	cfg.Checkpoints = o.ckpt.config()
 	if path == "" {

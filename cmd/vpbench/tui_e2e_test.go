@@ -197,6 +197,13 @@ func TestTUIEndToEnd(t *testing.T) {
 
 	s.keys("q")
 	s.checkExit()
+	// The summary `vpbench run` prints, on the restored screen (issue 26).
+	sc := s.waitScreen("the final summary", func(sc string) bool { return strings.Contains(sc, "ms per frame") })
+	for _, want := range []string{"e2e.lua: ", "simulation", "per step", "real time", "volume", "conservation error"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("the summary after q lacks %q:\n%s", want, sc)
+		}
+	}
 }
 
 // TestTUIEndToEndSignals stops the UI with SIGINT and SIGTERM (kill, Ctrl-C from outside):

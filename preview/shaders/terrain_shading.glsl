@@ -15,7 +15,11 @@ float keyShadow(vec3 p, vec3 n) {
 }
 vec3 terrainLinear(vec3 p, vec3 n) {
 	vec3 base = vec3(0.62, 0.60, 0.57);
-	ivec3 c = ivec3(floor(p / uChecker));
+	// The checker's cell is taken a thousandth of a square inside the surface (against
+	// n): a face lying on a cell boundary (a flat top at a multiple of uChecker, a wall
+	// on the domain's side) otherwise flips between two cells pixel by pixel with the
+	// rounding of the interpolated position (a speckle like shadow acne).
+	ivec3 c = ivec3(floor((p - n * (1e-3 * uChecker)) / uChecker));
 	if (((c.x + c.y + c.z) & 1) == 1) base *= 0.86;
 	float hemi = 0.5 + 0.5 * n.z;
 	vec3 ambient = mix(vec3(0.06, 0.06, 0.06), vec3(0.22, 0.23, 0.26), hemi);
