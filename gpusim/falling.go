@@ -757,6 +757,22 @@ func (f *fallState) deposit(h, r []float32) {
 	f.vol, f.land, f.col = f.vol[:n], f.land[:n], f.col[:n]
 }
 
+// poolFrac is the most a landing parcel may raise a column of the pool it lands in, as a
+// share of the pool's depth there (of a cell, in a pool shallower than a cell): spread
+// widens its footprint to a disc until the mound stays that low (docs/solver.md, "Liquid
+// that falls", "Landing").
+const poolFrac = 0.1
+
+// maxSpreadCells bounds the radius of that disc, in cells (113 cells at most): what it
+// cannot flatten the pool spreads in the next steps. A parcel wider than half of it may
+// spread over twice its own radius.
+const maxSpreadCells = 6
+
+// hannPeak is the share of a parcel that the cosine disc of radius R cells puts into the
+// cell under its centre, times R^2: 1 / (pi (1/2 - 2/pi^2)), the integral of
+// (1 + cos(pi r / R)) / 2 over the disc being pi R^2 (1/2 - 2/pi^2).
+const hannPeak = 1 / (math.Pi * (0.5 - 2/(math.Pi*math.Pi)))
+
 // spread lists in f.targets the columns particle i, landing in column d, deposits into,
 // and in f.weights their shares (summing to 1). A parcel up to three cells across
 // (radius 1.5 dx) goes into d's cell and its 8 neighbours with binomial weights (4 the
@@ -770,11 +786,43 @@ func (f *fallState) deposit(h, r []float32) {
 // radius of where it lands, each in the column whose surface lies within the radius of
 // the landing height: a large drop spreads as it lands instead of piling up. d first,
 // then row by row: a fixed order.
+//
+// Landing in a pool (the column d wet), the footprint above raised a column by up to a
+// quarter of the parcel's volume over dx^2 (a 10 mm^3 drop on a 2 mm pool at dx = 1 mm:
+// 2.5 mm, a mound as deep as the pool again), and the ring the pool then carried away
+// started as a lump a few cells across, whose short waves the grid bends into an octagon.
+// Where that mound would stand higher than poolFrac of the pool's depth (of a cell, below
+// a cell deep), the parcel spreads instead over the cells whose centres lie within R of
+// where it landed, weighted (1 + cos(pi r / R)) / 2 by their distance r: smooth and
+// radially symmetric, so the ring starts round, with R just wide enough to keep the mound
+// at poolFrac of the depth (the middle cell's share about hannPeak / R^2, R in cells), at
+// most maxSpreadCells cells
+// (or twice the parcel's radius), each cell in its column whose surface lies near the
+// landing height as above. d first, then row by row. A dry landing keeps the footprint
+// above, and so does a parcel whose footprint already keeps the mound low.
 func (f *fallState) spread(i int, d int32, h []float32) {
 	f.targets = append(f.targets[:0], d)
 	c := f.cols
 	rad := math.Cbrt(3 * f.vol[i] / (4 * math.Pi))
 	x, y, z := float64(f.x[i]), float64(f.y[i]), float64(f.z[i])
+	if depth := float64(h[d]) - float64(c.Base[d]); depth > 0 {
+		// The highest share of the footprint below (in cells' worth), and the cosine
+		// disc's radius (in cells) that keeps the mound at poolFrac of the depth.
+		peak := 0.25
+		if rad > 1.5*c.Dx {
+			peak = c.Dx * c.Dx / (math.Pi * rad * rad)
+		}
+		cells := f.vol[i] / (c.Dx * c.Dx * poolFrac * max(depth, c.Dx)) // the volume in bounds' worth of cells
+		R := min(math.Sqrt(hannPeak*cells), max(maxSpreadCells, 2*rad/c.Dx))
+		if peak*cells > 1 && hannPeak/(R*R) < peak {
+			tol := c.Dx
+			if rad > 1.5*c.Dx {
+				tol = rad
+			}
+			f.disc(d, x, y, z, R*c.Dx, tol, h)
+			return
+		}
+	}
 	if rad <= 1.5*c.Dx {
 		f.weights = append(f.weights[:0], 4)
 		sum := 4.0
@@ -821,6 +869,40 @@ func (f *fallState) spread(i int, d int32, h []float32) {
 	f.weights = f.weights[:0]
 	for range f.targets {
 		f.weights = append(f.weights, 1/float64(len(f.targets)))
+	}
+}
+
+// disc lists in f.targets (d already there) the columns whose cells' centres lie within
+// R (m) of (x, y) and whose surfaces lie within tol of z, d first, then row by row, and in
+// f.weights their shares (1 + cos(pi r / R)) / 2, normalised: spread's footprint in a pool.
+func (f *fallState) disc(d int32, x, y, z, R, tol float64, h []float32) {
+	c := f.cols
+	dcx, dcy := f.cellXY(d)
+	px, py := c.CellCentre(dcx, dcy)
+	w := 0.5 + 0.5*math.Cos(math.Pi*min(math.Hypot(px-x, py-y)/R, 1))
+	f.weights = append(f.weights[:0], w)
+	sum := w
+	x0, x1 := max(int(math.Floor((x-R)/c.Dx)), 0), min(int(math.Floor((x+R)/c.Dx)), c.Nx-1)
+	y0, y1 := max(int(math.Floor((y-R)/c.Dx)), 0), min(int(math.Floor((y+R)/c.Dx)), c.Ny-1)
+	for cy := y0; cy <= y1; cy++ {
+		for cx := x0; cx <= x1; cx++ {
+			px, py := c.CellCentre(cx, cy)
+			r := math.Hypot(px-x, py-y)
+			if r >= R || (cx == dcx && cy == dcy) {
+				continue
+			}
+			t := c.ColumnAt(cx, cy, z)
+			if t < 0 || math.Abs(float64(h[t])-z) > tol {
+				continue // solid to the top, or a surface far from the landing
+			}
+			w := 0.5 + 0.5*math.Cos(math.Pi*r/R)
+			f.targets = append(f.targets, int32(t))
+			f.weights = append(f.weights, w)
+			sum += w
+		}
+	}
+	for k := range f.weights {
+		f.weights[k] /= sum
 	}
 }
 
