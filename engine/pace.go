@@ -11,6 +11,14 @@ import (
 //   - As fast as possible (Speed.Max; every headless run): frames fall at simulated times
 //     k/FPS (the first step boundary at or after each), so a run's frames, its surfaces,
 //     exports and surface timings are the same on every machine.
+//   - As fast as possible in the UI (wallFrames): a frame still ends at a time k/FPS, but
+//     covers as many 1/FPS intervals as the solver runs in maxCatchUp wall frame periods
+//     (its measured speed), at least the next one and at most wallGrowth times the last
+//     frame's: the surface is built at most about FPS/maxCatchUp times a wall second and
+//     the solver runs the rest of the time. A frame's steps are then at least the most a real-time frame may take
+//     (below), and it never waits, so no fixed speed is faster (issue 26: 60 surfaces a
+//     simulated second made it slower than 2x where the surface is dear). Only where the
+//     frames end changes, never the steps.
 //   - Real time (Speed.Factor f): a frame is due every 1/FPS wall seconds; it takes the
 //     steps that bring simulated time to f times the wall time since the pace started,
 //     rounded to whole steps. A frame takes at most maxCatchUp nominal frames' worth of
@@ -41,6 +49,10 @@ const (
 	LagMargin = 0.05
 	// lagWindow is the least wall time the window must cover to judge the factor achieved.
 	lagWindow = time.Second
+	// wallGrowth bounds a wallFrames frame's 1/FPS intervals to this many times the last
+	// one's: a frame grows to its size over a few frames, and a step cost measured too low
+	// (a pipelined device's steps overlap the surface) never makes one that freezes the UI.
+	wallGrowth = 2
 )
 
 // pacer decides each frame's steps (see the comment above).
@@ -49,6 +61,11 @@ type pacer struct {
 	fps        float64
 	frameSteps int
 	until      float64 // 0: none
+	// wallFrames: as fast as possible, a frame covers the 1/fps intervals the solver runs
+	// in maxCatchUp frame periods (the UI; the runner sets it before each plan). Off, a
+	// frame covers one (headless runs, exports, OnFrame, recordings).
+	wallFrames bool
+	wallSpan   float64 // the last wallFrames frame's intervals (0: none since the rebase)
 
 	baseWall time.Time // real time: simulated time baseSim at wall time baseWall
 	baseSim  float64
@@ -91,6 +108,7 @@ func stepsTo(t, target, dt float64) int {
 func (p *pacer) rebase(now time.Time, t float64) {
 	p.baseWall, p.baseSim, p.nextDue = now, t, now
 	p.lagAt = time.Time{}
+	p.wallSpan = 0
 }
 
 // atUntil reports whether simulated time t has reached Until (no step is left).
@@ -115,6 +133,17 @@ func (p *pacer) planPace(now time.Time, t, dt float64) (int, time.Duration) {
 		}
 		// The next frame time k/FPS after t.
 		k := math.Floor(t*p.fps+stepTolerance) + 1
+		if p.wallFrames && p.stepCost > 0 { // before the first frame: one interval measures the step
+			// The steps that fit in maxCatchUp frame periods (a real-time frame's most),
+			// rounded up to a frame time, at most wallGrowth times the last frame's intervals.
+			reach := t + math.Floor(maxCatchUp/(p.fps*p.stepCost))*dt
+			m := max(1, math.Ceil(reach*p.fps-stepTolerance)-k+1)
+			m = min(m, wallGrowth*max(p.wallSpan, 1))
+			p.wallSpan = m
+			k += m - 1
+		} else {
+			p.wallSpan = 0
+		}
 		return max(1, stepsTo(t, k/p.fps, dt)), 0
 	}
 	f := p.speed.Factor

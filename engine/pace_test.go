@@ -143,3 +143,103 @@ func TestPaceSlowMachineSlipsSmoothly(t *testing.T) {
 		t.Errorf("simulated %.3f s in %v (%.3fx): the machine achieves %.3fx", sim, wall, rate, achieved)
 	}
 }
+
+// paced drives a pacer at speed on a synthetic wall clock: a step costs cost, each frame
+// builds a surface that costs surf, and the loop waits when the pacer says so (as
+// Runner.Run does). It returns the simulated seconds per wall second over wall, the
+// frames, and each frame's end (simulated time).
+func paced(t *testing.T, speed Speed, wallFrames bool, dt, fps float64, cost, surf, wall time.Duration) (rate float64, frames int, ends []float64) {
+	t.Helper()
+	start := time.Unix(1000, 0)
+	now, sim := start, 0.0
+	p := pacer{speed: speed, fps: fps, wallFrames: wallFrames}
+	p.rebase(now, 0)
+	end := now.Add(wall)
+	for now.Before(end) {
+		n, wait := p.plan(now, sim, dt)
+		if n == 0 {
+			if wait <= 0 {
+				t.Fatalf("%v: no steps and no wait at %v", speed, now)
+			}
+			now = now.Add(wait)
+			continue
+		}
+		d := time.Duration(n) * cost
+		p.observe(d, int64(n))
+		now = now.Add(d + surf)
+		sim = advance(sim, dt, n)
+		frames++
+		ends = append(ends, sim)
+	}
+	return sim / now.Sub(start).Seconds(), frames, ends
+}
+
+// TestPaceFastNeverSlowerThanFixed is issue 26: as fast as possible in the UI is never
+// slower than a fixed speed, however the solver's and the surface's costs compare (the
+// surface dear included: 60 surfaces a simulated second made it slower than 2x).
+func TestPaceFastNeverSlowerThanFixed(t *testing.T) {
+	const dt, fps = 3e-3, 60.0
+	wall := 20 * time.Second
+	for _, cost := range []time.Duration{20 * time.Microsecond, 200 * time.Microsecond, 540 * time.Microsecond,
+		750 * time.Microsecond, time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond} {
+		for _, surf := range []time.Duration{0, time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond,
+			10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond} {
+			fast, _, _ := paced(t, Speed{Max: true}, true, dt, fps, cost, surf, wall)
+			for _, s := range Speeds {
+				if s.Max {
+					continue
+				}
+				if got, _, _ := paced(t, s, true, dt, fps, cost, surf, wall); fast < got {
+					t.Errorf("step %v, surface %v: as fast as possible %.3fx, slower than %v (%.3fx)", cost, surf, fast, s, got)
+				}
+			}
+		}
+	}
+}
+
+// TestPaceFastWithDearSurface: where the surface costs more than the frame's steps, as
+// fast as possible in the UI reaches at least the 2x setting's rate; one frame per 1/FPS
+// simulated second (the headless frames, and the UI's before issue 26) does not.
+func TestPaceFastWithDearSurface(t *testing.T) {
+	const dt, fps = 3e-3, 60.0
+	cost, surf, wall := 300*time.Microsecond, 12*time.Millisecond, 10*time.Second
+	twice, _, _ := paced(t, Speed{Factor: 2}, true, dt, fps, cost, surf, wall)
+	fast, frames, _ := paced(t, Speed{Max: true}, true, dt, fps, cost, surf, wall)
+	fixed, _, _ := paced(t, Speed{Max: true}, false, dt, fps, cost, surf, wall)
+	if fast < twice {
+		t.Errorf("as fast as possible %.3fx, 2x %.3fx: want at least 2x's", fast, twice)
+	}
+	if fixed >= twice {
+		t.Errorf("one frame per 1/%g simulated s: %.3fx, 2x %.3fx: the case no longer shows issue 26", fps, fixed, twice)
+	}
+	if perSec := float64(frames) / wall.Seconds(); perSec > fps {
+		t.Errorf("%.1f frames (surfaces) a wall second, want at most %g", perSec, fps)
+	}
+	t.Logf("step %v, surface %v: 2x %.3fx, as fast as possible %.3fx (%d frames), one frame per 1/%g s %.3fx", cost, surf, twice, fast, frames, fps, fixed)
+}
+
+// TestPaceFastFramesEndAtFrameTimes: the UI's larger frames end where headless frames do
+// (the first step boundary at or after a time k/FPS), so the steps are the same; a frame
+// covers at most wallGrowth times the last one's intervals, and a cheap solver builds at
+// most FPS surfaces a wall second.
+func TestPaceFastFramesEndAtFrameTimes(t *testing.T) {
+	const dt, fps = 3.03e-3, 60.0
+	for _, cost := range []time.Duration{time.Microsecond, 100 * time.Microsecond, 3 * time.Millisecond} {
+		wall := 5 * time.Second
+		_, frames, ends := paced(t, Speed{Max: true}, true, dt, fps, cost, 0, wall)
+		if perSec := float64(frames) / wall.Seconds(); perSec > fps {
+			t.Errorf("step %v: %.1f frames a wall second, want at most %g", cost, perSec, fps)
+		}
+		prevK, span := 0.0, 1.0
+		for i, e := range ends {
+			k := math.Ceil(e*fps - 1e-9) // the frame time it ends at
+			if e-dt >= k/fps-1e-9 {
+				t.Fatalf("step %v: frame %d ends at %.6f s, not the first boundary at or after a frame time", cost, i, e)
+			}
+			if k-prevK > wallGrowth*span {
+				t.Fatalf("step %v: frame %d covers %g intervals after one of %g", cost, i, k-prevK, span)
+			}
+			prevK, span = k, k-prevK
+		}
+	}
+}

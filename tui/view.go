@@ -206,17 +206,17 @@ func frameLine(st *engine.State) string {
 }
 
 // framesPerSec is the frames a wall second measured over the window, with the target
-// beside it where they differ by more than fpsTolerance: the FPS asked in real time, per
-// simulated second as fast as possible; with --frame-steps the steps a frame.
+// beside it where they differ by more than fpsTolerance: the FPS asked in real time; as
+// fast as possible none (a frame then covers as many 1/60 s of simulated time as the
+// solver runs in two frame periods: docs/tui.md, "Pacing"); with --frame-steps the
+// steps a frame.
 func framesPerSec(st *engine.State) string {
 	got := fmt.Sprintf("%.0f frames/s", st.FramesPerSec)
 	switch {
 	case st.FrameSteps > 0:
 		return fmt.Sprintf("%s of %d steps", got, st.FrameSteps)
-	case st.FPS <= 0:
+	case st.FPS <= 0 || st.Speed.Max:
 		return got
-	case st.Speed.Max:
-		return fmt.Sprintf("%s (%g per simulated s)", got, st.FPS)
 	case math.Abs(st.FramesPerSec-st.FPS) > fpsTolerance*st.FPS:
 		return fmt.Sprintf("%s (target %g)", got, st.FPS)
 	}
