@@ -33,7 +33,8 @@ type Config struct {
 	// Table 1 clocks) and Screenshot (the preview, through Shooter).
 	Script script.Options
 	// FPS is the frames a second (0: DefaultFPS): per wall second in real time, per
-	// simulated second as fast as possible. Each frame builds at most one surface.
+	// simulated second as fast as possible (in the UI a frame then covers several 1/FPS
+	// intervals: pace.go). Each frame builds at most one surface.
 	FPS float64
 	// FrameSteps > 0 fixes the solver steps a frame instead (the paper's Table 1 frames).
 	FrameSteps int
@@ -79,6 +80,9 @@ type Config struct {
 	// OutDir is the folder of the UI's recordings (the v key), made when first needed
 	// ("": DefaultOutDir). sim:record's paths are the script's own.
 	OutDir string
+	// Timeline, if its Path is set, writes a row of the run's figures and the script's
+	// sim:report values every Timeline.Every simulated seconds (timeline.go).
+	Timeline Timeline
 }
 
 // DefaultOutDir is where the UI's screenshots and recordings (and, unless --export-dir
@@ -98,6 +102,8 @@ type Result struct {
 	Err error
 	// Loaded tells whether the scenario loaded (Info and the state's figures are valid).
 	Loaded bool
+	// Timeline is the error that stopped the timeline's rows or its file, if any.
+	Timeline error
 }
 
 // Runner owns the scenario: it loads, steps and reloads it on its own goroutine (Run),
@@ -138,6 +144,7 @@ type Runner struct {
 	rec              *recording // the clip being recorded, if any (record.go)
 
 	ckpt checkpointer // checkpoints (checkpoint.go)
+	tl   *timeline    // the time series (timeline.go); nil: none
 }
 
 // New makes a runner; it does nothing until Run. send receives State, Log and (headless) Progress values
@@ -167,6 +174,7 @@ func New(cfg Config, send func(any)) *Runner {
 	r.pace = pacer{speed: cfg.Speed, fps: cfg.FPS, frameSteps: cfg.FrameSteps, until: cfg.Until}
 	r.work = frameWork{surface: cfg.Surface, export: cfg.Export, src: cfg.Preview}
 	r.out = newOutbox(send, r.state, cfg.SendInterval)
+	r.tl = newTimeline(cfg.Timeline)
 	if cfg.Watch {
 		r.watch = newScriptWatcher(cfg.Path, watchInterval)
 	}
@@ -202,9 +210,11 @@ func (r *Runner) Run(ctx context.Context) {
 		if r.sc != nil {
 			r.finalCheckpoint()
 			r.finish(ctx)
+			r.timelineEnd()
 			r.sc.Close()
 			r.sc, r.scene = nil, nil
 		}
+		r.closeTimeline()
 		r.flush()
 	}()
 	for _, n := range r.cfg.Notes {
@@ -299,6 +309,10 @@ func (r *Runner) plan() (steps int, wait time.Duration) {
 		return 0, 0
 	}
 	lagging := r.pace.lagging(time.Now())
+	// As fast as possible in the UI, a frame covers what the solver runs in a wall frame
+	// period or two (pace.go); whatever counts frames or wants each 1/FPS keeps one a frame:
+	// a headless run, exports, OnFrame, a recording.
+	r.pace.wallFrames = !r.cfg.Headless && r.cfg.Export.Every == 0 && r.cfg.OnFrame == nil && r.rec == nil
 	steps, wait = r.pace.plan(time.Now(), t, dt)
 	if r.pace.lagging(time.Now()) != lagging {
 		r.out.changed()
@@ -354,6 +368,7 @@ func (r *Runner) step(n int) {
 		world.Sync() // a single step, or the end: show its own state
 	}
 	r.win.addFrame(world.Time()-t0, stepped, simDur, surfDur)
+	r.timelineFrame(simDur, stepped, surfDur)
 	r.out.changed()
 	switch {
 	case err != nil:
@@ -455,6 +470,7 @@ func (r *Runner) load(reload bool) {
 		return
 	}
 	if r.sc != nil {
+		r.timelineEnd()   // the old run's last row
 		r.stopRecording() // the clip of the old run is kept
 		r.sc.Close()
 	}
@@ -476,6 +492,7 @@ func (r *Runner) load(reload bool) {
 	r.status = StatusLoading
 	r.setStatus(StatusRunning)
 	r.frameHook()
+	r.timelineLoaded()
 }
 
 // frameHook runs Config.OnFrame; its error stops the run.

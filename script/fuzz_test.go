@@ -272,6 +272,7 @@ var apiSpecs = map[string][]apiArg{
 	"sim:screenshot":     {posArg("outpath:png")},
 	"sim:record":         {tableArg("path:outpath:mp4|png!", "fps:fps")},
 	"sim:save":           {posArg("outpath:vpc")},
+	"sim:report":         {posArg("report")},
 	"source:set_rate":    {posArg("rate")},
 	"source:stop":        {},
 	"timer:cancel":       {},
@@ -557,6 +558,9 @@ func (g *progGen) value(kind string, depth int) string {
 		return g.pick("1e-9", "1e-8", "0", "1e-6")
 	case "t":
 		return g.pick("0", "0.0005", "0.001", "0.002", "0.005")
+	case "report":
+		return g.pick("{ level = 0.001 }", "{ a = 1, b = -2.5, ['c.d-e'] = 0 }", "{}", "{ level = sim:volume() }",
+			"{ x = (0/0) }", "{ [1] = 2 }", "{ ['bad name'] = 1 }", "{ y = 'n' }", "{ [LONG] = 1 }")
 	case "period":
 		return g.pick("0.001", "0.0005", "0.002")
 	case "wait":

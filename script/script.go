@@ -131,6 +131,8 @@ type Scenario struct {
 	stepped  int64
 
 	ck checkpointState // what checkpoints need beside the Lua state (checkpoint.go)
+
+	reports reportState // sim:report's names and latest values (sim_report.go)
 }
 
 // Load reads and compiles the file, runs its top level (the scene set-up) and returns

@@ -113,5 +113,8 @@ func finalSummary(stdout io.Writer) func(engine.Result) {
 		if res.Loaded {
 			makeReport(res).print(stdout)
 		}
+		if res.Timeline != nil {
+			fmt.Fprintf(stdout, "%v\n", res.Timeline)
+		}
 	}
 }

@@ -33,6 +33,7 @@ type runOptions struct {
 	export     engine.Export
 	outDir     string                 // --out-dir: screenshots, recordings and (without --export-dir) exports
 	ckpt       checkpointFlags        // --checkpoint, --checkpoint-every, --resume (checkpoint.go)
+	timeline   engine.Timeline        // --timeline FILE, --timeline-every S
 	given      func(name string) bool // whether the command line set a flag
 }
 
@@ -52,6 +53,8 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.export.Dir, "export-dir", "", "folder for --export-every's numbered meshes (default: --out-dir)")
 	fs.StringVar(&o.export.Format, "export-format", "obj", `mesh format for --export-every: "obj", "ply" (binary little-endian, with opacity) or "ply-ascii" (the same as text)`)
 	o.ckpt.register(fs)
+	fs.StringVar(&o.timeline.Path, "timeline", "", "write the run's time series to this file, FILE.csv or FILE.jsonl: a row every --timeline-every simulated seconds (time, steps, volumes, particles, wet columns, frame timings and the script's sim:report values); JSON lines are streamed, a CSV is written when the run ends (Ctrl-C included)")
+	fs.Float64Var(&o.timeline.Every, "timeline-every", 0, fmt.Sprintf("simulated seconds between --timeline rows (default: --every when given, else %g)", engine.DefaultTimelineEvery))
 	o.given = func(name string) bool { return flagGiven(fs, name) }
 }
 
@@ -86,6 +89,18 @@ func (o *runOptions) validate() error {
 	if err := o.ckpt.validate(); err != nil {
 		return err
 	}
+	if o.timeline.Every == 0 && o.every > 0 {
+		o.timeline.Every = o.every // rows where the progress lines fall
+	}
+	if o.given != nil && o.given("timeline-every") && !(o.timeline.Every > 0) {
+		return usagef("--timeline-every is %v: it must be a number of simulated seconds > 0", o.timeline.Every)
+	}
+	if o.given != nil && o.given("timeline-every") && o.timeline.Path == "" {
+		return usagef("--timeline-every needs --timeline FILE.csv or FILE.jsonl")
+	}
+	if err := o.timeline.Validate(); err != nil {
+		return usagef("%v", err)
+	}
 	if o.export.Every > 0 {
 		o.surface = true
 	}
@@ -106,6 +121,7 @@ func (o *runOptions) engineConfig(path string, src *preview.Source) engine.Confi
 		Export:     o.export,
 		Preview:    src,
 		OutDir:     o.outDir,
+		Timeline:   o.timeline,
 	}
 	cfg.Checkpoints = o.ckpt.config()
 	if path == "" {
@@ -124,7 +140,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var o runOptions
 	o.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench run [--headless] [--until T] [--fps F | --frame-steps N] [--surface] [--json FILE] [--param name=value]... [--checkpoint FILE [--checkpoint-every S]] [--resume FILE] [scenario.lua]\n\n"+
+		fmt.Fprintf(stderr, "usage: vpbench run [--headless] [--until T] [--fps F | --frame-steps N] [--surface] [--json FILE] [--param name=value]... [--checkpoint FILE [--checkpoint-every S]] [--resume FILE] [--timeline FILE.csv|FILE.jsonl] [scenario.lua]\n\n"+
 			"Runs a scenario (the built-in demo when none is given) and prints the paper's Table 1 timings and the volume accounting.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -195,6 +211,9 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 		if err := writeJSON(o.jsonPath, rep); err != nil {
 			return err
 		}
+	}
+	if res.Timeline != nil {
+		return res.Timeline
 	}
 	if rep.Interrupted {
 		return nil // stopped by the user: what was computed is reported above
