@@ -24,7 +24,6 @@ func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	o.register(fs)
 	fs.BoolVar(&o.watch, "watch", true, "reload the scenario when its file changes")
 	plain := fs.Bool("plain", false, "no terminal UI: progress lines (the default when stdin or stdout is not a terminal)")
-	fs.Usage = func() { usage(stderr) }
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

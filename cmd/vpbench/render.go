@@ -39,14 +39,6 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	liquid := fs.String("liquid", "", "liquid colour, overriding the script's: water, blood, coffee or paint")
 	var camFlags cameraFlags
 	camFlags.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench render --at T [--png out.png] [--width W --height H] [--view preset | --eye x,y,z --target x,y,z [--fov deg]] [--meniscus=false] [--param name=value]... scenario.lua\n"+
-			"       vpbench render --from A --to B [--fps F] --out clip.mp4|frames/f_%%04d.png [...] scenario.lua\n\n"+
-			"Runs a scenario headless to simulated time T and renders the preview's picture offscreen into a PNG;\n"+
-			"or renders the pictures at simulated times A, A + 1/F, ... up to B into a video (through ffmpeg) or numbered PNGs.\n"+
-			"Needs an X display for OpenGL; without DISPLAY it starts a private Xvfb when Xvfb is installed.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

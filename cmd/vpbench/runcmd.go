@@ -139,11 +139,6 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.SetOutput(stderr)
 	var o runOptions
 	o.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vpbench run [--headless] [--until T] [--fps F | --frame-steps N] [--surface] [--json FILE] [--param name=value]... [--checkpoint FILE [--checkpoint-every S]] [--resume FILE] [--timeline FILE.csv|FILE.jsonl] [scenario.lua]\n\n"+
-			"Runs a scenario (the built-in demo when none is given) and prints the paper's Table 1 timings and the volume accounting.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
