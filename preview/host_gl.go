@@ -267,7 +267,7 @@ func newOffscreen() (*offscreen, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRenderer()
+	r, err := newRenderer(true)
 	if err != nil {
 		win.Destroy()
 		return nil, err

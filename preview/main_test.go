@@ -60,7 +60,7 @@ func loadLibrary(t testing.TB, name string, until float64, params map[string]str
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := script.LoadSource(name, src, script.Options{Workers: 0, Params: params})
+	sc, err := script.LoadSource(name, src, script.Options{Workers: 0, Params: params, Files: scripts.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

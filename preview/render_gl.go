@@ -302,7 +302,10 @@ func linkProgram(vs, fs string) (uint32, error) {
 }
 
 // newRenderer compiles the shaders and makes the buffers; the context must be current.
-func newRenderer() (*renderer, error) {
+// stills: it draws pictures (screenshots, renders, clips) rather than a live window, so a
+// software renderer keeps the GPU's shadow map (its full size, four lookups a fragment):
+// the half-size, one-lookup map of a live window draws the shadows' edges as stairs.
+func newRenderer(stills bool) (*renderer, error) {
 	r := &renderer{}
 	var err error
 	if r.terrainProg, err = linkProgram(terrainVS, terrainFS); err != nil {
@@ -325,9 +328,11 @@ func newRenderer() (*renderer, error) {
 	r.software = software
 	if software {
 		r.terrainBudget = SoftwareTriangleBudget
+	}
+	if software && !stills {
 		shadowSize /= 2
 	}
-	if sm, err := newShadowMap(shadowSize, software); err == nil {
+	if sm, err := newShadowMap(shadowSize, software && !stills); err == nil {
 		r.shadow = sm
 	}
 

@@ -81,7 +81,7 @@ func (h *Host) openWindow(src *Source) error {
 	if err != nil {
 		return err
 	}
-	r, err := newRenderer()
+	r, err := newRenderer(false)
 	if err != nil {
 		gw.Destroy()
 		return err

@@ -15,11 +15,16 @@ float keyShadow(vec3 p, vec3 n) {
 }
 vec3 terrainLinear(vec3 p, vec3 n) {
 	vec3 base = vec3(0.62, 0.60, 0.57);
-	// The checker's cell is taken a thousandth of a square inside the surface (against
-	// n): a face lying on a cell boundary (a flat top at a multiple of uChecker, a wall
-	// on the domain's side) otherwise flips between two cells pixel by pixel with the
-	// rounding of the interpolated position (a speckle like shadow acne).
-	ivec3 c = ivec3(floor((p - n * (1e-3 * uChecker)) / uChecker));
+	// The checker's cell is taken a little inside the surface (against n): a face lying on
+	// a cell boundary (a flat top at a multiple of uChecker, a wall on the domain's side)
+	// otherwise flips between two cells pixel by pixel with the rounding of the
+	// interpolated position (a speckle like shadow acne). Heights go a twentieth of a
+	// square (0.5 mm) in: the narrow chamfer that marching cubes cuts along a crease
+	// standing on a floor or a flat top (up to half a cell high) flipped in a sawtooth band.
+	// Across, a thousandth: there a deeper offset would draw the vertical boundaries' jumps
+	// of normal between a simplified terrain's triangles as stripes.
+	vec3 inward = n * uChecker * vec3(1e-3, 1e-3, 0.05);
+	ivec3 c = ivec3(floor((p - inward) / uChecker));
 	if (((c.x + c.y + c.z) & 1) == 1) base *= 0.86;
 	float hemi = 0.5 + 0.5 * n.z;
 	vec3 ambient = mix(vec3(0.06, 0.06, 0.06), vec3(0.22, 0.23, 0.26), hemi);
