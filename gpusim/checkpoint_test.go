@@ -409,6 +409,7 @@ var checkpointLedger = map[string]map[string]string{
 		"fall": "saved (fallState)", "warnings": "not state", "time": "saved", "steps": "saved", "acct": "saved",
 		"wall": "not state", "scratch": "scratch", "residual": "scratch", "pipelined": "the reader's", "flight": "waited for (Sync)",
 		"mu": "not state", "published": "published again", "backendName": "derived", "workers": "derived", "back": "scratch",
+		"vel": "derived (velocities: from the fluxes)", "velAt": "scratch", "snapVelocity": "the reader's (the scene sets it)",
 	},
 	"emitterSet": {
 		"list": "saved", "active": "saved", "tStart": "derived (emitterTargets)", "tCol": "derived", "tWeight": "derived",
@@ -422,7 +423,8 @@ var checkpointLedger = map[string]map[string]string{
 		"gather": "derived", "tate": "derived", "qStream": "derived", "pend": "saved", "idle": "saved", "rate": "saved",
 		"took": "saved", "npend": "saved", "edgeHook": "tests", "changed": "scratch", "targets": "scratch", "weights": "scratch",
 		"mark": "scratch", "released": "saved", "landed": "saved", "wall": "not state", "flyRange": "derived", "flyH": "scratch",
-		"flyDt": "scratch",
+		"flyDt": "scratch", "recordImpacts": "the reader's (the scene sets it)", "impacts": "not state (read and forgotten by the waves)",
+		"now": "scratch (set every step)",
 	},
 	"capState": {"drive": "computed every step", "s": "scratch", "prev": "saved", "fresh": "saved", "near": "derived"},
 	"extended": {

@@ -293,6 +293,14 @@ func (c *cpuBackend) writeFlux(src []float32) {
 	}
 }
 
+// denseFlux gives the dense layout's flux arrays (denseFluxes), when it is in use.
+func (c *cpuBackend) denseFlux() (fx, fy []float32, ok bool) {
+	if c.dense == nil {
+		return nil, nil, false
+	}
+	return c.dense.fx, c.dense.fy, true
+}
+
 // flux is the slot of pipe p (topology order) in whichever layout holds it.
 func (c *cpuBackend) flux(p int) *float32 {
 	if c.dense != nil {

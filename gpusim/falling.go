@@ -134,6 +134,12 @@ type fallState struct {
 
 	// Totals since the start, m^3: released from columns, landed.
 	released, landed float64
+
+	// recordImpacts: deposit lists each landing in impacts (Sim.RecordImpacts), at
+	// simulated time now (set by the step).
+	recordImpacts bool
+	impacts       []Impact
+	now           float64
 	// wall is the time spent in the particle phase (part of Sim's step wall time).
 	wall time.Duration
 
@@ -693,6 +699,20 @@ func (f *fallState) flyOne(i int, h []float32, dt float64) int32 {
 	return land
 }
 
+// record lists particle i's landing in column d (its whole volume; a parcel that finds no
+// room and tries again is listed again, with what is left of it).
+func (f *fallState) record(i int, d int32) {
+	if len(f.impacts) == maxImpacts {
+		copy(f.impacts, f.impacts[1:])
+		f.impacts = f.impacts[:maxImpacts-1]
+	}
+	vx, vy, vz := float64(f.vx[i]), float64(f.vy[i]), float64(f.vz[i])
+	f.impacts = append(f.impacts, Impact{
+		X: float64(f.x[i]), Y: float64(f.y[i]), Z: float64(f.z[i]),
+		Volume: f.vol[i], Speed: math.Sqrt(vx*vx + vy*vy + vz*vz), Column: d, Time: f.now,
+	})
+}
+
 // deposit puts each landed particle's volume into its column, in particle order: up to
 // the column's max, the rest staying in the air as the same particle (at rest where it
 // is) to try again next step, so nothing is lost. Landed particles are then removed, each
@@ -714,6 +734,9 @@ func (f *fallState) deposit(h, r []float32) {
 			continue
 		}
 		f.land[i] = -1
+		if f.recordImpacts {
+			f.record(i, d)
+		}
 		f.spread(i, d, h)
 		total := f.vol[i]
 		for k, t := range f.targets {
@@ -919,6 +942,7 @@ func (f *fallState) takeParticles(old *fallState) {
 		f.col[i] = -1 // the columns changed: found again from the positions
 	}
 	f.released, f.landed = old.released, old.landed
+	f.recordImpacts, f.impacts = old.recordImpacts, old.impacts
 }
 
 // particles copies the particles into dst (reused) and returns it.

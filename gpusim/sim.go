@@ -42,6 +42,11 @@ type Sim struct {
 
 	scratch  []float32 // host copy of the heights for Fill and Volume
 	residual []float32 // host copy of the backend's rounding residuals
+	vel      velocityState
+	// snapVelocity: snapshots carry the velocities (SetSnapshotVelocity); a device
+	// backend is not pipelined meanwhile (the fluxes are read with the heights).
+	snapVelocity bool
+	velAt        struct{ x, y []float32 } // VelocityAt's scratch
 
 	// pipelined: Step leaves its steps in flight on a device backend (SetPipelined);
 	// flight is the frame in flight then, with the step count and time it ends at.
@@ -297,7 +302,7 @@ func (s *Sim) Step(n int) {
 	}
 	t0 := time.Now()
 	pb, ok := s.be.(pipelinedBackend)
-	if !s.pipelined || !ok {
+	if !s.pipelined || !ok || s.snapVelocity {
 		a := s.be.step(n, s.time, &s.em, s.back.Height, s.back.residual)
 		s.wall += time.Since(t0)
 		s.book(a)
@@ -340,6 +345,7 @@ func (s *Sim) stepFalling(n int) {
 		s.book(a)
 		s.steps++
 		s.time += s.dt
+		s.fall.now = s.time
 		h, r = s.fall.step(hs, s.dt)
 		if v := s.fall.takeOutflow(); v != 0 {
 			s.acct.outflow += v
@@ -352,6 +358,15 @@ func (s *Sim) stepFalling(n int) {
 	copy(s.back.Height, h)
 	copy(s.back.residual, r)
 	s.swapSnapshot(s.steps, s.time)
+}
+
+// SetSnapshotVelocity makes the snapshots published from the next step on carry the
+// columns' velocities (Snapshot.VX, VY), or stop carrying them. It costs a read of the
+// fluxes and a pass over the columns per published state, and a device backend's steps
+// are no longer pipelined while it is on.
+func (s *Sim) SetSnapshotVelocity(on bool) {
+	s.Sync()
+	s.snapVelocity = on
 }
 
 // Drop puts a parcel of liquid of volume vol (m^3) into the air at (x, y, z) moving at

@@ -38,6 +38,9 @@ type Snapshot struct {
 	// Extended is the number of extended pipes active in the last step (axis pipes, or
 	// unified boundary connections) and Passages the number of flooded passages.
 	Extended, Passages int
+	// VX and VY are the columns' depth-averaged velocities, m/s (Sim.Velocities), when
+	// the Sim publishes them (SetSnapshotVelocity); nil otherwise.
+	VX, VY []float32
 	// StepWall is the wall time spent inside Step since the start, ParticleWall the part
 	// of it spent in the particle phase.
 	StepWall, ParticleWall time.Duration
@@ -64,10 +67,14 @@ func (s *Snapshot) Depth(i int) float64 {
 // s's Volume and Wet must be summed already (they are copied; the residuals, which only
 // summing needs, are not).
 func (s *Snapshot) copyInto(dst *Snapshot) {
-	h, p := dst.Height, dst.Particles
+	h, p, vx, vy := dst.Height, dst.Particles, dst.VX, dst.VY
 	*dst = *s
 	dst.Height = append(h[:0], s.Height...)
 	dst.Particles = append(p[:0], s.Particles...)
+	dst.VX, dst.VY = nil, nil
+	if s.VX != nil {
+		dst.VX, dst.VY = append(vx[:0], s.VX...), append(vy[:0], s.VY...)
+	}
 	dst.residual = nil
 }
 
@@ -146,6 +153,11 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b.StepWall, b.ParticleWall = s.wall, s.fall.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
 	b.Particles = s.fall.particles(b.Particles)
+	if s.snapVelocity {
+		b.VX, b.VY = s.velocities(b.Height, b.VX, b.VY)
+	} else {
+		b.VX, b.VY = nil, nil
+	}
 	b.Airborne = s.fall.airborne()
 	s.mu.Lock()
 	s.back, s.published = s.published, b
@@ -170,6 +182,21 @@ func (s *Sim) Heights(dst []float32) []float32 {
 	dst = append(dst[:0], s.published.Height...)
 	s.mu.Unlock()
 	return dst
+}
+
+// Flow copies the heights and, where the snapshots carry them (SetSnapshotVelocity), the
+// velocities of the last published state into h, vx and vy (grown as needed; vx and vy
+// come back empty otherwise), and returns them and the state's time: what Snapshot gives
+// of them, without its copies of the rest and its volume sum. Safe from any goroutine
+// while another one steps.
+func (s *Sim) Flow(h, vx, vy []float32) (_, _, _ []float32, time float64) {
+	s.mu.Lock()
+	p := s.published
+	h = append(h[:0], p.Height...)
+	vx, vy = append(vx[:0], p.VX...), append(vy[:0], p.VY...)
+	time = p.Time
+	s.mu.Unlock()
+	return h, vx, vy, time
 }
 
 // Particles copies the particles in the air of the last published state into dst (grown
