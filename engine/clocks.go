@@ -18,18 +18,22 @@ type clocks struct {
 	steps  int64
 	surf   timing.PhaseClock
 	render timing.PhaseClock
+	waves  timing.PhaseClock
 	total  timing.PhaseClock
 }
 
 // addFrame records a frame: its solver time sim for steps steps, its surface time surf
-// (0: it built none) and its whole wall time total. A frame that took no step (main
+// (0: it built none), its waves' time waves (0: none ran) and its whole wall time total. A frame that took no step (main
 // returned, or a callback failed, before it) is no frame of Table 1 and is not recorded.
-func (c *clocks) addFrame(sim time.Duration, steps int64, surf, total time.Duration) {
+func (c *clocks) addFrame(sim time.Duration, steps int64, surf, waves, total time.Duration) {
 	if steps <= 0 {
 		return
 	}
 	c.mu.Lock()
 	c.sim.Add(sim)
+	if waves > 0 {
+		c.waves.Add(waves)
+	}
 	c.steps += steps
 	if surf > 0 {
 		c.surf.Add(surf)
@@ -49,7 +53,7 @@ func (c *clocks) addRender(d time.Duration) {
 // reset starts Table 1 over (a new load).
 func (c *clocks) reset() {
 	c.mu.Lock()
-	c.sim, c.surf, c.render, c.total, c.steps = timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, 0
+	c.sim, c.surf, c.render, c.waves, c.total, c.steps = timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, 0
 	c.mu.Unlock()
 }
 
@@ -57,7 +61,7 @@ func (c *clocks) reset() {
 func (c *clocks) timings() timing.Timings {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return timing.Timings{Simulation: c.sim.Timing(), Surface: c.surf.Timing(), Render: c.render.Timing(), Steps: c.steps}
+	return timing.Timings{Simulation: c.sim.Timing(), Surface: c.surf.Timing(), Render: c.render.Timing(), Waves: c.waves.Timing(), Steps: c.steps}
 }
 
 // totalClock reads the frames' whole wall time.

@@ -10,9 +10,9 @@ import (
 
 func TestClocksAddFrames(t *testing.T) {
 	var c clocks
-	c.addFrame(2*time.Millisecond, 3, time.Millisecond, 4*time.Millisecond)
-	c.addFrame(4*time.Millisecond, 5, 0, 6*time.Millisecond) // no surface built
-	c.addFrame(time.Millisecond, 0, time.Millisecond, time.Millisecond)
+	c.addFrame(2*time.Millisecond, 3, time.Millisecond, 0, 4*time.Millisecond)
+	c.addFrame(4*time.Millisecond, 5, 0, 0, 6*time.Millisecond) // no surface built
+	c.addFrame(time.Millisecond, 0, time.Millisecond, 0, time.Millisecond)
 	got := c.timings()
 	want := timing.Timings{
 		Simulation: timing.PhaseTiming{Frames: 2, AvgMs: 3, MaxMs: 4},
@@ -41,7 +41,7 @@ func TestClocksRenderFromOtherGoroutines(t *testing.T) {
 		}()
 	}
 	for range 100 {
-		c.addFrame(time.Millisecond, 1, 0, time.Millisecond)
+		c.addFrame(time.Millisecond, 1, 0, 0, time.Millisecond)
 	}
 	wg.Wait()
 	if got := c.timings(); got.Render.Frames != 400 || got.Simulation.Frames != 100 || got.Render.AvgMs != 1 {
@@ -51,7 +51,7 @@ func TestClocksRenderFromOtherGoroutines(t *testing.T) {
 
 func TestClocksReset(t *testing.T) {
 	var c clocks
-	c.addFrame(time.Millisecond, 2, time.Millisecond, time.Millisecond)
+	c.addFrame(time.Millisecond, 2, time.Millisecond, time.Millisecond, time.Millisecond)
 	c.addRender(time.Millisecond)
 	c.reset()
 	if got := c.timings(); got != (timing.Timings{}) || c.totalClock().Frames() != 0 {
@@ -61,7 +61,22 @@ func TestClocksReset(t *testing.T) {
 
 func TestClocksAddFrameAllocatesNothing(t *testing.T) {
 	var c clocks
-	if n := testing.AllocsPerRun(100, func() { c.addFrame(time.Millisecond, 2, time.Millisecond, time.Millisecond) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { c.addFrame(time.Millisecond, 2, time.Millisecond, time.Millisecond, time.Millisecond) }); n != 0 {
 		t.Errorf("addFrame allocates %v times a frame, want 0", n)
+	}
+}
+
+// TestClocksWaves: a frame's waves time is its own row (Timings.Waves), kept apart from
+// the solver's; frames without waves do not count in it.
+func TestClocksWaves(t *testing.T) {
+	var c clocks
+	c.addFrame(2*time.Millisecond, 3, time.Millisecond, 3*time.Millisecond, 7*time.Millisecond)
+	c.addFrame(2*time.Millisecond, 3, time.Millisecond, 0, 3*time.Millisecond)
+	got := c.timings()
+	if want := (timing.PhaseTiming{Frames: 1, AvgMs: 3, MaxMs: 3}); got.Waves != want {
+		t.Errorf("waves %+v, want %+v", got.Waves, want)
+	}
+	if got.Simulation.AvgMs != 2 {
+		t.Errorf("simulation %+v: the waves' time went into it", got.Simulation)
 	}
 }

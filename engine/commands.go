@@ -55,6 +55,8 @@ func (r *Runner) handle(c Command) {
 		r.turnContactAngle(c.Factor)
 	case CmdToggleCapillarity:
 		r.toggleCapillarity()
+	case CmdToggleWaves:
+		r.toggleWaves()
 	}
 }
 
@@ -232,6 +234,23 @@ func (r *Runner) turnContactAngle(delta float64) {
 
 // toggleCapillarity turns the liquid's surface tension on or off in the solver (the t
 // key).
+// toggleWaves turns the wave particles on or off (sim:set{ waves = ... } from the
+// keyboard).
+func (r *Runner) toggleWaves() {
+	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
+		r.explainStopped("change the waves")
+		return
+	}
+	if !r.change("waves", func(st *scene.Settings) { st.Waves = !st.Waves }) {
+		return
+	}
+	if r.scene.Settings().Waves {
+		r.out.logf(LogInfo, "waves on: drops landing make rings that ride the flow")
+		return
+	}
+	r.out.logf(LogInfo, "waves off")
+}
+
 func (r *Runner) toggleCapillarity() {
 	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
 		r.explainStopped("change capillarity")

@@ -289,3 +289,22 @@ func TestCommandRecordNeedsThePreview(t *testing.T) {
 		t.Errorf("the record key without a preview host: recording %v, logged %q", r.rec != nil, got)
 	}
 }
+
+// TestCommandToggleWaves: the W key turns the waves on and off through the scene's
+// settings, says so in the log, and the state the UI draws follows.
+func TestCommandToggleWaves(t *testing.T) {
+	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
+	if r.scene.Settings().Waves || r.state().Waves {
+		t.Fatal("waves on at the start: vp.sim's default is off")
+	}
+	r.handle(Command{Kind: CmdToggleWaves})
+	if !r.scene.Settings().Waves || !r.state().Waves {
+		t.Error("W: the waves did not turn on")
+	}
+	wantLine(t, r, "waves on", "waves on: drops landing make rings")
+	r.handle(Command{Kind: CmdToggleWaves})
+	if r.scene.Settings().Waves || r.state().Waves {
+		t.Error("W again: the waves did not turn off")
+	}
+	wantLine(t, r, "waves off", "waves off")
+}

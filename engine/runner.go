@@ -336,19 +336,20 @@ func (r *Runner) step(n int) {
 	sc, world := r.sc, r.scene
 	t0, n0 := world.Time(), world.Sim().Steps()
 	start := time.Now()
-	var simDur time.Duration
+	var simDur, waveDur time.Duration
 	var done bool
 	var err error
 	for taken := 0; taken < n; {
 		done, err = sc.Advance(n - taken)
 		simDur += sc.LastAdvance()
+		waveDur += sc.LastWaves()
 		taken = int(world.Sim().Steps() - n0)
 		if done || err != nil || sc.LastAdvance() == 0 {
 			break
 		}
 	}
 	stepped := world.Sim().Steps() - n0
-	r.pace.observe(simDur, stepped)
+	r.pace.observe(simDur+waveDur, stepped) // the waves run with the steps: pacing counts them
 	var surfDur time.Duration
 	if err == nil && stepped > 0 {
 		r.frame++
@@ -363,11 +364,11 @@ func (r *Runner) step(n int) {
 			}
 		}
 	}
-	r.clocks.addFrame(simDur, stepped, surfDur, time.Since(start)-r.work.prep)
+	r.clocks.addFrame(simDur, stepped, surfDur, waveDur, time.Since(start)-r.work.prep)
 	if r.status != StatusRunning || done || err != nil {
 		world.Sync() // a single step, or the end: show its own state
 	}
-	r.win.addFrame(world.Time()-t0, stepped, simDur, surfDur)
+	r.win.addFrame(world.Time()-t0, stepped, simDur, surfDur, waveDur)
 	r.timelineFrame(simDur, stepped, surfDur)
 	r.out.changed()
 	switch {
@@ -546,6 +547,7 @@ func (r *Runner) state() State {
 	st.Particles, st.Airborne, st.FallDrop = len(r.snap.Particles), r.snap.Airborne, sim.FallDrop()
 	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
 	st.Settings = sim.Settings()
+	st.Waves, st.WaveCount = r.scene.WavesOn(), r.scene.WaveCount()
 	st.Total = r.clocks.timings()
 	r.win.close(time.Now(), st.Total.Render)
 	var rt rates

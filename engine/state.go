@@ -71,6 +71,8 @@ func (s Status) String() string {
 // Window is the per-frame timing of the recent past (the last WindowSeconds of wall time).
 type Window struct {
 	Simulation, Surface, Render timing.PhaseTiming
+	// Waves is the wave particles' time per frame that ran them.
+	Waves timing.PhaseTiming
 	// Steps is the solver steps of the window's simulation frames.
 	Steps int64
 }
@@ -116,9 +118,12 @@ type State struct {
 	Extended, Passages  int
 	// Particles are the parcels of liquid in the air and Airborne their volume, m^3 (part
 	// of Volume); FallDrop is the release threshold in use, m (gpusim.Sim.FallDrop).
-	Particles      int
-	Airborne       float64
-	FallDrop       float64
+	Particles int
+	Airborne  float64
+	FallDrop  float64
+	// Waves tells whether wave particles run, and WaveCount how many there are.
+	Waves          bool
+	WaveCount      int
 	Nx, Ny, Layers int
 	Dx             float64
 	Settings       gpusim.Settings
@@ -170,6 +175,7 @@ const (
 	CmdToggleFalling                 // falling liquid: particles on or off (the d key)
 	CmdContactAngle                  // add Command.Factor radians to the contact angle (the a and A keys)
 	CmdToggleCapillarity             // capillarity on or off (the t key)
+	CmdToggleWaves                   // waves on or off (the W key)
 	CmdQuit
 )
 

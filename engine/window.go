@@ -14,6 +14,7 @@ type bucket struct {
 	steps       int64
 	frames      int // frames run (each builds at most one surface and publishes one picture)
 	simT, surfT timing.PhaseClock
+	wavesT      timing.PhaseClock
 	// renderFrames and renderMs are the render phase's frames and total ms in the bucket,
 	// from the differences of the scenario's running totals (the preview records them
 	// from its own goroutine; their per-frame maximum is not known here).
@@ -33,7 +34,7 @@ type window struct {
 	renderMs     float64
 }
 
-func (w *window) addFrame(sim float64, steps int64, simDur, surfDur time.Duration) {
+func (w *window) addFrame(sim float64, steps int64, simDur, surfDur, wavesDur time.Duration) {
 	if w.start.IsZero() {
 		w.start = time.Now()
 	}
@@ -47,6 +48,9 @@ func (w *window) addFrame(sim float64, steps int64, simDur, surfDur time.Duratio
 	}
 	if surfDur > 0 {
 		w.cur.surfT.Add(surfDur)
+	}
+	if wavesDur > 0 {
+		w.cur.wavesT.Add(wavesDur)
 	}
 }
 
@@ -103,7 +107,7 @@ func (w *window) summary() (win Window, rt rates) {
 	var sim float64
 	var steps int64
 	var frames int
-	var simT, surfT timing.PhaseClock
+	var simT, surfT, wavesT timing.PhaseClock
 	var rFrames int
 	var rMs float64
 	for _, b := range w.buckets {
@@ -113,10 +117,11 @@ func (w *window) summary() (win Window, rt rates) {
 		frames += b.frames
 		simT.Merge(b.simT)
 		surfT.Merge(b.surfT)
+		wavesT.Merge(b.wavesT)
 		rFrames += b.renderFrames
 		rMs += b.renderMs
 	}
-	win.Simulation, win.Surface, win.Steps = simT.Timing(), surfT.Timing(), steps
+	win.Simulation, win.Surface, win.Waves, win.Steps = simT.Timing(), surfT.Timing(), wavesT.Timing(), steps
 	if rFrames > 0 {
 		win.Render = timing.PhaseTiming{Frames: rFrames, AvgMs: rMs / float64(rFrames), MaxMs: math.NaN()}
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // galleryStills are the README's stills (mk/gallery.mk's GALLERY_STILLS).
-var galleryStills = []string{"bowl", "three_layers", "coffee", "surgery", "rock", "passages", "waterfall"}
+var galleryStills = []string{"bowl", "three_layers", "coffee", "surgery", "rock", "passages", "waterfall", "rain"}
 
 // TestGalleryStillsFlatTopsHaveNoSpeckle counts the acne and specks on the README's
 // stills themselves: each library scene of the gallery drawn as `make gallery` draws it

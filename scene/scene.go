@@ -43,6 +43,7 @@ type Scene struct {
 	solid       terrain.Solid
 	lastDropped int // Columns.Dropped of the last extraction (warned once per change)
 	surf        surfaceState
+	waves       waveState
 	closed      bool
 
 	snap   gpusim.Snapshot
@@ -106,11 +107,13 @@ func (s *Scene) storeTime() {
 	}
 }
 
-// Step runs n solver steps (see gpusim.Sim.Step).
+// Step runs n solver steps (see gpusim.Sim.Step), then the waves up to the state they
+// published.
 func (s *Scene) Step(n int) {
 	s.sim.Step(n)
-	s.snapOK = false
+	s.stale()
 	s.storeTime()
+	s.stepWaves()
 }
 
 // SetPipelined lets Step return once its steps are queued on a device backend (see
@@ -126,8 +129,15 @@ func (s *Scene) SetPipelined(on bool) {
 // Sync waits for the steps in flight (SetPipelined) and publishes their state.
 func (s *Scene) Sync() {
 	if s.sim != nil && !s.closed && s.sim.Sync() {
-		s.snapOK = false
+		s.stale()
 	}
+}
+
+// stale says the solver's state changed: the snapshot and the waves' flow are read again
+// when next asked for.
+func (s *Scene) stale() {
+	s.snapOK = false
+	s.waves.flowOK = false
 }
 
 // Snapshot is the solver's state now, copied once per step boundary: the caller must not
@@ -144,14 +154,14 @@ func (s *Scene) Snapshot() *gpusim.Snapshot {
 // gpusim.Sim.Fill) and returns the volume added, m^3.
 func (s *Scene) Fill(x, y, z, level float64) (float64, error) {
 	added, err := s.sim.Fill(x, y, z, level)
-	s.snapOK = false
+	s.stale()
 	return added, err
 }
 
 // Drop releases a parcel of liquid in the air (see gpusim.Sim.Drop).
 func (s *Scene) Drop(x, y, z, vol, vx, vy, vz float64) error {
 	err := s.sim.Drop(x, y, z, vol, vx, vy, vz)
-	s.snapOK = false
+	s.stale()
 	return err
 }
 
@@ -161,6 +171,9 @@ func (s *Scene) Close() {
 		return
 	}
 	s.closed = true
+	if s.waves.sys != nil {
+		s.waves.sys.Close()
+	}
 	if s.sim != nil {
 		s.sim.Close()
 	}

@@ -106,10 +106,14 @@ func (s *Scene) BuildSurface() (*surface.Mesh, error) {
 		return nil, err
 	}
 	var m *surface.Mesh
-	if s.snapOK { // the state was read already: its heights are at hand
+	switch {
+	case s.waves.sys != nil: // the heights the waves read, displaced by them
+		m = b.Build(s.displaced(s.flow().Height))
+		s.surf.particles = s.sim.Particles(s.surf.particles)
+	case s.snapOK: // the state was read already: its heights are at hand
 		m = b.Build(s.snap.Height)
 		s.surf.particles = append(s.surf.particles[:0], s.snap.Particles...)
-	} else {
+	default:
 		s.surf.heights = s.sim.Heights(s.surf.heights)
 		m = b.Build(s.surf.heights)
 		s.surf.particles = s.sim.Particles(s.surf.particles)

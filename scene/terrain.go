@@ -57,10 +57,25 @@ func (s *Scene) install(cols *terrain.Columns, solid terrain.Solid) (rejected fl
 			return 0, nil, err
 		}
 		s.sim = sim
-	} else if rejected, err = s.sim.SetTerrain(cols); err != nil {
-		return 0, nil, err
+		if err := s.syncWaves(); err != nil {
+			s.sim.Close()
+			s.sim = nil
+			return 0, nil, err
+		}
+	} else {
+		old := s.sim.Columns()
+		if s.waves.sys != nil {
+			s.waves.terrainH = s.sim.Heights(s.waves.terrainH)
+		}
+		if rejected, err = s.sim.SetTerrain(cols); err != nil {
+			return 0, nil, err
+		}
+		if s.waves.sys != nil {
+			s.waves.sys.SetColumns(cols)
+			s.terrainImpacts(old, s.waves.terrainH)
+		}
 	}
-	s.snapOK = false
+	s.stale()
 	s.solid = solid
 	s.surf.version++ // the surface follows on its next use
 	if cols.Dropped > 0 && cols.Dropped != s.lastDropped {

@@ -232,7 +232,8 @@ func optArg(a apiArg) apiArg    { a.opt = true; return a }
 var settingFields = []string{"viscosity:visc", "damping:unit", "gravity:grav", "cross_section:choice:paper|film",
 	"extended_pipes:choice:unified|axis|off", "falling:choice:particles|off", "fall_drop:len", "dt:dt", "workers:workers",
 	"depth_max:len", "meniscus_length:len", "contact_angle:contact", "meniscus:bool", "liquid:liquid", "absorption:absorb",
-	"capillarity:choice:on|off", "surface_tension:tension", "density:density", "sides:sides", "capillary_pressure:choice:on|off"}
+	"capillarity:choice:on|off", "surface_tension:tension", "density:density", "sides:sides", "capillary_pressure:choice:on|off",
+	"waves:choice:on|off", "wave_amplitude:unit", "wave_particles:workers"}
 
 // apiSpecs are the arguments of every declared function. A function missing here is
 // still fuzzed (with arguments of any kind), but TestLuaAPIFuzzKnowsEveryFunction fails.
@@ -273,6 +274,9 @@ var apiSpecs = map[string][]apiArg{
 	"sim:record":         {tableArg("path:outpath:mp4|png!", "fps:fps")},
 	"sim:save":           {posArg("outpath:vpc")},
 	"sim:report":         {posArg("report")},
+	"sim:wave":           {tableArg("at:vec3!", "amplitude:len!", "radius:len")},
+	"sim:wave_height":    {posArg("x"), posArg("y")},
+	"sim:velocity":       {posArg("x"), posArg("y")},
 	"source:set_rate":    {posArg("rate")},
 	"source:stop":        {},
 	"timer:cancel":       {},

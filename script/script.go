@@ -125,6 +125,7 @@ type Scenario struct {
 	warnings   []string
 
 	lastAdvance time.Duration
+	lastWaves   time.Duration
 	// advances is the solver's time per Advance call that stepped, and the steps: what
 	// sim:stats() reports as the sim row when no run loop supplies Options.Timings.
 	advances timing.PhaseClock
@@ -367,7 +368,7 @@ func (s *Scenario) timeoutError(err error, fallback place, context string) *Erro
 // the same *Error, and the solver keeps its last state (callbacks run only between
 // steps).
 func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
-	s.lastAdvance = 0
+	s.lastAdvance, s.lastWaves = 0, 0
 	if s.closed {
 		return s.done, errors.New("script: the scenario is closed")
 	}
@@ -393,7 +394,8 @@ func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
 	n := s.stepsToNext(maxSteps)
 	t0 := time.Now()
 	s.scene.Step(n)
-	s.lastAdvance = time.Since(t0)
+	s.lastWaves = s.scene.LastWaves()
+	s.lastAdvance = time.Since(t0) - s.lastWaves
 	s.advances.Add(s.lastAdvance)
 	s.stepped += int64(n)
 	s.fireDue()
@@ -402,6 +404,10 @@ func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
 	}
 	return s.done, nil
 }
+
+// LastWaves is the wall time the last Advance call spent in the waves (0 when it took no
+// step, or waves are off): not part of LastAdvance.
+func (s *Scenario) LastWaves() time.Duration { return s.lastWaves }
 
 // LastAdvance is the wall time the last Advance call spent in the solver (0 when it took
 // no step).

@@ -100,6 +100,7 @@ func (s *Scenario) statsTable(L *lua.LState) *lua.LTable {
 	set("rejected", st.Rejected)
 	set("outflow", st.Outflow)
 	set("workers", float64(st.Workers))
+	set("waves", float64(s.scene.WaveCount()))
 	t.RawSetString("backend", lua.LString(st.Backend))
 	if st.Steps > 0 {
 		set("step_ms", st.StepWall.Seconds()*1e3/float64(st.Steps))
@@ -165,6 +166,10 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	set("receding_head", in.Settings.RecedingHead())
 	t.RawSetString("capillary_pressure", lua.LString(onOff(in.Settings.SurfaceTension > 0 && in.Settings.CapillaryPressure)))
 	set("capillary_smoothing", float64(in.CapillarySmoothing))
+	ss := s.scene.Settings()
+	t.RawSetString("waves", lua.LString(onOff(ss.Waves)))
+	set("wave_amplitude", ss.WaveAmplitude)
+	set("wave_particles", float64(ss.WaveParticles))
 	t.RawSetString("version", lua.LString(Version))
 	return t
 }

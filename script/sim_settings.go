@@ -22,7 +22,7 @@ func (s *Scenario) settingsMethods() []decl {
 var (
 	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "falling", "fall_drop", "dt", "workers",
 		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid", "absorption",
-		"capillarity", "surface_tension", "density", "sides", "capillary_pressure"}
+		"capillarity", "surface_tension", "density", "sides", "capillary_pressure", "waves", "wave_amplitude", "wave_particles"}
 	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
 
@@ -72,6 +72,9 @@ func (c call) settings(t *lua.LTable, st scene.Settings) scene.Settings {
 	su.ContactAngle, st.ContactHysteresis = c.contactAngle(t, su.ContactAngle, st.ContactHysteresis)
 	st.CapillaryPressure = c.choice(t, "capillary_pressure", onOff(st.CapillaryPressure), "on", "off") == "on"
 	su.Meniscus = c.boolean(t, "meniscus", su.Meniscus)
+	st.Waves = c.choice(t, "waves", onOff(st.Waves), "on", "off") == "on"
+	st.WaveAmplitude = c.num(t, "wave_amplitude", numField{def: st.WaveAmplitude, hasMin: true, min: 0, unit: "(a scale)"})
+	st.WaveParticles = c.integer(t, "wave_particles", intField{def: st.WaveParticles, min: 1, max: scene.MaxWaveParticles})
 	return st
 }
 

@@ -27,6 +27,7 @@ local sim = vp.sim{
   falling = vp.param("falling", "particles"),
   capillarity = vp.param("capillarity", "on"), sides = "open",
   contact_angle = {math.rad(30), math.rad(vp.param("receding", 10))}, -- degrees: advancing, receding
+  waves = vp.param("waves", "off"), wave_particles = 2000, -- --param waves=on: ripples where the drips land
 }
 
 local table_top = 0.016

@@ -162,7 +162,7 @@ const ml = 1e-6 // m^3
 // TestLibraryComplete: every scene the library promises is here, with a comment on top,
 // and the embedded copies are the files.
 func TestLibraryComplete(t *testing.T) {
-	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall"} {
+	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain"} {
 		src, err := os.ReadFile(name + ".lua")
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -178,8 +178,8 @@ func TestLibraryComplete(t *testing.T) {
 	}
 	// Every scene in the folder has its test below: a new scene needs one.
 	files, _ := filepath.Glob("*.lua")
-	if len(files) != 10 {
-		t.Errorf("the library has %d scenes, the tests know 10: %v", len(files), files)
+	if len(files) != 11 {
+		t.Errorf("the library has %d scenes, the tests know 11: %v", len(files), files)
 	}
 	demo, _ := os.ReadFile("demo.lua")
 	if string(scripts.Demo) != string(demo) {
@@ -822,6 +822,51 @@ func TestWaterfall(t *testing.T) {
 	})
 	if v := off.volume(func(_, _ float64, i int) bool { return off.cols().Base[i] < 0.01 }); v < 1*ml {
 		t.Errorf("falling off: the basin holds %.2f ml at t = 2 s", v/ml)
+	}
+}
+
+// TestRain: the creek flows downstream (water leaves through the open side, the current
+// upstream of the stone runs along +x), the rain's drops make waves (wave particles, a
+// displacement somewhere on the creek), and with waves off the water is the same bit for
+// bit: the waves never touch the solver.
+func TestRain(t *testing.T) {
+	r := load(t, "rain.lua", nil)
+	sc := r.sc.Scene()
+	most, particles := 0.0, 0
+	r.chunk = 6
+	r.advance(1.5, func() {
+		particles = max(particles, sc.WaveCount())
+	})
+	c := r.cols()
+	for y := 0; y < c.Ny; y += 2 {
+		for x := 0; x < c.Nx; x += 2 {
+			px, py := c.CellCentre(x, y)
+			most = math.Max(most, math.Abs(sc.WaveHeight(px, py)))
+		}
+	}
+	vx, vy := sc.Velocity(0.03, 0.05)
+	st := r.sim().Stats()
+	t.Logf("t = 1.5 s: %.1f ml, %.2f ml out, current (%.1f, %.1f) mm/s, up to %d wave particles, largest displacement %.3f mm",
+		st.Volume/ml, st.Outflow/ml, vx*1e3, vy*1e3, particles, most*1e3)
+	if st.Outflow < 1*ml || !(vx > 0.005) || math.Abs(vy) > vx {
+		t.Errorf("the creek does not flow downstream: %.2f ml out, current (%.1f, %.1f) mm/s", st.Outflow/ml, vx*1e3, vy*1e3)
+	}
+	if particles < 100 || !(most > 1e-6) {
+		t.Errorf("the rain makes no waves: %d wave particles at most, largest displacement %.2g m", particles, most)
+	}
+	if !r.printed("wave particles") {
+		t.Error("the scene printed no progress")
+	}
+	off := load(t, "rain.lua", map[string]string{"waves": "off"})
+	off.chunk = 6
+	off.advance(1.5, nil)
+	if n := off.sc.Scene().WaveCount(); n != 0 {
+		t.Errorf("waves off: %d wave particles", n)
+	}
+	for i, h := range off.snap.Height {
+		if h != r.snap.Height[i] {
+			t.Fatalf("column %d: height %g with waves off, %g with them on: the waves changed the water", i, h, r.snap.Height[i])
+		}
 	}
 }
 

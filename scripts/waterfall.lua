@@ -35,6 +35,7 @@ local sim = vp.sim{
   capillarity = vp.param("capillarity", "on"),
   size = {0.1, 0.1}, height = 0.05, dx = 0.0005, layers = 2, dt = "auto",
   viscosity = 1e-6, falling = falling, fall_drop = fall_drop,
+  waves = vp.param("waves", "off"), wave_particles = 2000, -- --param waves=on: ripples where the stream lands
 }
 sim:set{ liquid = "water" }
 

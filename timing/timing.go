@@ -24,6 +24,9 @@ type Timings struct {
 	Surface PhaseTiming
 	// Render is the preview's drawing time per drawn frame (window or screenshot).
 	Render PhaseTiming
+	// Waves is the wave particles' time per frame that ran them (their impacts and
+	// propagation; their field is part of Surface): not in Simulation.
+	Waves PhaseTiming
 	// Steps is the number of solver steps the Simulation frames took in all: the
 	// simulation's time per step is Simulation.AvgMs * Simulation.Frames / Steps.
 	Steps int64

@@ -34,7 +34,7 @@ const angleStep = 5 * math.Pi / 180
 // keyMap is the keys the UI answers to; the help line lists them.
 type keyMap struct {
 	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Falling, Shot, Record, Quit key.Binding
-	AngleDown, AngleUp, Capillarity                                                           key.Binding
+	AngleDown, AngleUp, Capillarity, Waves                                                    key.Binding
 	Up, Down, PgUp, PgDown, End                                                               key.Binding
 }
 
@@ -56,6 +56,7 @@ func newKeyMap() keyMap {
 		AngleDown:   b([]string{"a"}, "a/A", "contact angle"),
 		AngleUp:     b([]string{"A"}, "A", "contact angle +5°"),
 		Capillarity: b([]string{"t"}, "t", "surface tension"),
+		Waves:       b([]string{"W"}, "W", "waves"),
 		Shot:        b([]string{"c"}, "c", "screenshot"),
 		Record:      b([]string{"v"}, "v", "record"),
 		Quit:        b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
@@ -74,7 +75,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every key, in columns (help.KeyMap).
 func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Falling, k.Layer}, {k.Capillarity, k.AngleDown, k.AngleUp},
+	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Falling, k.Layer}, {k.Capillarity, k.AngleDown, k.AngleUp, k.Waves},
 		{k.Reload, k.Preview, k.Shot, k.Record, k.Quit}}
 }
 
@@ -192,6 +193,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.send(engine.Command{Kind: engine.CmdContactAngle, Factor: angleStep})
 	case key.Matches(k, m.keys.Capillarity):
 		m.send(engine.Command{Kind: engine.CmdToggleCapillarity})
+	case key.Matches(k, m.keys.Waves):
+		m.send(engine.Command{Kind: engine.CmdToggleWaves})
 	case key.Matches(k, m.keys.Preview):
 		return m.togglePreview()
 	case key.Matches(k, m.keys.Shot):

@@ -195,6 +195,7 @@ func TestKeysSendCommands(t *testing.T) {
 		{"a", engine.Command{Kind: engine.CmdContactAngle, Factor: -5 * math.Pi / 180}},
 		{"A", engine.Command{Kind: engine.CmdContactAngle, Factor: 5 * math.Pi / 180}},
 		{"t", engine.Command{Kind: engine.CmdToggleCapillarity}},
+		{"W", engine.Command{Kind: engine.CmdToggleWaves}},
 	} {
 		if cmd := press(m, tc.key); cmd != nil {
 			t.Errorf("key %q returned a tea.Cmd; want none", tc.key)
@@ -413,4 +414,20 @@ func TestScreenshotIntoOutDir(t *testing.T) {
 	if !logged {
 		t.Errorf("the log does not give the screenshot's full path %s", full)
 	}
+}
+
+// TestViewShowsTheWaves: while waves run, Table 1 has their row and a line gives the
+// particles' count; without them neither shows.
+func TestViewShowsTheWaves(t *testing.T) {
+	m, _ := newTestModel(t, 130, 40)
+	st := knownState()
+	m.Update(st)
+	if v := m.Rendered(); strings.Contains(v, "wave particles") || strings.Contains(v, "\nwaves ") {
+		t.Errorf("waves off, the view shows them:\n%s", v)
+	}
+	st.Waves, st.WaveCount = true, 1234
+	st.Total.Waves = timing.PhaseTiming{Frames: 412, AvgMs: 0.4, MaxMs: 1.5}
+	st.Window.Waves = timing.PhaseTiming{Frames: 100, AvgMs: 0.5, MaxMs: 1.25}
+	m.Update(st)
+	wantIn(t, m.Rendered(), "waves            0.500     1.250     0.400     1.500       412", "waves on: 1234 wave particles (W: off)")
 }

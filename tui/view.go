@@ -107,6 +107,9 @@ func (m *Model) render() string {
 	row("simulation", st.Window.Simulation, st.Total.Simulation)
 	row("surface", st.Window.Surface, st.Total.Surface)
 	row("render", st.Window.Render, st.Total.Render)
+	if st.Waves || st.Total.Waves.Frames > 0 { // the wave particles' own line, while they run or ran
+		row("waves", st.Window.Waves, st.Total.Waves)
+	}
 	add("%-12s %9s %9s %9s %9s │ %s", "sim/step", ms(perStep(st.Window.Simulation, st.Window.Steps), st.Window.Simulation.Frames), "",
 		ms(st.Total.StepMs(), st.Total.Simulation.Frames), "", frameLine(st))
 	lines = append(lines, fmt.Sprintf("%-12s ", "recent")+sparkline(st.Spark, max(m.width-34, 8)))
@@ -123,6 +126,9 @@ func (m *Model) render() string {
 	add("volume %s │ added %s │ removed %s%s │ rejected %s%s", volume(st.Volume), volume(st.Added), volume(st.Removed), outflow, volume(st.Rejected), errRel)
 	if st.Particles > 0 { // liquid falling: a line only while there is some
 		add("in the air %s in %d drops (part of the volume)", volume(st.Airborne), st.Particles)
+	}
+	if st.Waves {
+		add("waves on: %d wave particles (W: off)", st.WaveCount)
 	}
 	add("columns %d (%d×%d×%d, dx %g mm) │ wet %d │ pipes %d │ extended %d in %d passage(s)",
 		st.Columns, st.Nx, st.Ny, st.Layers, st.Dx*1e3, st.Wet, st.Pipes, st.Extended, st.Passages)

@@ -49,11 +49,14 @@ type runReport struct {
 	OfBound          float64     `json:"of_bound,omitempty"`
 	Surface          phaseReport `json:"surface"`
 	Render           phaseReport `json:"render"`
-	Total            phaseReport `json:"total"`
-	VolumeMl         float64     `json:"volume_ml"`
-	AddedMl          float64     `json:"added_ml"`
-	RemovedMl        float64     `json:"removed_ml"`
-	RejectedMl       float64     `json:"rejected_ml"`
+	// Waves is the wave particles' time per frame (absent with waves off).
+	Waves      *phaseReport `json:"waves,omitempty"`
+	WaveCount  int          `json:"waves_count,omitempty"`
+	Total      phaseReport  `json:"total"`
+	VolumeMl   float64      `json:"volume_ml"`
+	AddedMl    float64      `json:"added_ml"`
+	RemovedMl  float64      `json:"removed_ml"`
+	RejectedMl float64      `json:"rejected_ml"`
 	// OutflowMl is what left through the domain's open sides (absent with walls).
 	OutflowMl float64 `json:"outflow_ml,omitempty"`
 	// ConservationError is (volume - (added - removed - outflow)) / added: float rounding only.
@@ -88,6 +91,10 @@ func makeReport(res engine.Result) runReport {
 		Wet:       st.Wet, Passages: st.Passages, Extended: st.Extended,
 		Particles: st.Particles, AirborneMl: st.Airborne * 1e6,
 		Warnings: info.Warnings,
+	}
+	if tm.Waves.Frames > 0 {
+		p := phase(tm.Waves)
+		r.Waves, r.WaveCount = &p, st.WaveCount
 	}
 	if res.Err != nil {
 		r.Error = res.Err.Error()
@@ -130,6 +137,9 @@ func (r runReport) print(w io.Writer) {
 	}
 	row("surface", r.Surface, "(not built: --surface)")
 	row("render", r.Render, "(no preview window: --preview, or the UI's w key)")
+	if r.Waves != nil {
+		fmt.Fprintf(w, "  %-12s %10.3f %10.3f   (%d wave particles at the end)\n", "waves", r.Waves.AvgMs, r.Waves.MaxMs, r.WaveCount)
+	}
 	row("total", r.Total, "")
 	fmt.Fprintf(w, "  steps %d, simulated %.3f s in %.3f s wall: %.2fx real time (%.2fx steady, without the set-up)\n",
 		r.Steps, r.SimulatedS, r.WallS, r.RealTimeFactor, r.SteadyFactor)
