@@ -17,9 +17,10 @@ import (
 	"github.com/vpbench/vpbench/terrain"
 )
 
-// CheckpointVersion is the version of the checkpoint format WriteCheckpoint writes, the
-// only one ReadCheckpoint reads.
-const CheckpointVersion = 1
+// CheckpointVersion is the version of the checkpoint format WriteCheckpoint writes.
+// ReadCheckpoint reads it and version 1, whose sources and sinks have no spray fields
+// (Emitter.Spread, Seed: read as {0, 0} and 0, a version 1 run having no sprays).
+const CheckpointVersion = 2
 
 // checkpointMagic opens every checkpoint.
 const checkpointMagic = "vpbench-checkpoint"
@@ -50,7 +51,9 @@ const checkpointHeader = len(checkpointMagic) + 4 + 8
 //     height at the last pass (prev);
 //   - the extended pipes' flux history: the mode it is for, the unified openings
 //     (column, key, final flux) and the axis pipes (key, final flux);
-//   - the sources and sinks, in id order: every Emitter field and the active flag;
+//   - the sources and sinks, in id order: every Emitter field (X, Y, Z, Radius, Rate,
+//     Start, Stop as float64, Falls, VX, VY, VZ, Spread[0], Spread[1], Seed as uint64)
+//     and the active flag;
 //   - the particle phase: the dripping edges' pending volumes, idle times, mean rates and
 //     this step's takes (float64 per candidate pipe), the count of pending edges, the
 //     released, landed and not yet booked outflow totals, and every particle in the air
@@ -62,7 +65,20 @@ const checkpointHeader = len(checkpointMagic) + 4 + 8
 // from the heights, with the saved history) and every scratch buffer. A frame in flight
 // (SetPipelined) is waited for first. Checkpoints are rare: this allocates.
 func (s *Sim) WriteCheckpoint(w io.Writer) error {
+	return s.writeCheckpoint(w, CheckpointVersion)
+}
+
+// writeCheckpoint writes a checkpoint of the given format version: CheckpointVersion, or
+// 1 (the tests' old files: its sources have no spray fields, and a spray is refused).
+func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 	s.Sync()
+	if version == 1 {
+		for id := range s.em.list {
+			if s.em.list[id].Spraying() {
+				return fmt.Errorf("checkpoint: source %d sprays: version 1 cannot save it", id)
+			}
+		}
+	}
 	cb, ok := s.be.(checkpointBackend)
 	if !ok {
 		return fmt.Errorf("checkpoint: the %s backend cannot save its state", s.be.name())
@@ -71,7 +87,7 @@ func (s *Sim) WriteCheckpoint(w io.Writer) error {
 	var e ckEnc
 	e.b = make([]byte, 0, 256+16*n+4*np+40*len(s.fall.vol)+32*len(s.fall.pend))
 	e.b = append(e.b, checkpointMagic...)
-	e.u32(CheckpointVersion)
+	e.u32(version)
 	e.u64(0) // the payload's length, set below
 	fingerprintOf(s.cols, np).encode(&e)
 
@@ -115,6 +131,11 @@ func (s *Sim) WriteCheckpoint(w io.Writer) error {
 		e.f64(em.VX)
 		e.f64(em.VY)
 		e.f64(em.VZ)
+		if version >= 2 {
+			e.f64(em.Spread[0])
+			e.f64(em.Spread[1])
+			e.u64(em.Seed)
+		}
 		e.bool(s.em.active[id])
 	}
 
@@ -164,7 +185,7 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	d := ckDec{b: payload}
+	d := ckDec{b: payload, v1: checkpointFormat(data) == 1}
 	fp := decodeFingerprint(&d)
 	if d.err != nil {
 		return d.err
@@ -216,8 +237,8 @@ func checkpointPayload(data []byte) ([]byte, error) {
 	if len(data) < m+4 {
 		return nil, fmt.Errorf("checkpoint is truncated: %d bytes, not even its header", len(data))
 	}
-	if v := binary.LittleEndian.Uint32(data[m:]); v != CheckpointVersion {
-		return nil, fmt.Errorf("checkpoint format version %d: this build reads version %d only", v, CheckpointVersion)
+	if v := binary.LittleEndian.Uint32(data[m:]); v != 1 && v != CheckpointVersion {
+		return nil, fmt.Errorf("checkpoint format version %d: this build reads versions 1 and %d", v, CheckpointVersion)
 	}
 	if len(data) < checkpointHeader {
 		return nil, fmt.Errorf("checkpoint is truncated: %d bytes, not even its header", len(data))
@@ -235,6 +256,11 @@ func checkpointPayload(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("checkpoint is corrupt: checksum mismatch")
 	}
 	return data[checkpointHeader:end], nil
+}
+
+// checkpointFormat is the format version of a checkpoint checkpointPayload accepted.
+func checkpointFormat(data []byte) uint32 {
+	return binary.LittleEndian.Uint32(data[len(checkpointMagic):])
 }
 
 // checkpoint is a checkpoint's state as read, before it is checked against the Sim.
@@ -302,12 +328,19 @@ func decodeCheckpoint(d *ckDec) *checkpoint {
 	cp.ext.uCol, cp.ext.uKey, cp.ext.uF = d.i32s(), d.u64s(), d.f32s()
 	cp.ext.aKey, cp.ext.aF = d.u64s(), d.f32s()
 	d.what = "the sources and sinks"
-	ne := d.count(7*8 + 1 + 3*8 + 1)
+	size := 7*8 + 1 + 3*8 + 3*8 + 1
+	if d.v1 {
+		size = 7*8 + 1 + 3*8 + 1
+	}
+	ne := d.count(size)
 	for range ne {
 		var e Emitter
 		e.X, e.Y, e.Z, e.Radius, e.Rate, e.Start, e.Stop = d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64()
 		e.Falls = d.bool()
 		e.VX, e.VY, e.VZ = d.f64(), d.f64(), d.f64()
+		if !d.v1 {
+			e.Spread[0], e.Spread[1], e.Seed = d.f64(), d.f64(), d.u64()
+		}
 		cp.emitters = append(cp.emitters, e)
 		cp.active = append(cp.active, d.bool())
 	}
@@ -759,6 +792,7 @@ type ckDec struct {
 	b    []byte
 	err  error
 	what string // the part being read, for the error
+	v1   bool   // a version 1 payload: sources and sinks without the spray fields
 }
 
 func (d *ckDec) take(n int) []byte {

@@ -43,6 +43,8 @@ func ckScenes() []ckScene {
 		{X: 0.014, Y: 0.003, Z: 0.02, Radius: 0.001, Rate: 5e-8, Falls: true, VX: 0.02}, // a pour from above
 		{X: 0.002, Y: 0.002, Z: 0.03, Rate: 1e-7, Start: 0.05, Stop: 0.3},               // a schedule
 		{X: 0.012, Y: 0.004, Z: 0.03, Radius: 0.001, Rate: 1e-7},                        // stopped before the checkpoint
+		{X: 0.017, Y: 0.002, Z: 0.015, Radius: 0.0005, Rate: 3e-8, Falls: true, VX: -0.1, VZ: 0.15, // a spray
+			Spread: [2]float64{0.5, 0.3}, Seed: 12345},
 	}
 	over := func(t testing.TB) *terrain.Columns { return overhangScene(t, 30, 30, 0.0005) }
 	overSt := func(mode ExtendedPipes, capillary bool) Settings {
@@ -361,7 +363,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"empty", "truncated", nil},
 		{"wrong magic", "wrong magic", mod(func(b []byte) []byte { b[0] = 'x'; return b })},
 		{"not a checkpoint", "wrong magic", []byte("hello, world: a text file")},
-		{"wrong version", "format version 2", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 2); return b })},
+		{"wrong version", "format version 3: this build reads versions 1 and 2", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 3); return b })},
 		{"another grid", "checkpoint is for a 30x30x3 grid of", otherData},
 		{"another terrain", "checkpoint is for another terrain", sameGridData},
 		{"truncated header", "truncated", good[:m+2]},
@@ -454,7 +456,7 @@ var checkpointLedger = map[string]map[string]string{
 	},
 	"Emitter": {
 		"X": "saved", "Y": "saved", "Z": "saved", "Radius": "saved", "Rate": "saved", "Start": "saved", "Stop": "saved",
-		"Falls": "saved", "VX": "saved", "VY": "saved", "VZ": "saved",
+		"Falls": "saved", "VX": "saved", "VY": "saved", "VZ": "saved", "Spread": "saved (version 2)", "Seed": "saved (version 2)",
 	},
 	"accounting": {"added": "saved", "removed": "saved", "rejected": "saved", "outflow": "saved"},
 }

@@ -23,7 +23,22 @@ type Emitter struct {
 	// The point must lie in free space; a sink cannot fall.
 	Falls      bool
 	VX, VY, VZ float64
+	// Spread makes a falling source a spray (Cords 2008, Sec. 3.3: a fountain): each parcel
+	// leaves at the source's speed |(VX, VY, VZ)| in a direction of its own, drawn within an
+	// elliptic cone around (VX, VY, VZ) whose half-angles, in radians and each in [0, pi],
+	// are Spread[0] across (towards the horizontal perpendicular of the main direction) and
+	// Spread[1] up and down (in the vertical plane through it); docs/solver.md, "Sprays".
+	// {0, 0} pours every parcel at (VX, VY, VZ): a plain falling source. A spray must fall
+	// and have a velocity (its main direction).
+	Spread [2]float64
+	// Seed chooses a spray's draws: a parcel's direction is a hash of (Seed, the source's
+	// id, the step, the parcel), so the same seed sprays the same bits, with any number of
+	// workers and after a checkpoint, and another seed sprays otherwise.
+	Seed uint64
 }
+
+// Spraying tells whether e sprays (Spread is not {0, 0}).
+func (e *Emitter) Spraying() bool { return e.Spread != [2]float64{} }
 
 // overlap is the part, s, of the step [t, t+dt) that e's schedule [Start, Stop) covers:
 // what a source pours in the step is Rate times it, so that a pour from Start to Stop
@@ -129,6 +144,22 @@ func validateEmitter(e Emitter) error {
 			if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 				return fmt.Errorf("%s is %v: it must be a finite number of m/s", f.name, f.v)
 			}
+		}
+	}
+	for i, a := range e.Spread {
+		if !(a >= 0 && a <= math.Pi) {
+			return fmt.Errorf("spread[%d] is %v rad: an apex half-angle must lie in [0, pi] (radians, not degrees)", i+1, a)
+		}
+	}
+	if e.Spraying() {
+		if !e.Falls {
+			return fmt.Errorf("spread is {%g, %g} rad: only a source that falls (falls = true) sprays", e.Spread[0], e.Spread[1])
+		}
+		switch sp := math.Hypot(math.Hypot(e.VX, e.VY), e.VZ); {
+		case sp == 0:
+			return fmt.Errorf("spread is {%g, %g} rad with velocity {0, 0, 0}: a spray spreads around its velocity's direction", e.Spread[0], e.Spread[1])
+		case math.IsInf(sp, 0):
+			return fmt.Errorf("velocity {%g, %g, %g}: a spray's speed must be a finite number of m/s", e.VX, e.VY, e.VZ)
 		}
 	}
 	return nil

@@ -400,7 +400,8 @@ const maxPourParcels = 64
 // source of radius r pours them at points spread over its disc by a golden-angle spiral
 // (the n-th point at radius r sqrt(frac(n phi)), angle n times the golden angle, n
 // counting on from step to step); a point in a solid or outside the domain pours from
-// the centre.
+// the centre. A spray (Emitter.Spread) gives each parcel a direction of its own
+// (sprayFrame.draw, from sprayRand of its seed, its id, k and the parcel's index).
 func (f *fallState) pour(em *emitterSet, t, dt float64, k int64) float64 {
 	c := f.cols
 	maxVol := 4 * math.Pi / 3 * math.Pow(0.5*c.Dx, 3)
@@ -414,6 +415,11 @@ func (f *fallState) pour(em *emitterSet, t, dt float64, k int64) float64 {
 		vol := src.Rate * d
 		parts := int(min(math.Ceil(vol/maxVol), maxPourParcels))
 		share := vol / float64(parts)
+		spray := src.Spraying()
+		var sf sprayFrame
+		if spray {
+			sf = newSprayFrame(src.VX, src.VY, src.VZ)
+		}
 		for j := range parts {
 			x, y := src.X, src.Y
 			if src.Radius > 0 {
@@ -431,7 +437,12 @@ func (f *fallState) pour(em *emitterSet, t, dt float64, k int64) float64 {
 			if j == parts-1 {
 				v = vol - share*float64(parts-1) // the parcels add up to vol exactly
 			}
-			f.add(float32(x), float32(y), float32(src.Z), float32(src.VX), float32(src.VY), float32(src.VZ), v)
+			vx, vy, vz := src.VX, src.VY, src.VZ
+			if spray {
+				u1, u2 := sprayRand(src.Seed, e, k, j)
+				vx, vy, vz = sf.draw(src.Spread, u1, u2)
+			}
+			f.add(float32(x), float32(y), float32(src.Z), float32(vx), float32(vy), float32(vz), v)
 		}
 		added += vol
 	}

@@ -112,6 +112,10 @@
 //     source with falls = true pours from its point as particles moving at velocity.
 //   - sim:drop{at, volume, velocity} (velocity optional): a parcel of liquid put into the
 //     air, booked as added; it falls and lands like liquid released over a drop.
+//   - sim:spray{at, direction, speed, spread, rate, start, stop, seed, radius} -> source
+//     handle: a falling source whose parcels leave at speed in directions drawn within
+//     the cone of half-angles spread around direction, reproducibly from seed
+//     (sim_spray.go; gpusim.Emitter.Spread).
 //   - sim:set{viscosity, damping, gravity, cross_section, extended_pipes, falling,
 //     fall_drop, dt, workers, depth_max, meniscus_length, contact_angle, meniscus, liquid,
 //     absorption}. vp.sim and sim:set read these with one parser (call.settings) and

@@ -258,6 +258,7 @@ var apiSpecs = map[string][]apiArg{
 	"sim:drop":           {tableArg("at:vec3!", "volume:vol!", "velocity:vel3")},
 	"sim:source":         {tableArg("at:vec3!", "radius:len", "rate:rate!", "start:t", "stop:t", "falls:bool", "velocity:vel3")},
 	"sim:sink":           {tableArg("at:vec3!", "radius:len", "rate:rate!", "start:t", "stop:t")},
+	"sim:spray":          {tableArg("at:vec3!", "direction:dir3", "speed:speed!", "spread:spread", "rate:rate!", "start:t", "stop:t", "seed:seed", "radius:len")},
 	"sim:set":            {tableArg(settingFields...)},
 	"sim:time":           {},
 	"sim:at":             {posArg("t"), posArg("fn")},
@@ -545,6 +546,12 @@ func (g *progGen) value(kind string, depth int) string {
 		return g.pick("{0, 0, 1}", "{1, 0, 0}", "{0, 1, 1}", "{0, 0, -1}", "{0, 0, 0}", "{1e-300, 0, 0}")
 	case "vel3":
 		return g.pick("{0, 0, 0}", "{0.1, 0, 0}", "{0, 0, -1}", "{100, 0, 0}")
+	case "speed":
+		return g.pick("0.2", "1", "0", "-1", "100")
+	case "spread":
+		return g.pick("{0.3, 0.2}", "{0, 0}", "0.5", "{0, 1}", "{3.14159, 3.14159}", "{4, 0}", "{-1, 0}", "{1, 2, 3}", "{45, 10}")
+	case "seed":
+		return g.pick("0", "1", "42", "-1", "2.5", "9007199254740993")
 	case "offset":
 		if g.n(3) == 2 {
 			return g.pick("0.001, 0, 0", "0, 0, 0.001")

@@ -65,18 +65,21 @@ func (c call) atInDomain(at []float64) {
 	}
 }
 
-// emitterVal is a source or sink handle.
+// emitterVal is a source or sink handle (a spray's too: sim_spray.go).
 type emitterVal struct {
-	s    *Scenario
-	id   int
-	sink bool
-	rate float64 // as the script gives it (>= 0)
+	s     *Scenario
+	id    int
+	sink  bool
+	spray bool    // made by sim:spray (sim_spray.go)
+	rate  float64 // as the script gives it (>= 0)
 }
 
 func (e *emitterVal) describe() string {
 	kind := "source"
 	if e.sink {
 		kind = "sink"
+	} else if e.spray {
+		kind = "spray"
 	}
 	return fmt.Sprintf("%s %d (rate %g m^3/s)", kind, e.id, e.rate)
 }
