@@ -18,9 +18,11 @@ type surfaceState struct {
 	builder  *surface.Builder
 	mesh     *terrain.Mesh // the terrain mesh builder was made with (the preview draws it)
 	heights  []float32     // BuildSurface's copy of the heights, reused
-	// BuildSurface's copies of the particles in the air and their spheres, reused.
+	// BuildSurface's copies of the particles in the air and their drops, reused, and
+	// the mesher that draws them as liquid (made when first needed).
 	particles []gpusim.Particle
 	drops     []surface.Drop
+	air       *surface.AirSurface
 }
 
 // View is what a viewer asks of the liquid surface, beside the scenario's settings.
@@ -95,8 +97,9 @@ func (s *Scene) SurfaceBuilder() (*surface.Builder, error) {
 }
 
 // BuildSurface makes the liquid surface mesh of the current state, with the liquid in
-// the air as spheres after it (surface.Drop). The mesh is the builder's: valid until the
-// next build.
+// the air after it: the particles as one smooth body of liquid, drops closer than their
+// size merged, each stretched along its velocity (surface.AirSurface). The mesh is the
+// builder's: valid until the next build.
 func (s *Scene) BuildSurface() (*surface.Mesh, error) {
 	b, err := s.SurfaceBuilder()
 	if err != nil {
@@ -120,9 +123,24 @@ func (s *Scene) BuildSurface() (*surface.Mesh, error) {
 	}
 	s.surf.drops = s.surf.drops[:0]
 	for _, p := range s.surf.particles {
-		s.surf.drops = append(s.surf.drops, surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius())})
+		s.surf.drops = append(s.surf.drops, surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius()),
+			VX: p.VX, VY: p.VY, VZ: p.VZ})
 	}
-	return m.AppendDrops(s.surf.drops, b.Settings().DepthMax), nil
+	if len(s.surf.drops) == 0 {
+		return m, nil
+	}
+	if s.surf.air == nil {
+		s.surf.air = surface.NewAirSurface(surface.DefaultAirSettings()) // GOMAXPROCS workers, as the builder
+	}
+	return s.surf.air.Append(m, s.surf.drops, s.airBox()), nil
+}
+
+// airBox is the box the liquid in the air is drawn in: the domain, and as much again
+// beside it on every side (a spray may leave the top); particles outside are not drawn.
+func (s *Scene) airBox() surface.Box {
+	d := s.domain
+	m := max(d.SizeX, d.SizeY, d.Height)
+	return surface.Box{Min: [3]float64{-m, -m, -m}, Max: [3]float64{d.SizeX + m, d.SizeY + m, d.Height + m}}
 }
 
 // TerrainMesh is the terrain's triangle mesh (made with the surface builder) and a

@@ -91,3 +91,33 @@ func BenchmarkSurfaceLayers200x5(b *testing.B) {
 	})
 	benchBuild(b, c, tm, h)
 }
+
+// BenchmarkAirSurface5000: the liquid in the air of one frame, 5,000 drops (airBenchDrops:
+// a falling stream of 4,000 and 1,000 scattered, radius 0.3-0.6 mm), meshed and appended
+// to an empty mesh; reports ms/frame, the lattice spacing, the tiles, the lone drops and
+// the mesh's size. BenchmarkAirSurface5000Fine: the same at RadiusCells 1.5.
+func BenchmarkAirSurface5000(b *testing.B) { benchAir(b, DefaultAirSettings()) }
+
+func BenchmarkAirSurface5000Fine(b *testing.B) {
+	s := DefaultAirSettings()
+	s.RadiusCells = 1.5
+	benchAir(b, s)
+}
+
+func benchAir(b *testing.B, s AirSettings) {
+	drops := airBenchDrops(5000)
+	a := NewAirSurface(s)
+	m := &Mesh{}
+	a.Append(m, drops, airBox)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Positions, m.Normals, m.Opacity, m.Indices = m.Positions[:0], m.Normals[:0], m.Opacity[:0], m.Indices[:0]
+		a.Append(m, drops, airBox)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N), "ms/frame")
+	b.ReportMetric(a.Spacing()*1e3, "h_mm")
+	b.ReportMetric(float64(len(a.tiles)), "tiles")
+	b.ReportMetric(float64(len(a.lone)), "lone")
+	b.ReportMetric(float64(m.NumTriangles()), "triangles")
+}

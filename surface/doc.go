@@ -102,6 +102,19 @@
 // triangles as icosahedra of their volume's radius (radial normals, outward faces,
 // opacity radius/DepthMax); the invariants above are the surface's, before the drops.
 //
+// Liquid in the air (AirSurface; docs/preview.md, "Liquid in the air"). What the scene
+// draws instead of AppendDrops: the drops as one liquid, the surface F = W(1/2) of the
+// field F = sum_i W(q_i), W(q) = (1 - q^2)^3 for q < 1, q_i the distance to drop i in
+// units of its kernel, an ellipsoid twice its radius and stretched along its velocity
+// to 1 + |v| tau / (2 r) times its length, as much thinner (volume kept; tau 2 ms, at
+// most 3). Marching cubes on a sparse lattice of spacing about the median radius (tiles
+// of 32^3 cells where drops reach, a table whose cube faces are cut on their own: closed,
+// outward, no cracks), vertices shared across tiles, normals from the field's gradient,
+// opacity 1; the kernels made up for the facets' lost volume; a drop whose kernel meets
+// no other's drawn as its ellipsoid from a template. Drops closer than about 2.5 radii
+// merge, a stream is a rope, far drops stay drops. The mesh does not depend on the
+// number of workers; Append allocates nothing once warm.
+//
 // Normals. Central differences of the surface heights over the axis links (E-W, N-S),
 // one-sided where one side has no link, flat where neither has: n = (-dz/dx, -dz/dy,
 // 1) normalised. Triangles are wound counter-clockwise seen from above.

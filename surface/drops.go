@@ -5,10 +5,13 @@ import (
 	"slices"
 )
 
-// Drop is liquid in the air (gpusim.Particle): a sphere of its volume.
+// Drop is liquid in the air (gpusim.Particle): a sphere of its volume, moving at a
+// velocity (AirSurface stretches it along the velocity; AppendDrops ignores it, and a
+// zero velocity is a drop at rest).
 type Drop struct {
-	X, Y, Z float32 // centre, m
-	Radius  float32 // m
+	X, Y, Z    float32 // centre, m
+	Radius     float32 // m
+	VX, VY, VZ float32 // velocity, m/s
 }
 
 // Liquid in the air is drawn and exported as small spheres after the surface's own
