@@ -230,6 +230,13 @@ func (a *AirSurface) Spacing() float64 { return a.h }
 // as zero.
 func (a *AirSurface) Append(m *Mesh, drops []Drop, box Box) *Mesh {
 	a.h = 0
+	// Forget the last frame's tiles in the directory now, while a.nt is the lattice they
+	// were listed on: lattice may change it, and their entries would then be looked up at
+	// other places and stay behind, pointing at tiles the next frame has not listed.
+	for i := range a.tiles {
+		a.dir[a.dirIndex(a.tiles[i].t)] = -1
+	}
+	a.tiles = a.tiles[:0]
 	if !a.lattice(drops, box) {
 		return m
 	}
@@ -475,10 +482,7 @@ func floorDiv(a, b int32) int32 {
 // [32 t - 1, 32 t + 33]), in the order the drops first reach them, and each tile's drops
 // in drop order.
 func (a *AirSurface) bin() {
-	for i := range a.tiles {
-		a.dir[a.dirIndex(a.tiles[i].t)] = -1
-	}
-	a.tiles, a.pairs, a.pairDrop = a.tiles[:0], a.pairs[:0], a.pairDrop[:0]
+	a.pairs, a.pairDrop = a.pairs[:0], a.pairDrop[:0] // the directory was reset by Append
 	for k := range a.drops {
 		d := &a.drops[k]
 		var tl, th [3]int32

@@ -474,3 +474,29 @@ func TestAirCompensation(t *testing.T) {
 		t.Errorf("g(1.5) = %g, want about 1.08", g)
 	}
 }
+
+// TestAirSurfaceReusedAcrossLattices: one AirSurface used frame after frame while the
+// drops' spread and sizes change its lattice (spacing and tile counts) meshes every frame
+// as a fresh one does, bit for bit. Its tile directory kept the last frame's entries at
+// the old lattice's places: the surgery scene's drips panicked (a tile index into an
+// empty list) on the frame the lattice changed.
+func TestAirSurfaceReusedAcrossLattices(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	a := NewAirSurface(DefaultAirSettings())
+	for frame := range 12 {
+		var drops []Drop
+		spread := 0.002 * float64(1+frame%4*6) // 2 mm to 38 mm clouds, back and forth
+		radius := 0.0002 * float64(1+frame%3)
+		for range 40 + 30*(frame%5) {
+			drops = append(drops, Drop{
+				X: 0.05 + float32(rng.NormFloat64()*spread), Y: 0.05 + float32(rng.NormFloat64()*spread),
+				Z: 0.025 + float32(rng.NormFloat64()*spread/2), Radius: float32(radius * (0.5 + rng.Float64())),
+			})
+		}
+		got := a.Append(&Mesh{}, drops, airBox)
+		want, _ := airBuild(t, DefaultAirSettings(), false, drops...)
+		if !sameMesh(want, got) {
+			t.Fatalf("frame %d (spacing %g m): the reused builder's mesh differs from a fresh one's", frame, a.Spacing())
+		}
+	}
+}
