@@ -3,6 +3,8 @@ package waves
 import (
 	"math"
 	"testing"
+
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // seed20k fills s with 20,000 live particles: impacts at scattered points, one frame
@@ -77,4 +79,87 @@ func BenchmarkWaves20kFlow(b *testing.B) {
 		f.VY[i] = float32(0.05 * math.Cos(x/25))
 	}
 	benchFrames(b, f, 0)
+}
+
+// smallPools is a 160 x 160 grid (dx 0.5 mm) of 4 x 4 square pools, 38 cells across,
+// 2 mm deep, between dry walls two cells thick; over x < 40 mm a slab (8 to 10 mm)
+// holds a second layer of pools, 10 to 12 mm, with the same walls, over the first.
+func smallPools(t testing.TB) (*terrain.Columns, Flow) {
+	t.Helper()
+	const n = 160
+	cells := make([][]terrain.Interval, n*n)
+	for k := range cells {
+		x, y := k%n, k/n
+		b1, b2 := float32(0), float32(10e-3)
+		if x%40 < 2 || y%40 < 2 { // a wall: raised and dry
+			b1, b2 = 4e-3, 14e-3
+		}
+		if x < n/2 {
+			cells[k] = []terrain.Interval{{Min: 0, Base: b1, Max: 8e-3}, {Min: 10e-3, Base: b2, Max: height}}
+		} else {
+			cells[k] = []terrain.Interval{{Min: 0, Base: b1, Max: height}}
+		}
+	}
+	cols, err := terrain.FromIntervals(n, n, tdx, height, 2, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Flow{Height: make([]float32, cols.NumColumns())}
+	for i, b := range cols.Base {
+		f.Height[i] = b + 2e-3
+		if b == 4e-3 || b == 14e-3 {
+			f.Height[i] = b
+		}
+	}
+	return cols, f
+}
+
+// BenchmarkWavesSmallPools: one frame (Advance by 1/60 s with the scene's step of 1/60
+// s, then Displacement) of 4,000 particles in the small pools of smallPools, on both
+// layers: most moves walk their cells (no open block under the slab, few in a pool).
+func BenchmarkWavesSmallPools(b *testing.B) {
+	cols, f := smallPools(b)
+	st := Water()
+	st.Viscosity = 0
+	st.MinAmplitude = 1e-12
+	st.MaxParticles = 4000
+	st.Step = 1.0 / 60
+	s := newSystem(b, cols, st)
+	seed := uint32(1)
+	rnd := func() float64 {
+		seed = seed*1664525 + 1013904223
+		return float64(seed>>8) / (1 << 24)
+	}
+	tt := 0.0
+	for s.Count() < 4000 {
+		for range 4 {
+			// a pool's interior cell, either layer where there are two
+			x := (40*float64(int(4*rnd())) + 4 + 34*rnd()) * tdx
+			y := (40*float64(int(4*rnd())) + 4 + 34*rnd()) * tdx
+			z := 1e-3
+			if rnd() < 0.5 {
+				z = 11e-3
+			}
+			s.Impact(Impact{X: x, Y: y, Z: z, Amplitude: 1e-4, Time: tt})
+		}
+		tt += 1.0 / 60
+		s.Advance(tt, f)
+		if tt > 100 {
+			b.Fatalf("only %d particles after %g s", s.Count(), tt)
+		}
+	}
+	var d []float32
+	d = s.Displacement(d, f)
+	b.ResetTimer()
+	for range b.N {
+		tt += 1.0 / 60
+		s.Advance(tt, f)
+		d = s.Displacement(d, f)
+	}
+	b.StopTimer()
+	if s.Count() < 3800 {
+		b.Fatalf("%d particles left", s.Count())
+	}
+	b.ReportMetric(float64(s.Count()), "particles")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 }

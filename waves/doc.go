@@ -33,6 +33,7 @@
 //
 // Particle states and displacements are bit-identical for any Settings.Workers and any
 // way of splitting the time among Advance calls. Advance and Displacement allocate
-// nothing once warm. A System keeps Workers-1 goroutines; Close stops them (an unreachable
-// System stops them too). A System is not safe for concurrent use.
+// nothing once warm. A System keeps Workers-1 goroutines, which wait for the next job
+// spinning for up to 50 us, then asleep; Close stops them (an unreachable System stops
+// them too). A System is not safe for concurrent use.
 package waves

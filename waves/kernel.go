@@ -13,9 +13,26 @@ func kernel(u float64) float64 {
 	if !(u > -1 && u < 1) {
 		return 0
 	}
+	return kernelPoly(u)
+}
+
+// kernelPoly is kernel without the test of |u| < 1. The polynomial in x^2 is evaluated
+// in Estrin's scheme ((1 + c2 x^2) + x^4 (c4 + c6 x^2) + x^8 (c8 + c10 x^2 + c12 x^4)),
+// whose chain of dependent operations is half Horner's. Each product is rounded
+// explicitly (float64(x*y)): the compiler may not fuse it with the addition that follows
+// (a fused multiply-add, which Go may use on some targets), so that the numbers are those
+// of the assembly twin of the field (addFoots) on every target.
+func kernelPoly(u float64) float64 {
 	x := u * (math.Pi / 2)
 	x2 := x * x
-	c := 1 + x2*(-1.0/2+x2*(1.0/24+x2*(-1.0/720+x2*(1.0/40320+x2*(-1.0/3628800+x2*(1.0/479001600))))))
+	x4 := x2 * x2
+	x8 := x4 * x4
+	p0 := float64(x2*(-1.0/2)) + 1
+	p1 := float64(x2*(-1.0/720)) + 1.0/24
+	p2 := float64(x2*(-1.0/3628800)) + 1.0/40320
+	p2 = float64(x4*(1.0/479001600)) + p2
+	c := float64(x4*p1) + p0
+	c = float64(x8*p2) + c
 	return c * c
 }
 

@@ -227,6 +227,42 @@ func TestFastPathSameAsWalk(t *testing.T) {
 	sameSnapshot(t, "walk every move", ref, runScene(t, 2, []float64{0.2}))
 }
 
+// The same in small pools between dry walls on two layers (bench_test.go), where most
+// blocks open hold two columns a cell, and the moves near the walls walk.
+func TestFastPathSameAsWalkPools(t *testing.T) {
+	run := func() snapshot {
+		cols, f := smallPools(t)
+		st := Water()
+		st.MinAmplitude = 1e-8
+		st.Workers = 2
+		s := newSystem(t, cols, st)
+		for i := range 12 {
+			x, y := (40*float64(i%4)+6+3*float64(i))*tdx, (40*float64(i/4%4)+30-2*float64(i))*tdx
+			z := 1e-3
+			if i%2 == 1 {
+				z = 11e-3
+			}
+			s.Impact(Impact{X: x, Y: y, Z: z, Amplitude: 1e-4, Time: 0.004 * float64(i)})
+		}
+		s.Advance(0.15, f)
+		open := 0
+		for b := range s.c.blkMask {
+			if s.c.blkMask[b] == 3 && s.c.blkK[b] == 2 {
+				open++
+			}
+		}
+		if !noFastPath && open == 0 {
+			t.Errorf("no block open on both layers")
+		}
+		return snapshot{s.Particles(nil), s.Displacement(nil, f), s.Stats()}
+	}
+	ref := run()
+	t.Logf("%d particles; stats %+v", len(ref.ps), ref.st)
+	noFastPath = true
+	defer func() { noFastPath = false }()
+	sameSnapshot(t, "walk every move", ref, run())
+}
+
 // Advance and Displacement allocate nothing once warm, with an impact every frame (the
 // particle arrays reach the cap's size while warming up).
 func TestNoAllocations(t *testing.T) {

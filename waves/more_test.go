@@ -195,3 +195,41 @@ func TestTanhTable(t *testing.T) {
 		t.Errorf("tanh/sech^2 table: relative error %g", worst)
 	}
 }
+
+// On a grid of one column a cell, dry columns get no displacement and wet ones the sum
+// HeightAt gives, next to a dry strip and a dry spot.
+func TestDisplacementDryFlat(t *testing.T) {
+	cols := flatCols(t, 60, 60)
+	f := still(cols, 2e-3)
+	for y := range 60 {
+		for x := 30; x < 33; x++ {
+			f.Height[y*60+x] = 0 // a dry strip: a wall
+		}
+	}
+	f.Height[10*60+10] = 0
+	s := newSystem(t, cols, Water())
+	s.Impact(Impact{X: 12e-3, Y: 6e-3, Amplitude: 1e-4})
+	s.Impact(Impact{X: 18e-3, Y: 20e-3, Amplitude: 1e-4})
+	s.Advance(0.02, f)
+	d := s.Displacement(nil, f)
+	nonzero := 0
+	for i, v := range d {
+		x, y := i%60, i/60
+		if f.Height[i] == 0 {
+			if v != 0 {
+				t.Fatalf("dry column (%d,%d): displacement %g", x, y, v)
+			}
+			continue
+		}
+		cx, cy := cols.CellCentre(x, y)
+		if h := s.HeightAt(cx, cy, 1e-3, f); math.Abs(h-float64(v)) > 1e-5*math.Abs(h)+1e-12 {
+			t.Fatalf("column (%d,%d): HeightAt %g, Displacement %g", x, y, h, v)
+		}
+		if v != 0 {
+			nonzero++
+		}
+	}
+	if nonzero < 100 {
+		t.Errorf("only %d columns displaced", nonzero)
+	}
+}

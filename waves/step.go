@@ -8,9 +8,10 @@ import (
 // Blocks of blockSize x blockSize cells let a particle in open water skip the walk
 // through the cells it crosses (see blocks below).
 const (
-	blockShift = 3
-	blockSize  = 1 << blockShift
-	blockMask  = blockSize - 1
+	blockShift  = 3
+	blockSize   = 1 << blockShift
+	blockMask   = blockSize - 1
+	blockLayers = 4 // the most columns a cell of an open block may hold
 )
 
 // maxTurn bounds the change of a particle's direction vector in one step by refraction
@@ -27,6 +28,7 @@ const (
 	jobMove = iota
 	jobBlocks
 	jobField
+	jobFoot // jobBlocks, then bandLists
 )
 
 func (c *core) job(kind, w int) {
@@ -37,6 +39,9 @@ func (c *core) job(kind, w int) {
 		c.blockRows(w)
 	case jobField:
 		c.fieldBand(w)
+	case jobFoot:
+		c.blockRows(w)
+		c.bandLists(w)
 	}
 }
 
@@ -199,11 +204,21 @@ func (c *core) stepOne(sc *scratch, i int, dt float64) int {
 		c01 = c.sampleCol(bx, by+1, cx, cy, col, hp, b0)
 		c11 = c.sampleCol(bx+1, by+1, cx, cy, col, hp, b0)
 	}
-	d00, d10 := float64(H[c00]-base[c00]), float64(H[c10]-base[c10])
-	d01, d11 := float64(H[c01]-base[c01]), float64(H[c11]-base[c11])
-	depth := (d00*(1-fx)+d10*fx)*(1-fy) + (d01*(1-fx)+d11*fx)*fy
-	gradX := ((d10-d00)*(1-fy) + (d11-d01)*fy) * c.invDx
-	gradY := ((d01-d00)*(1-fx) + (d11-d10)*fx) * c.invDx
+	var d00, d10, d01, d11 float64
+	if m >= 1 {
+		// blockRows wrote the depths of open blocks' columns
+		D := c.depth
+		d00, d10, d01, d11 = float64(D[c00]), float64(D[c10]), float64(D[c01]), float64(D[c11])
+	} else {
+		d00, d10 = float64(H[c00]-base[c00]), float64(H[c10]-base[c10])
+		d01, d11 = float64(H[c01]-base[c01]), float64(H[c11]-base[c11])
+	}
+	depth, gradX, gradY := d00, 0.0, 0.0
+	if d10 != d00 || d01 != d00 || d11 != d00 { // (else uniform depth: exact, and no gradient)
+		depth = (d00*(1-fx)+d10*fx)*(1-fy) + (d01*(1-fx)+d11*fx)*fy
+		gradX = ((d10-d00)*(1-fy) + (d11-d01)*fy) * c.invDx
+		gradY = ((d01-d00)*(1-fx) + (d11-d10)*fx) * c.invDx
+	}
 	var vx, vy float64
 	if u := c.flow.VX; u != nil {
 		v := c.flow.VY
@@ -212,7 +227,10 @@ func (c *core) stepOne(sc *scratch, i int, dt float64) int {
 	}
 
 	r := float64(c.rad[i])
-	k := math.Pi / r
+	if r != sc.kr {
+		sc.kr, sc.kk = r, math.Pi/r
+	}
+	k := sc.kk
 	if !(depth >= WetDepth) {
 		depth = WetDepth
 	}
@@ -241,7 +259,9 @@ func (c *core) stepOne(sc *scratch, i int, dt float64) int {
 	}
 
 	// The move: the wave's own speed along dir plus the flow.
-	mx, my := dt*(cg*dx+vx), dt*(cg*dy+vy)
+	// (rounded as products: the end x+mx must be the same whether trace or the fast path
+	// below adds it, also where the compiler fuses multiply-adds)
+	mx, my := float64(dt*(cg*dx+vx)), float64(dt*(cg*dy+vy))
 	if mx-mx != 0 || my-my != 0 { // NaN or infinite
 		c.amp[i] = 0
 		return stepDead
@@ -276,11 +296,7 @@ func (c *core) stepOne(sc *scratch, i int, dt float64) int {
 		// Every cell the move can cross lies in open blocks: no wall on the way.
 		if ecx, ecy := int(fex), int(fey); ecx != cx || ecy != cy {
 			ncx, ncy = ecx, ecy
-			if rb := c.rowBase[ecy]; rb >= 0 {
-				ncol = rb + int32(ecx)
-			} else {
-				ncol = cols.CellStart[ecy*cols.Nx+ecx]
-			}
+			ncol = c.cellColumn(ecx, ecy)
 		}
 	} else {
 		var flipX, flipY bool
@@ -315,6 +331,14 @@ func (c *core) stepOne(sc *scratch, i int, dt float64) int {
 		return stepSplit
 	}
 	return stepLive
+}
+
+// cellColumn returns the column of cell (x, y), which holds one.
+func (c *core) cellColumn(x, y int) int32 {
+	if rb := c.rowBase[y]; rb >= 0 {
+		return rb + int32(x)
+	}
+	return c.cols.CellStart[y*c.cols.Nx+x]
 }
 
 // sampleCol returns the column of cell (x, y) a particle on column col (liquid height hp,
@@ -378,70 +402,110 @@ func (c *core) fold(cx, cy int, ex, ey float64) (ok bool, fx, fy float64, flipX,
 	return c.openBox(min(x0, ecx), min(y0, ecy), max(x1, ecx), max(y1, ecy)), fx, fy, flipX, flipY
 }
 
-// step is enter for a move from cell (x0, y0) to its neighbour (x, y): when both lie in
-// open blocks the answer is known without looking.
-func (c *core) step(x0, y0, x, y int, hp, bp float32) int32 {
-	if x >= 0 && y >= 0 && x < c.cols.Nx && y < c.cols.Ny &&
-		c.blkClear[(y>>blockShift)*c.nbx+x>>blockShift] != 0 &&
-		c.blkClear[(y0>>blockShift)*c.nbx+x0>>blockShift] != 0 {
-		return c.cols.CellStart[y*c.cols.Nx+x]
-	}
-	return c.enter(x, y, hp, bp)
-}
-
 // trace moves a particle from (x, y) on column col by (mx, my), walking the cells the
 // segment crosses (a DDA). Where it would enter a cell it may not (enter), it is
 // mirrored about the face: the rest of the segment is reflected and the direction's
 // component normal to the face flips (flipX, flipY say which, an odd number of times).
+//
+// Whether a crossing is left along an axis comes from the end point (mirrored at each
+// reflection) and the current cell's faces; which axis crosses first, from the times of
+// the next crossings along the segment, t in [0, 1]: the first is a division, each next
+// one dx / |m| later, whether the particle crossed the face or was mirrored at it (either
+// way the next face along that axis is a cell away). So a crossing costs no division.
 func (c *core) trace(x, y float64, col int32, mx, my float64) (ex, ey float64, ncol int32, ncx, ncy int, flipX, flipY bool) {
 	cols := c.cols
 	dx := cols.Dx
 	cx, cy := int(c.colX[col]), int(c.colY[col])
-	hp := min(c.flow.Height[col], cols.Max[col])
-	bp := cols.Base[col]
+	cs, H, top := cols.CellStart, c.flow.Height, cols.Max
+	k := int(col - cs[cy*cols.Nx+cx]) // col is the k-th column of its cell
 	ex, ey = x+mx, y+my
+	// times of the next crossing along x and y, and between two
+	tnx, tny, tdx, tdy := math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)
+	if mx > 0 {
+		tnx, tdx = (float64(cx+1)*dx-x)/mx, dx/mx
+	} else if mx < 0 {
+		tnx, tdx = (float64(cx)*dx-x)/mx, -dx/mx
+	}
+	if my > 0 {
+		tny, tdy = (float64(cy+1)*dx-y)/my, dx/my
+	} else if my < 0 {
+		tny, tdy = (float64(cy)*dx-y)/my, -dx/my
+	}
 	guard := 2*int((math.Abs(mx)+math.Abs(my))*c.invDx) + 8
+	nx := cols.Nx
+	blk := -1 // the block of the last look ahead
 	for range guard {
+		b := (cy>>blockShift)*c.nbx + cx>>blockShift // the current cell's block
+		if b != blk && k == 0 && c.blkClear[b] != 0 {
+			// Entering an open block (one column a cell): if the rest of the segment lies
+			// in open blocks, no wall is left on the way, and it ends in the cell of its
+			// end, as the fast path of stepOne (whose look is the same at the start).
+			blk = b
+			fex, fey := math.Floor(ex*c.invDx), math.Floor(ey*c.invDx)
+			if fex >= 0 && fey >= 0 && fex < float64(cols.Nx) && fey < float64(cols.Ny) {
+				ecx, ecy := int(fex), int(fey)
+				if c.openBox(min(cx, ecx), min(cy, ecy), max(cx, ecx), max(cy, ecy)) {
+					return ex, ey, c.cellColumn(ecx, ecy), ecx, ecy, flipX, flipY
+				}
+			}
+		}
 		x0, x1 := float64(cx)*dx, float64(cx+1)*dx
 		y0, y1 := float64(cy)*dx, float64(cy+1)*dx
-		tx, ty := 2.0, 2.0
 		sx, sy := 0, 0
 		var xf, yf float64
 		if ex > x1 {
-			tx, sx, xf = (x1-x)/(ex-x), 1, x1
+			sx, xf = 1, x1
 		} else if ex < x0 {
-			tx, sx, xf = (x0-x)/(ex-x), -1, x0
+			sx, xf = -1, x0
 		}
 		if ey > y1 {
-			ty, sy, yf = (y1-y)/(ey-y), 1, y1
+			sy, yf = 1, y1
 		} else if ey < y0 {
-			ty, sy, yf = (y0-y)/(ey-y), -1, y0
+			sy, yf = -1, y0
 		}
 		if sx == 0 && sy == 0 {
 			return ex, ey, col, cx, cy, flipX, flipY
 		}
-		if sx != 0 && (sy == 0 || tx <= ty) {
-			t := clamp01(tx)
-			yc := y + t*(ey-y)
-			if j := c.step(cx, cy, cx+sx, cy, hp, bp); j >= 0 {
-				cx += sx
-				col, hp, bp = j, min(c.flow.Height[j], cols.Max[j]), cols.Base[j]
+		alongX := sx != 0 && (sy == 0 || tnx <= tny)
+		tx, ty := cx+sx, cy // the cell to enter
+		if !alongX {
+			tx, ty = cx, cy+sy
+		}
+		// The column entered: known without looking when both cells lie in blocks open
+		// on layer k with as many columns a cell (see "Open blocks"), else enter's (which
+		// reads the current column's liquid height and Base).
+		j := int32(-1)
+		if tx >= 0 && ty >= 0 && tx < nx && ty < cols.Ny {
+			a := (ty>>blockShift)*c.nbx + tx>>blockShift
+			if (c.blkMask[a]&c.blkMask[b])>>k&1 != 0 && c.blkK[a] == c.blkK[b] {
+				j = cs[ty*nx+tx] + int32(k)
+			} else if j = c.enter(tx, ty, lowest(H[col], top[col]), cols.Base[col]); j >= 0 {
+				k = int(j - cs[ty*nx+tx])
+			}
+		}
+		if alongX {
+			if j >= 0 {
+				cx, col = tx, j
 			} else {
 				ex = 2*xf - ex
 				flipX = !flipX
 			}
-			x, y = xf, yc
+			x = xf // (x, y: only for the stop below; y(t) = ey - (1-t) my, mirrored as ey)
+			if y = ey - (1-clamp01(tnx))*my; flipY {
+				y = ey + (1-clamp01(tnx))*my
+			}
+			tnx += tdx
 		} else {
-			t := clamp01(ty)
-			xc := x + t*(ex-x)
-			if j := c.step(cx, cy, cx, cy+sy, hp, bp); j >= 0 {
-				cy += sy
-				col, hp, bp = j, min(c.flow.Height[j], cols.Max[j]), cols.Base[j]
+			if j >= 0 {
+				cy, col = ty, j
 			} else {
 				ey = 2*yf - ey
 				flipY = !flipY
 			}
-			x, y = xc, yf
+			if x, y = ex-(1-clamp01(tny))*mx, yf; flipX {
+				x = ex + (1-clamp01(tny))*mx
+			}
+			tny += tdy
 		}
 	}
 	// Out of crossings (a segment bouncing in a one-cell gap): stop where it is.
@@ -452,37 +516,71 @@ func clamp01(t float64) float64 {
 	if !(t > 0) {
 		return 0
 	}
-	return min(t, 1)
+	if t > 1 {
+		return 1
+	}
+	return t
 }
 
-// Open blocks. A block is open for this Advance when each of its cells holds one column,
-// wet, whose liquid height lies within [max Base, min Max] over the block and its ring of
-// neighbour cells. Then a particle may move between any two neighbouring cells of open
-// blocks (enter would say yes): in the first cell hp >= every Base and <= every Max of
-// the block's ring, which holds the second cell, and the second's liquid height reaches
-// above the first's Base the same way. blkClear holds the Chebyshev distance, in blocks,
-// to the nearest block that is not open, so a move that stays within margin cells of
-// its start crosses no wall, and needs no walk.
+// lowest is min(h, top) for a liquid height h (NaN stays NaN) and a column's top, without
+// the builtin's handling of NaN in both and of signed zeros.
+func lowest(h, top float32) float32 {
+	if top < h {
+		return top
+	}
+	return h
+}
 
-// blockRows decides which of worker w's rows of blocks are open, and the lowest and
-// highest liquid heights of each open block.
+// Open blocks. Every cell of a block holding the same number K of columns (blkK), layer
+// k < K is open within the block for this Advance (blkSelf) when the k-th column of each
+// of its cells is wet, and its liquid height lies within [max Base, min Max] of the k-th
+// columns of the block's cells and above every Max of their (k-1)-th columns. The block
+// is open on layer k (blkMask) when besides, for each of its eight neighbour blocks with
+// as many columns a cell and layer k open within, each block's liquid heights on layer k
+// lie within the other's bounds that way (openBlocks). Then a particle on the k-th column
+// of a cell may move to a neighbouring cell's k-th column, both cells in blocks open on
+// layer k with the same K (enter would say yes): its hp is >= every Base and <= every Max
+// of those columns in the second cell's block, and above the column below, so the second
+// cell's k-th column is the one whose free interval holds hp; and the second's liquid
+// height reaches above the first's Base the same way. Blocks that are not open within,
+// such as those holding a dry cell or a wall, constrain no neighbour: a move into them
+// walks (enter). With K = 1 (one column a cell, most of a scene) blkClear holds the
+// Chebyshev distance, in blocks, to the nearest block not so open, so a move that stays
+// within margin cells of its start crosses no wall, and needs no walk; with more (and
+// with one), trace skips enter.
+
+// blockRows decides which of worker w's rows of blocks are open, and on which layers,
+// and the lowest and highest liquid heights of each open layer; for Advance, it writes
+// the depths of the columns of open blocks (one column a cell) for stepOne.
 func (c *core) blockRows(w int) {
 	cols := c.cols
 	nw := c.pool.n
 	H, base := c.flow.Height, cols.Base
+	advance := c.dst == nil // (only Advance reads the depths)
 	for by := c.nby * w / nw; by < c.nby*(w+1)/nw; by++ {
 		for bx := range c.nbx {
 			b := by*c.nbx + bx
-			open := c.blkOK[b] && !noFastPath
-			mb, mm := c.blkMaxBase[b], c.blkMinMax[b]
+			c.blkSelf[b] = 0
+			K := int(c.blkK[b])
+			if K > 1 && !noFastPath {
+				c.layerRows(b, bx, by, K)
+				continue
+			}
+			open := K == 1 && !noFastPath
+			mb, mm := c.blkMaxBase[b*blockLayers], c.blkMinMax[b*blockLayers]
 			hmin, hmax := float32(math.Inf(1)), float32(math.Inf(-1))
 			for y := by * blockSize; open && y < (by+1)*blockSize; y++ {
 				// an open block's cells hold one column each: its row's columns are
 				// consecutive (CellStart of the first, then one more a cell)
 				c0 := int(cols.CellStart[y*cols.Nx+bx*blockSize])
 				hs, bs := (*[blockSize]float32)(H[c0:]), (*[blockSize]float32)(base[c0:])
+				ds := (*[blockSize]float32)(c.depth[c0:])
 				for q, h := range hs {
-					if !(h-bs[q] > wet32 && h >= mb && h <= mm) {
+					d := h - bs[q]
+					if advance {
+						ds[q] = d
+					}
+					if !(d > wet32 && h >= mb && h <= mm) {
 						open = false
 						break
 					}
@@ -494,37 +592,154 @@ func (c *core) blockRows(w int) {
 					}
 				}
 			}
-			c.blkHmin[b], c.blkHmax[b] = hmin, hmax
+			c.blkHmin[b*blockLayers], c.blkHmax[b*blockLayers] = hmin, hmax
 			if open {
-				c.blkClear[b] = 1
-			} else {
-				c.blkClear[b] = 0
+				c.blkSelf[b] = 1
 			}
 		}
 	}
 }
 
+// layerRows is blockRows for block b, at (bx, by), whose cells hold K > 1 columns each.
+func (c *core) layerRows(b, bx, by, K int) {
+	cols := c.cols
+	H, base := c.flow.Height, cols.Base
+	o := b * blockLayers
+	mb, mm, ml := c.blkMaxBase[o:o+K], c.blkMinMax[o:o+K], c.blkMaxLow[o:o+K]
+	hmin, hmax := c.blkHmin[o:o+K], c.blkHmax[o:o+K]
+	for k := range K {
+		hmin[k], hmax[k] = float32(math.Inf(1)), float32(math.Inf(-1))
+	}
+	mask := uint8(1)<<K - 1
+	for y := by * blockSize; mask != 0 && y < (by+1)*blockSize; y++ {
+		// K columns a cell: the row's columns are consecutive, K a cell
+		c0 := int(cols.CellStart[y*cols.Nx+bx*blockSize])
+		hs, bs := H[c0:c0+K*blockSize], base[c0:c0+K*blockSize]
+		for q := range blockSize {
+			for k := range K {
+				h := hs[q*K+k]
+				if !(h-bs[q*K+k] > wet32 && h >= mb[k] && h <= mm[k] && h > ml[k]) {
+					mask &^= 1 << k
+				}
+				if h < hmin[k] {
+					hmin[k] = h
+				}
+				if h > hmax[k] {
+					hmax[k] = h
+				}
+			}
+		}
+	}
+	c.blkSelf[b] = mask
+}
+
+// openBlocks sets blkMask (and blkClear's open flags) from blkSelf: a block stays open
+// on layer k when each neighbour open within on layer k, with as many columns a cell,
+// takes its liquid heights on the layer and gives heights it takes (compatible). Each
+// pair of neighbours is looked at once. It reports whether every two blocks open within
+// on a layer are compatible.
+func (c *core) openBlocks() (all bool) {
+	const L = blockLayers
+	nbx, nby := c.nbx, c.nby
+	copy(c.blkMask, c.blkSelf)
+	// Over all the blocks open within: when the lowest liquid height of each layer lies
+	// above every Base and every lower column's Max, and the highest below every Max,
+	// every pair is compatible (a pool of even depth on an even floor: most open water).
+	var lo, hi, bmax, lmax, tmin [L]float32
+	for k := range L {
+		lo[k], tmin[k] = float32(math.Inf(1)), float32(math.Inf(1))
+		hi[k], bmax[k], lmax[k] = float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1))
+	}
+	for b, m := range c.blkSelf {
+		for k := 0; m != 0; k, m = k+1, m>>1 {
+			if m&1 != 0 {
+				q := b*L + k
+				lo[k], hi[k] = min(lo[k], c.blkHmin[q]), max(hi[k], c.blkHmax[q])
+				bmax[k], lmax[k], tmin[k] = max(bmax[k], c.blkMaxBase[q]), max(lmax[k], c.blkMaxLow[q]), min(tmin[k], c.blkMinMax[q])
+			}
+		}
+	}
+	all = true
+	for k := range L {
+		all = all && lo[k] >= bmax[k] && hi[k] <= tmin[k] && lo[k] > lmax[k]
+	}
+	for by := 0; !all && by < nby; by++ {
+		for bx := range nbx {
+			b := by*nbx + bx
+			mb := c.blkSelf[b]
+			if mb == 0 {
+				continue
+			}
+			// the neighbours after b: right, and the three below
+			for _, d := range [4][2]int{{1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+				x, y := bx+d[0], by+d[1]
+				if x < 0 || x >= nbx || y >= nby {
+					continue
+				}
+				a := y*nbx + x
+				both := mb & c.blkSelf[a]
+				if both == 0 || c.blkK[a] != c.blkK[b] {
+					continue
+				}
+				for k := range blockLayers {
+					if both>>k&1 != 0 && !c.compatible(a, b, k) {
+						c.blkMask[a] &^= 1 << k
+						c.blkMask[b] &^= 1 << k
+					}
+				}
+			}
+		}
+	}
+	for b, m := range c.blkMask {
+		c.blkClear[b] = 0
+		if m&1 != 0 && c.blkK[b] == 1 {
+			c.blkClear[b] = 1
+		}
+	}
+	return all
+}
+
+// compatible reports whether blocks a and b, both open within on layer k, each take the
+// other's liquid heights on the layer: within its Base and Max bounds, above its lower
+// columns' Max.
+func (c *core) compatible(a, b, k int) bool {
+	p, q := a*blockLayers+k, b*blockLayers+k
+	return c.blkHmin[p] >= c.blkMaxBase[q] && c.blkHmax[p] <= c.blkMinMax[q] && c.blkHmin[p] > c.blkMaxLow[q] &&
+		c.blkHmin[q] >= c.blkMaxBase[p] && c.blkHmax[q] <= c.blkMinMax[p] && c.blkHmin[q] > c.blkMaxLow[p]
+}
+
 // openBox reports whether every block holding a cell of [x0, x1] x [y0, y1] is open
-// (cells outside the grid are in no open block).
+// (cells outside the grid are in no open block): no block of the box is counted in
+// blkShut.
 func (c *core) openBox(x0, y0, x1, y1 int) bool {
 	if x0 < 0 || y0 < 0 || x1 >= c.cols.Nx || y1 >= c.cols.Ny {
 		return false
 	}
-	for by := y0 >> blockShift; by <= y1>>blockShift; by++ {
-		for bx := x0 >> blockShift; bx <= x1>>blockShift; bx++ {
-			if c.blkClear[by*c.nbx+bx] == 0 {
-				return false
-			}
-		}
-	}
-	return true
+	w := c.nbx + 1
+	bx0, by0 := x0>>blockShift, (y0>>blockShift)*w
+	bx1, by1 := x1>>blockShift+1, (y1>>blockShift+1)*w
+	t := c.blkShut
+	return t[by1+bx1]-t[by0+bx1]-t[by1+bx0]+t[by0+bx0] == 0
 }
 
 // clearance turns the open flags into Chebyshev distances to the nearest block that is
-// not open (outside the grid counts as not open): the two-pass chessboard transform.
+// not open (outside the grid counts as not open): the two-pass chessboard transform. It
+// also counts the blocks that are not open in blkShut, a summed-area table: blkShut[y *
+// (nbx+1) + x] is the number in the blocks [0, x) x [0, y).
 func (c *core) clearance() {
+	c.openBlocks()
 	nbx, nby := c.nbx, c.nby
 	d := c.blkClear
+	t := c.blkShut
+	for y := range nby {
+		row := int32(0)
+		for x := range nbx {
+			if d[y*nbx+x] == 0 {
+				row++
+			}
+			t[(y+1)*(nbx+1)+x+1] = t[y*(nbx+1)+x+1] + row
+		}
+	}
 	at := func(x, y int) int32 {
 		if x < 0 || y < 0 || x >= nbx || y >= nby {
 			return 0

@@ -71,17 +71,28 @@ type core struct {
 	colX, colY []int32 // per column: its cell's x and y
 	rowNS      []int32 // per row y: rowNS[y*(Nx+1)+x] = cells in x' < x of row y that do not hold exactly one column
 	rowBase    []int32 // per row: CellStart of its first cell if every cell of it holds one column, else -1
+	flat       bool    // every cell holds one column: cell (x, y)'s is y*Nx + x
 	invDx      float64
 
 	// blocks of blockSize^2 cells, for the open-water fast path (step.go)
-	nbx, nby   int
-	blkOK      []bool    // every cell of the block in the domain with exactly one column
-	blkMaxBase []float32 // max Base over the block and its ring of neighbours (one-column cells)
-	blkMinMax  []float32 // min Max over the same
-	blkClear   []int32   // per Advance: Chebyshev distance, in blocks, to the nearest block not open (0 = not open)
-	blkHmin    []float32 // per Advance (and Displacement): the lowest liquid height in an open block
+	nbx, nby int
+	// Per block b and layer k < blkK[b], at [b*blockLayers + k] (step.go, "Open blocks"):
+	blkK       []uint8   // the number of columns every cell of the block holds (0: not the same for all, more than blockLayers, or the block leaves the grid)
+	blkMaxBase []float32 // max Base of the k-th columns of the block's cells
+	blkMinMax  []float32 // min Max of the same
+	blkMaxLow  []float32 // max Max of the (k-1)-th columns (-Inf for k = 0)
+	blkSelf    []uint8   // per Advance: bit k set when layer k is open within the block
+	blkMask    []uint8   // per Advance: bit k set when the block is open on layer k
+	blkClear   []int32   // per Advance: Chebyshev distance, in blocks, to the nearest block not open with one column a cell (0: not so open)
+	blkShut    []int32   // per Advance: summed-area table of the blocks not so open (clearance)
+	blkHmin    []float32 // per Advance (and Displacement), per block and layer: the lowest liquid height of the layer in an open block
 	blkHmax    []float32 // the highest
 	blkField   []bool    // per Displacement: fieldOpen's flags
+	depth      []float32 // per column, per Advance: liquid height - Base, written for the columns of open blocks of one column a cell
+
+	// per Displacement (field.go): each row's band (the worker that sums it)
+	rowBand  []int32
+	rowBandN int // the number of bands rowBand is for
 
 	// particles, structure of arrays
 	px, py     []float64
@@ -120,12 +131,16 @@ type scratch struct {
 	// caches of the last values computed (same inputs, same outputs: they never change results)
 	ck, ch, ccg, cdc float64 // dispersion(ck, ch) = (ccg, cdc)
 	dk, ddt          float64 // decay factor for (dk, ddt)
+	kr, kk           float64 // kk = pi / kr
 	dfac             float32
-	wx, wy           []float32 // the field's kernel weights along x and y
+	wx, wy           []float32  // the field's kernel weights along x and y (wide footprints)
+	bands            [][]int32  // per band: the particles of this worker's share that reach it, in order
+	bandsOwn         [4][]int32 // bands' headers, up to 4 workers: here, padded from the next worker's (bandLists rewrites one a particle; sharing a cache line made it 4 times slower)
+	jobs             []foot6    // fieldBand's batch for addFoots
 	_                [64]byte
 }
 
-func (sc *scratch) reset() { sc.ck, sc.dk = -1, -1 }
+func (sc *scratch) reset() { sc.ck, sc.dk, sc.kr = -1, -1, -1 }
 
 // New makes a System for the columns cols (which it keeps and reads, never changes)
 // with the settings st. It returns an error naming the first bad field of st.
@@ -152,6 +167,12 @@ func (c *core) startPool() {
 	c.ws = make([]scratch, c.p.workers)
 	for i := range c.ws {
 		c.ws[i].reset()
+		if sc := &c.ws[i]; c.p.workers <= len(sc.bandsOwn) {
+			sc.bands = sc.bandsOwn[:c.p.workers]
+		} else {
+			sc.bands = make([][]int32, c.p.workers)
+		}
+		c.ws[i].jobs = make([]foot6, 0, 32)
 	}
 	c.pool = newPool(c.p.workers, c.job)
 }
@@ -293,6 +314,7 @@ func (c *core) setColumns(cols *terrain.Columns) {
 	n := cols.NumColumns()
 	c.colX = resize(c.colX, n)
 	c.colY = resize(c.colY, n)
+	c.depth = resize(c.depth, n)
 	c.rowNS = resize(c.rowNS, ny*(nx+1))
 	c.rowBase = resize(c.rowBase, ny)
 	for y := range ny {
@@ -313,36 +335,60 @@ func (c *core) setColumns(cols *terrain.Columns) {
 			c.rowBase[y] = cols.CellStart[y*nx]
 		}
 	}
+	c.flat = cols.CellStart[0] == 0
+	for y := range ny {
+		c.flat = c.flat && c.rowNS[y*(nx+1)+nx] == 0
+	}
 	c.nbx, c.nby = (nx+blockSize-1)/blockSize, (ny+blockSize-1)/blockSize
 	nb := c.nbx * c.nby
-	c.blkOK = resize(c.blkOK, nb)
-	c.blkMaxBase = resize(c.blkMaxBase, nb)
-	c.blkMinMax = resize(c.blkMinMax, nb)
+	c.blkK = resize(c.blkK, nb)
+	c.blkMaxBase = resize(c.blkMaxBase, nb*blockLayers)
+	c.blkMinMax = resize(c.blkMinMax, nb*blockLayers)
+	c.blkMaxLow = resize(c.blkMaxLow, nb*blockLayers)
+	c.blkSelf = resize(c.blkSelf, nb)
+	c.blkMask = resize(c.blkMask, nb)
 	c.blkClear = resize(c.blkClear, nb)
-	c.blkHmin = resize(c.blkHmin, nb)
-	c.blkHmax = resize(c.blkHmax, nb)
+	c.blkShut = resize(c.blkShut, (c.nbx+1)*(c.nby+1))
+	clear(c.blkShut) // its first row and column stay 0
+	c.blkHmin = resize(c.blkHmin, nb*blockLayers)
+	c.blkHmax = resize(c.blkHmax, nb*blockLayers)
 	c.blkField = resize(c.blkField, nb)
 	for by := range c.nby {
 		for bx := range c.nbx {
 			b := by*c.nbx + bx
 			x0, y0 := bx*blockSize, by*blockSize
-			ok := x0+blockSize <= nx && y0+blockSize <= ny
-			mb, mm := float32(math.Inf(-1)), float32(math.Inf(1))
-			for y := max(y0-1, 0); ok && y < min(y0+blockSize+1, ny); y++ {
-				for x := max(x0-1, 0); x < min(x0+blockSize+1, nx); x++ {
-					lo, hi := cols.Cell(x, y)
-					inside := x >= x0 && x < x0+blockSize && y >= y0 && y < y0+blockSize
-					if hi-lo != 1 {
-						if inside {
-							ok = false
+			K := 0
+			if x0+blockSize <= nx && y0+blockSize <= ny {
+				lo, hi := cols.Cell(x0, y0)
+				K = hi - lo
+				for y := y0; y < y0+blockSize; y++ {
+					for x := x0; x < x0+blockSize; x++ {
+						if lo, hi := cols.Cell(x, y); hi-lo != K {
+							K = 0
 						}
-						continue
 					}
-					mb = max(mb, cols.Base[lo])
-					mm = min(mm, cols.Max[lo])
+				}
+				if K > blockLayers {
+					K = 0
 				}
 			}
-			c.blkOK[b], c.blkMaxBase[b], c.blkMinMax[b] = ok, mb, mm
+			c.blkK[b] = uint8(K)
+			mb, mm, ml := c.blkMaxBase[b*blockLayers:][:blockLayers], c.blkMinMax[b*blockLayers:][:blockLayers], c.blkMaxLow[b*blockLayers:][:blockLayers]
+			for k := range blockLayers {
+				mb[k], mm[k], ml[k] = float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.Inf(-1))
+			}
+			for y := y0; K > 0 && y < y0+blockSize; y++ {
+				for x := x0; x < x0+blockSize; x++ {
+					lo, _ := cols.Cell(x, y)
+					for k := range K {
+						mb[k] = max(mb[k], cols.Base[lo+k])
+						mm[k] = min(mm[k], cols.Max[lo+k])
+						if k > 0 {
+							ml[k] = max(ml[k], cols.Max[lo+k-1])
+						}
+					}
+				}
+			}
 		}
 	}
 }
