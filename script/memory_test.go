@@ -103,15 +103,18 @@ func TestMemoryRunaway(t *testing.T) {
 				detected := s.mem.stopped.Sub(s.mem.crossed)
 				s.mem.mu.Unlock()
 				t.Logf("Advance returned %v after the heap crossed the limit, cancelled %v after the monitor's first sample over it; the call took %v", late, detected, took)
-				if detected > time.Second {
-					t.Errorf("cancelled %v after the monitor saw the heap over the limit, want under 1 s", detected)
-				}
 				// A concatenation under way when the context is cancelled runs to its end
 				// (it cannot be interrupted): a string doubled past the limit may take a
-				// step more, seconds on a slow machine.
+				// step more, seconds on a slow machine. And the collection that measures the
+				// live heap (the monitor's proof) runs beside that copy: under the race
+				// detector on two cores it finished 1.38 s after the first sample over the
+				// limit (a fresh-clone CI run), so the string's detection has the same bound.
 				bound := time.Second
 				if tc.name == "string" {
 					bound = 10 * time.Second
+				}
+				if detected > bound {
+					t.Errorf("cancelled %v after the monitor saw the heap over the limit, want under %v", detected, bound)
 				}
 				if late > bound {
 					t.Errorf("stopped %v after crossing the limit, want under %v", late, bound)
