@@ -329,6 +329,12 @@ func isBrown(c [3]float64) bool {
 // to the frame (as vpbench render does).
 func defaultPicture(t *testing.T, sc *script.Scenario) (*image.RGBA, Camera, Frame) {
 	t.Helper()
+	return defaultPictureWith(t, sc, RenderOptions{})
+}
+
+// defaultPictureWith is defaultPicture with the render options opt.
+func defaultPictureWith(t *testing.T, sc *script.Scenario, opt RenderOptions) (*image.RGBA, Camera, Frame) {
+	t.Helper()
 	const w, h = 800, 450
 	m, err := sc.Scene().BuildSurface()
 	if err != nil {
@@ -342,7 +348,7 @@ func defaultPicture(t *testing.T, sc *script.Scenario) (*image.RGBA, Camera, Fra
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, _, err := testHost.Render(&f, cam, w, h, RenderOptions{})
+	img, _, err := testHost.Render(&f, cam, w, h, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,22 +31,7 @@ func TestGalleryStillsFlatTopsHaveNoSpeckle(t *testing.T) {
 	var total, specks int
 	for _, name := range galleryStills {
 		sc := loadLibrary(t, name+".lua", 0, nil)
-		m, err := sc.Scene().BuildSurface()
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := FrameOf(sc.Scene(), m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cam, err := FrameCamera("default", &f, float64(w)/h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, _, err := testHost.Render(&f, cam, w, h, RenderOptions{HideLiquid: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		img, cam, _ := defaultPictureWith(t, sc, RenderOptions{HideLiquid: true})
 		mesh, _, err := sc.Scene().TerrainMesh()
 		if err != nil {
 			t.Fatal(err)
