@@ -116,14 +116,21 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 	if sink {
 		q = -rate
 	}
-	id, err := s.scene.Sim().AddEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
-		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2]})
+	return c.pushEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
+		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2]}, emitterVal{sink: sink, rate: rate})
+}
+
+// pushEmitter adds e to the solver and pushes its handle (val, with its scenario and id
+// filled in): sim:source, sim:sink and sim:spray.
+func (c call) pushEmitter(e gpusim.Emitter, val emitterVal) int {
+	id, err := c.s.scene.Sim().AddEmitter(e)
 	if err != nil {
 		c.fail("%v", err)
 	}
+	val.s, val.id = c.s, id
 	ud := c.L.NewUserData()
-	ud.Value = &emitterVal{s: s, id: id, sink: sink, rate: rate}
-	ud.Metatable = s.mt.emitter
+	ud.Value = &val
+	ud.Metatable = c.s.mt.emitter
 	c.L.Push(ud)
 	return 1
 }

@@ -52,16 +52,8 @@ func (s *Scenario) simSpray(L *lua.LState) int {
 	c.ensureSim()
 	c.atInDomain(at)
 	v := speed / n
-	id, err := s.scene.Sim().AddEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: rate, Start: start, Stop: stop,
-		Falls: true, VX: v * dir[0], VY: v * dir[1], VZ: v * dir[2], Spread: spread, Seed: uint64(seed)})
-	if err != nil {
-		c.fail("%v", err)
-	}
-	ud := c.L.NewUserData()
-	ud.Value = &emitterVal{s: s, id: id, spray: true, rate: rate}
-	ud.Metatable = s.mt.emitter
-	c.L.Push(ud)
-	return 1
+	return c.pushEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: rate, Start: start, Stop: stop,
+		Falls: true, VX: v * dir[0], VY: v * dir[1], VZ: v * dir[2], Spread: spread, Seed: uint64(seed)}, emitterVal{spray: true, rate: rate})
 }
 
 // spread reads sim:spray's spread: {a1, a2} or one number for both, each an apex
