@@ -28,6 +28,10 @@ type backend interface {
 	writeHeight(src []float32)
 	readFlux(dst []float32)
 	writeFlux(src []float32)
+	// liftFloors sets the floors of the columns cols to floor (each in [Base, Max), with
+	// room for the liquid above it) and moves each column's liquid with its floor
+	// (floors.go).
+	liftFloors(cols []int32, floor []float32) error
 	// extendedCounts returns the extended pipes and passages active in the last step.
 	extendedCounts() (pipes, passages int)
 	close()

@@ -18,9 +18,10 @@ import (
 )
 
 // CheckpointVersion is the version of the checkpoint format WriteCheckpoint writes.
-// ReadCheckpoint reads it and version 1, whose sources and sinks have no spray fields
+// ReadCheckpoint reads it and the earlier ones: version 2 has no lifted floors (a run
+// without bodies), version 1 neither those nor the spray fields of its sources and sinks
 // (Emitter.Spread, Seed: read as {0, 0} and 0, a version 1 run having no sprays).
-const CheckpointVersion = 2
+const CheckpointVersion = 3
 
 // checkpointMagic opens every checkpoint.
 const checkpointMagic = "vpbench-checkpoint"
@@ -72,6 +73,9 @@ func (s *Sim) WriteCheckpoint(w io.Writer) error {
 // 1 (the tests' old files: its sources have no spray fields, and a spray is refused).
 func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 	s.Sync()
+	if version < 3 && len(s.lift.lifted) > 0 {
+		return fmt.Errorf("checkpoint: bodies lift %d columns' floors: version %d cannot save them", len(s.lift.lifted), version)
+	}
 	if version == 1 {
 		for id := range s.em.list {
 			if s.em.list[id].Spraying() {
@@ -156,6 +160,15 @@ func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 		e.f64(v)
 		e.u32(uint32(f.col[i]))
 	}
+	if version >= 3 {
+		lifted := slices.Clone(s.lift.lifted)
+		slices.Sort(lifted)
+		e.u64(uint64(len(lifted)))
+		for _, i := range lifted {
+			e.u32(uint32(i))
+			e.f32(s.lift.floor[i])
+		}
+	}
 
 	binary.LittleEndian.PutUint64(e.b[checkpointHeader-8:], uint64(len(e.b)-checkpointHeader))
 	e.u32(crc32.ChecksumIEEE(e.b))
@@ -185,7 +198,7 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	d := ckDec{b: payload, v1: checkpointFormat(data) == 1}
+	d := ckDec{b: payload, v1: checkpointFormat(data) == 1, lifts: checkpointFormat(data) >= 3}
 	fp := decodeFingerprint(&d)
 	if d.err != nil {
 		return d.err
@@ -208,6 +221,7 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	// Nothing has changed so far; from here on nothing fails.
 	s.em = em
 	s.apply(st)
+	s.restoreLifts(cp.liftCol, cp.liftFloor) // before the heights, which it would move
 	s.be.writeHeight(cp.h)
 	s.be.writeResidual(cp.r)
 	s.be.writeFlux(cp.f)
@@ -237,8 +251,8 @@ func checkpointPayload(data []byte) ([]byte, error) {
 	if len(data) < m+4 {
 		return nil, fmt.Errorf("checkpoint is truncated: %d bytes, not even its header", len(data))
 	}
-	if v := binary.LittleEndian.Uint32(data[m:]); v != 1 && v != CheckpointVersion {
-		return nil, fmt.Errorf("checkpoint format version %d: this build reads versions 1 and %d", v, CheckpointVersion)
+	if v := binary.LittleEndian.Uint32(data[m:]); v < 1 || v > CheckpointVersion {
+		return nil, fmt.Errorf("checkpoint format version %d: this build reads versions 1 to %d", v, CheckpointVersion)
 	}
 	if len(data) < checkpointHeader {
 		return nil, fmt.Errorf("checkpoint is truncated: %d bytes, not even its header", len(data))
@@ -278,6 +292,10 @@ type checkpoint struct {
 	emitters []Emitter
 	active   []bool
 	fall     fallSaved
+	// liftCol and liftFloor are the columns whose floors bodies lifted and those floors
+	// (version 3; floors.go).
+	liftCol   []int32
+	liftFloor []float32
 }
 
 // extSaved is the extended pipes' flux history: what the next rebuild of the passages
@@ -359,6 +377,14 @@ func decodeCheckpoint(d *ckDec) *checkpoint {
 		f.vol[i] = d.f64()
 		f.col[i] = int32(d.u32())
 	}
+	if d.lifts {
+		d.what = "the lifted floors"
+		nl := d.count(8)
+		cp.liftCol, cp.liftFloor = make([]int32, nl), make([]float32, nl)
+		for k := range nl {
+			cp.liftCol[k], cp.liftFloor[k] = int32(d.u32()), d.f32()
+		}
+	}
 	return cp
 }
 
@@ -393,9 +419,19 @@ func (s *Sim) checkCheckpoint(cp *checkpoint) (Settings, emitterSet, error) {
 	if len(cp.h) != n || len(cp.r) != n || len(cp.f) != np {
 		return bad("%d heights, %d residuals and %d fluxes for %d columns and %d pipes", len(cp.h), len(cp.r), len(cp.f), n, np)
 	}
+	floor := c.Base
+	if len(cp.liftCol) > 0 {
+		floor = slices.Clone(c.Base)
+		for k, i := range cp.liftCol {
+			if i < 0 || int(i) >= n || !(cp.liftFloor[k] > c.Base[i] && cp.liftFloor[k] < c.Max[i]) {
+				return bad("lifted floor %d: column %d, floor %g", k, i, cp.liftFloor[k])
+			}
+			floor[i] = cp.liftFloor[k]
+		}
+	}
 	for i, h := range cp.h {
-		if !(h >= c.Base[i] && h <= c.Max[i]) || !finite32(cp.r[i]) {
-			return bad("column %d: h = %g (residual %g) outside [base, max] = [%g, %g]", i, h, cp.r[i], c.Base[i], c.Max[i])
+		if !(h >= floor[i] && h <= c.Max[i]) || !finite32(cp.r[i]) {
+			return bad("column %d: h = %g (residual %g) outside [floor, max] = [%g, %g]", i, h, cp.r[i], floor[i], c.Max[i])
 		}
 	}
 	for p, f := range cp.f {
@@ -793,6 +829,8 @@ type ckDec struct {
 	err  error
 	what string // the part being read, for the error
 	v1   bool   // a version 1 payload: sources and sinks without the spray fields
+	// lifts: a version 3 payload or later, which ends with the lifted floors
+	lifts bool
 }
 
 func (d *ckDec) take(n int) []byte {

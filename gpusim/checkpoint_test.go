@@ -231,7 +231,7 @@ func decodeAll(t *testing.T, data []byte) *checkpoint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := ckDec{b: p}
+	d := ckDec{b: p, lifts: true}
 	decodeFingerprint(&d)
 	cp := decodeCheckpoint(&d)
 	if d.err != nil || len(d.b) != 0 {
@@ -363,7 +363,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"empty", "truncated", nil},
 		{"wrong magic", "wrong magic", mod(func(b []byte) []byte { b[0] = 'x'; return b })},
 		{"not a checkpoint", "wrong magic", []byte("hello, world: a text file")},
-		{"wrong version", "format version 3: this build reads versions 1 and 2", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 3); return b })},
+		{"wrong version", "format version 4: this build reads versions 1 to 3", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 4); return b })},
 		{"another grid", "checkpoint is for a 30x30x3 grid of", otherData},
 		{"another terrain", "checkpoint is for another terrain", sameGridData},
 		{"truncated header", "truncated", good[:m+2]},
@@ -408,7 +408,7 @@ var checkpointLedger = map[string]map[string]string{
 	"Sim": {
 		"cols": "derived: the reader's terrain (fingerprint)", "topo": "derived", "settings": "saved (but Backend, Workers)",
 		"dt": "saved, checked against the settings", "be": "the reader's", "holder": "the reader's (be)", "opts": "the reader's", "em": "saved (emitterSet)",
-		"fall": "saved (fallState)", "warnings": "not state", "time": "saved", "steps": "saved", "acct": "saved",
+		"fall": "saved (fallState)", "lift": "saved (version 3: the lifted columns and their floors)", "warnings": "not state", "time": "saved", "steps": "saved", "acct": "saved",
 		"wall": "not state", "scratch": "scratch", "residual": "scratch", "pipelined": "the reader's", "flight": "waited for (Sync)",
 		"mu": "not state", "published": "published again", "backendName": "derived", "workers": "derived", "back": "scratch",
 		"vel": "derived (velocities: from the fluxes)", "velAt": "scratch", "snapVelocity": "the reader's (the scene sets it)",
@@ -440,7 +440,7 @@ var checkpointLedger = map[string]map[string]string{
 		"axis": "derived", "aPrev": "saved (history)", "runStack": "scratch",
 	},
 	"cpuBackend": {
-		"topo": "derived", "base": "derived", "top": "derived", "h": "saved", "r": "saved", "k": "computed every step",
+		"topo": "derived", "base": "derived, lifted from Sim.lift", "ownBase": "derived (restoreLifts)", "top": "derived", "h": "saved", "r": "saved", "k": "computed every step",
 		"s": "computed every step", "f": "saved (fluxes)", "dense": "saved (fluxes)", "capSt": "saved (capState)",
 		"ext": "saved (extended)", "p": "derived", "rows": "the reader's", "nw": "the reader's", "ranges": "derived",
 		"pipes": "derived", "flag": "scratch", "regular": "derived", "strided": "derived", "pairAt": "derived", "runs": "derived",

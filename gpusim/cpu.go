@@ -33,9 +33,11 @@ import (
 // column, so its head differences, and so its fluxes, are exactly zero.
 type cpuBackend struct {
 	topo *topology
-	base []float32
-	top  []float32 // max: the highest a column's liquid may reach
-	h    []float32 // absolute liquid heights, m: the state
+	base []float32 // the floors: the terrain's Base, or the backend's own copy once a body lifts one (ownBase)
+	// ownBase: base is this backend's copy (liftFloors), not the shared Columns.Base.
+	ownBase bool
+	top     []float32 // max: the highest a column's liquid may reach
+	h       []float32 // absolute liquid heights, m: the state
 	// r is each column's height-update rounding error, carried into its next update
 	// (compensated summation), m. In steady flow a column's small net change would round
 	// the same way every step, and columns at different heights round differently, which

@@ -114,6 +114,7 @@ type deviceBackend struct {
 	// Host scratch, reused.
 	hostH            []float32
 	hostFx, hostFy   []float32
+	hostBase         []float32 // the floors as lifted (liftFloors); nil until a body lifts one
 	hostI32, hostAct []int32
 	hostF32          []float32
 	hostF64          []float64

@@ -76,8 +76,8 @@ func retopoBounds(t *testing.T, c *terrain.Columns, h, r []float32) {
 // new residual (2^-24 |r|).
 func retopoConserved(t *testing.T, old *terrain.Columns, oldH, oldR []float32, nw *terrain.Columns, newH, newR []float32, rejected float64) {
 	t.Helper()
-	v0, _ := volumeOf(oldH, oldR, old)
-	v1, _ := volumeOf(newH, newR, nw)
+	v0, _ := volumeOf(oldH, oldR, old.Base, old.Dx)
+	v1, _ := volumeOf(newH, newR, nw.Base, nw.Dx)
 	var mag, rnd float64
 	for i := range oldH {
 		mag += math.Abs(float64(oldH[i])) + math.Abs(float64(old.Base[i]))

@@ -33,6 +33,7 @@ type Sim struct {
 	opts     backendOptions // every backend this Sim makes (install) is made with them
 	em       emitterSet
 	fall     *fallState // liquid in the air, and the pipes that may release more
+	lift     liftState  // floors bodies lifted (floors.go)
 	warnings []string
 
 	time  float64
@@ -172,6 +173,7 @@ func (s *Sim) SetTerrain(cols *terrain.Columns) (rejected float64, err error) {
 	if err != nil {
 		return 0, fmt.Errorf("terrain: %w", err)
 	}
+	s.dropLifts() // the bodies lift the new floors on their next update
 	oldCols, oldTopo := s.cols, s.topo
 	oldH := make([]float32, oldCols.NumColumns())
 	oldR := make([]float32, oldCols.NumColumns())
@@ -539,8 +541,8 @@ func (s *Sim) SetHeights(h []float32) error {
 		return fmt.Errorf("set heights: %d values for %d columns", len(h), c.NumColumns())
 	}
 	for i, v := range h {
-		if !(v >= c.Base[i] && v <= c.Max[i]) {
-			return fmt.Errorf("set heights: column %d: h = %g is outside [base, max] = [%g, %g]", i, v, c.Base[i], c.Max[i])
+		if b := s.Floor(i); !(v >= b && v <= c.Max[i]) {
+			return fmt.Errorf("set heights: column %d: h = %g is outside [floor, max] = [%g, %g]", i, v, b, c.Max[i])
 		}
 	}
 	before := s.Volume()
@@ -559,8 +561,8 @@ func (s *Sim) Volume() float64 {
 	s.Sync()
 	s.be.readHeight(s.scratch)
 	s.be.readResidual(s.residual)
-	v, _ := volumeOf(s.scratch, s.residual, s.cols)
-	return v + s.fall.airborne()
+	v, _ := volumeOf(s.scratch, s.residual, s.cols.Base, s.cols.Dx)
+	return v + s.fall.airborne() - s.lift.volume
 }
 
 // Accounting returns the volume added, removed and rejected since the start, m^3.

@@ -20,7 +20,7 @@ type Snapshot struct {
 	Time    float64 // simulated seconds
 	Steps   int64
 	Dt      float64
-	// Volume is the liquid volume, m^3: the float64 sum of (h - b) dx^2 plus the sub-ulp
+	// Volume is the liquid volume, m^3: the float64 sum of (h - b) dx^2, less Displaced, plus the sub-ulp
 	// height roundings the solver carries to the next step (see volumeOf), plus Airborne.
 	Volume float64
 	// Airborne is the volume in the air as particles and in the drops still hanging at
@@ -45,6 +45,11 @@ type Snapshot struct {
 	// of it spent in the particle phase.
 	StepWall, ParticleWall time.Duration
 
+	// Displaced is the volume of the bodies in the liquid below its surface, m^3: the
+	// columns' floors are lifted by it (Sim.LiftFloors), Height and Depth include it,
+	// Volume does not.
+	Displaced float64
+
 	residual   []float32 // per column: the height rounding still to apply (see Volume)
 	volumeDone bool      // Volume and Wet have been summed
 }
@@ -52,8 +57,8 @@ type Snapshot struct {
 // sum fills Volume and Wet from the heights and residuals, once.
 func (s *Snapshot) sum() {
 	if !s.volumeDone {
-		s.Volume, s.Wet = volumeOf(s.Height, s.residual, s.Columns)
-		s.Volume += s.Airborne
+		s.Volume, s.Wet = volumeOf(s.Height, s.residual, s.Columns.Base, s.Columns.Dx)
+		s.Volume += s.Airborne - s.Displaced
 		s.volumeDone = true
 	}
 }
@@ -112,12 +117,12 @@ const volumeBlock = 4096
 
 // volumeOf is the volume sum(h - b + r) dx^2 (m^3; r is the rounding each column still
 // has to apply to its height, see cpuBackend.r) and the number of wet columns (h > b).
-func volumeOf(h, r []float32, c *terrain.Columns) (float64, int) {
+func volumeOf(h, r, base []float32, dx float64) (float64, int) {
 	var total float64
 	wet := 0
 	for lo := 0; lo < len(h); lo += volumeBlock {
 		hi := min(lo+volumeBlock, len(h))
-		hs, bs, rs := h[lo:hi], c.Base[lo:hi], r[lo:hi]
+		hs, bs, rs := h[lo:hi], base[lo:hi], r[lo:hi]
 		bs, rs = bs[:len(hs)], rs[:len(hs)]
 		var v [4]float64
 		for i, hv := range hs {
@@ -129,7 +134,7 @@ func volumeOf(h, r []float32, c *terrain.Columns) (float64, int) {
 		}
 		total += (v[0] + v[1]) + (v[2] + v[3])
 	}
-	return total * c.Dx * c.Dx, wet
+	return total * dx * dx, wet
 }
 
 // publish copies the state into the back snapshot and swaps it with the published one.
@@ -147,6 +152,7 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b := s.back
 	b.volumeDone = false
 	b.Columns = s.cols
+	b.Displaced = s.lift.volume
 	b.Time, b.Steps, b.Dt = time, steps, s.dt
 	b.Added, b.Removed, b.Rejected = s.acct.added, s.acct.removed, s.acct.rejected
 	b.Outflow = s.acct.outflow

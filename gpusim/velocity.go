@@ -156,6 +156,49 @@ func (v *velocityState) computeDense(h, fx, fy, vx, vy []float32) {
 	}
 }
 
+// pipeFlux is a backend that reads one pipe's flux where it lies (the CPU backend):
+// ColumnVelocity's way to a few columns' velocities without copying every flux.
+type pipeFlux interface {
+	flux(p int) *float32
+}
+
+// ColumnVelocity returns column i's depth-averaged velocity now (m/s), as Velocities
+// gives it, from its own pipes: O(its pipes) on the CPU backend (the floating bodies
+// read the columns under them every update), a copy of every flux on a device backend.
+// h is the column's height (Heights); zero where the column is dry.
+func (s *Sim) ColumnVelocity(i int, h float32) (vx, vy float64) {
+	c := s.cols
+	d := h - c.Base[i]
+	if !(d > velocityMinDepth) {
+		return 0, 0
+	}
+	v := &s.vel
+	v.setup(s.topo)
+	pf, ok := s.be.(pipeFlux)
+	if !ok {
+		if len(v.flux) != s.topo.numPipes() {
+			v.flux = make([]float32, s.topo.numPipes())
+		}
+		s.Sync()
+		s.be.readFlux(v.flux)
+	}
+	t := s.topo
+	var qx, qy float32
+	for k := t.adjStart[i]; k < t.adjStart[i+1]; k++ {
+		var f float32
+		if ok {
+			f = *pf.flux(int(t.adjPipe[k]))
+		} else {
+			f = v.flux[t.adjPipe[k]]
+		}
+		ax := v.adjX[k]
+		qx += f * ax
+		qy += f * (1 - ax)
+	}
+	inv := 1 / (2 * float32(c.Dx)) / max(d, velocityDepthFloor)
+	return float64(qx * inv), float64(qy * inv)
+}
+
 // VelocityAt returns the depth-averaged velocity (m/s) of the column of cell (x, y)
 // whose free interval holds z (the topmost wet column when z is NaN), from the current
 // state; zero outside the domain or where that column is dry.

@@ -87,6 +87,10 @@ func TestVelocityOfADamBreak(t *testing.T) {
 		if snap.VX[i] != vx[i] || snap.VY[i] != vy[i] {
 			t.Fatalf("column %d: snapshot velocity (%g, %g), Velocities (%g, %g)", i, snap.VX[i], snap.VY[i], vx[i], vy[i])
 		}
+		// One column's velocity from its own pipes (the bodies' read) is the field's.
+		if gx, gy := sim.ColumnVelocity(i, snap.Height[i]); float32(gx) != vx[i] || float32(gy) != vy[i] {
+			t.Fatalf("column %d: ColumnVelocity (%g, %g), Velocities (%g, %g)", i, gx, gy, vx[i], vy[i])
+		}
 	}
 }
 

@@ -1,0 +1,570 @@
+package bodies
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// Settings are the bodies' physical constants.
+type Settings struct {
+	Gravity       float64 // m/s^2, > 0
+	LiquidDensity float64 // kg/m^3, > 0
+	// Drag is the rate (1/s) at which the liquid drags a submerged volume towards its
+	// velocity, per unit of the liquid's density: a force rho_l V Drag (u - v) on a
+	// volume V. AirDrag is the same above the surface (towards rest).
+	Drag, AirDrag float64
+	Friction      float64 // Coulomb's coefficient for contacts, >= 0
+	Restitution   float64 // the share of a contact's normal speed it bounces back with, in [0, 1]
+}
+
+// DefaultSettings: water's density and the Earth's gravity; a submerged volume follows
+// the flow within about 1/Drag = 50 ms of its own weight's worth of liquid; wet
+// contacts that barely bounce.
+func DefaultSettings() Settings {
+	return Settings{Gravity: 9.81, LiquidDensity: 1000, Drag: 20, AirDrag: 0.2, Friction: 0.5, Restitution: 0.1}
+}
+
+// Validate names the first bad setting.
+func (s Settings) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+		ok   bool
+	}{
+		{"gravity", s.Gravity, s.Gravity > 0},
+		{"liquid density", s.LiquidDensity, s.LiquidDensity > 0},
+		{"drag", s.Drag, s.Drag >= 0},
+		{"air drag", s.AirDrag, s.AirDrag >= 0},
+		{"friction", s.Friction, s.Friction >= 0},
+		{"restitution", s.Restitution, s.Restitution >= 0 && s.Restitution <= 1},
+	} {
+		if !f.ok || math.IsInf(f.v, 0) {
+			return fmt.Errorf("bodies: %s is %v: out of range", f.name, f.v)
+		}
+	}
+	return nil
+}
+
+// Liquid is what a World reads of the liquid at an update.
+type Liquid struct {
+	// H is every column's surface height now (gpusim heights, which include the floors'
+	// lifts), m.
+	H []float32
+	// Velocity returns a column's depth-averaged velocity, m/s (nil: still liquid).
+	Velocity func(col int) (vx, vy float64)
+}
+
+// World is the bodies of one scene on its columns.
+type World struct {
+	st     Settings
+	cols   *terrain.Columns
+	domain Box
+	bodies []*Body
+	nextID int
+	time   float64
+	lastDt float64 // the last Step's dt, s
+	dt     float64 // the Step's dt, while it runs
+
+	lift    []float64 // per column: the displacement summed this update, m^3 (touched only)
+	touched []int32   // the columns with lift != 0 this update
+	mark    []bool    // per column: in touched
+	applied []float32 // per column: the lift asked for at the last update, m
+	prev    []int32   // the columns lifted at the last update
+	outCols []int32
+	outLift []float32
+	cont    []contact
+	// One body's update: its points relative to its centre of mass, world axes; the
+	// cells its points lie in (foot, stamped gen in stamp; ring cells -gen) and the
+	// columns ringing them (ring).
+	px, py, pz []float64
+	stamp      []int32
+	gen        int32
+	foot, ring []int32
+	h          []float32                        // Couple's copy of the heights
+	solver     Solver                           // Couple's solver
+	vel        func(col int) (float64, float64) // columnVelocity, bound once (Couple)
+}
+
+// contact is one of a body's points in a solid: the point (relative to the centre of
+// mass, world axes), the outward normal and the depth, m.
+type contact struct {
+	r, n  vec
+	depth float64
+}
+
+// NewWorld makes a world on the columns cols (the liquid's grid), whose domain reaches
+// up to height.
+func NewWorld(cols *terrain.Columns, st Settings) (*World, error) {
+	if err := st.Validate(); err != nil {
+		return nil, err
+	}
+	n := cols.NumColumns()
+	w := &World{st: st, cols: cols, lift: make([]float64, n), mark: make([]bool, n), applied: make([]float32, n)}
+	w.domain = Box{Max: vec{X: float64(cols.Nx) * cols.Dx, Y: float64(cols.Ny) * cols.Dx, Z: cols.Height}}
+	return w, nil
+}
+
+// Settings returns the world's settings.
+func (w *World) Settings() Settings { return w.st }
+
+// Set changes the settings (validated; nothing changes on an error).
+func (w *World) Set(st Settings) error {
+	if err := st.Validate(); err != nil {
+		return err
+	}
+	w.st = st
+	return nil
+}
+
+// SetColumns hands the world new columns on the same grid (a terrain change).
+func (w *World) SetColumns(cols *terrain.Columns) error {
+	if cols.Nx != w.cols.Nx || cols.Ny != w.cols.Ny || cols.Dx != w.cols.Dx {
+		return fmt.Errorf("bodies: the new columns are on another grid")
+	}
+	n := cols.NumColumns()
+	w.cols = cols
+	w.lift, w.mark, w.applied = make([]float64, n), make([]bool, n), make([]float32, n)
+	w.touched, w.prev = w.touched[:0], w.prev[:0]
+	return nil
+}
+
+// Bodies returns the bodies not removed, in the order they were made.
+func (w *World) Bodies() []*Body {
+	out := make([]*Body, 0, len(w.bodies))
+	for _, b := range w.bodies {
+		if !b.removed {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Count is the number of bodies not removed.
+func (w *World) Count() int {
+	n := 0
+	for _, b := range w.bodies {
+		if !b.removed {
+			n++
+		}
+	}
+	return n
+}
+
+// Add makes a body of the shape and density with its centre of mass at at, turned by
+// rot (nil: as the solid was given), at rest. The body must lie inside the domain.
+func (w *World) Add(sh *Shape, density float64, at [3]float64, rot *[3][3]float64) (*Body, error) {
+	x := vec{X: at[0], Y: at[1], Z: at[2]}
+	if !x.IsFinite() {
+		return nil, fmt.Errorf("at {%g, %g, %g}: each component must be a finite number (m)", at[0], at[1], at[2])
+	}
+	b := &Body{shape: sh, x: x, q: identity}
+	if rot != nil {
+		b.q = quatFromMatrix(*rot)
+	}
+	if err := b.setDensity(density); err != nil {
+		return nil, err
+	}
+	d := w.domain
+	if x.X < d.Min.X || x.Y < d.Min.Y || x.Z < d.Min.Z || x.X > d.Max.X || x.Y > d.Max.Y || x.Z > d.Max.Z {
+		return nil, fmt.Errorf("at {%g, %g, %g} is outside the domain (%g x %g x %g m)", x.X, x.Y, x.Z, d.Max.X, d.Max.Y, d.Max.Z)
+	}
+	w.nextID++
+	b.id = w.nextID
+	w.bodies = append(w.bodies, b)
+	return b, nil
+}
+
+// Remove takes a body out: its displacement goes at the next update.
+func (w *World) Remove(b *Body) { b.removed = true }
+
+// Time is the world's clock, s: the sum of the steps taken.
+func (w *World) Time() float64 { return w.time }
+
+// SetTime sets the clock (a resumed run).
+func (w *World) SetTime(t float64) { w.time = t }
+
+// Step advances every body by dt against the liquid liq, and sums the displacement of
+// the bodies' submerged volumes per column (at their poses before the step), which
+// Lifts then returns.
+func (w *World) Step(dt float64, liq Liquid) {
+	w.dt = dt
+	for _, i := range w.touched {
+		w.lift[i], w.mark[i] = 0, false
+	}
+	w.prev = append(w.prev[:0], w.touched...)
+	w.touched = w.touched[:0]
+	for _, b := range w.bodies {
+		if !b.removed {
+			w.stepBody(b, dt, liq)
+		}
+	}
+	for k, a := range w.bodies {
+		if a.removed {
+			continue
+		}
+		w.terrainContacts(a)
+		for _, b := range w.bodies[k+1:] {
+			if !b.removed {
+				w.bodyContacts(a, b)
+			}
+		}
+	}
+	w.time += dt
+	w.lastDt = dt
+}
+
+// LiftTime is the time constant (s) with which a column's lift follows the
+// displacement the bodies ask of it: an update of dt goes 1 - exp(-dt/LiftTime) of the
+// way. Lifting at once feeds the body's bobbing back into the liquid's sloshing out of
+// phase (a box let go on a pool rocked harder and harder); a tenth of a second, about a
+// floating body's bobbing period at these sizes, lets both settle (docs/bodies.md).
+const LiftTime = 0.1
+
+// Lifts returns the floors' lifts the last Step asks for: every column the bodies
+// displace (m, the submerged volume over dx^2) and every column lifted before that no
+// body displaces now (0), in a fixed order. The slices are reused by the next call.
+func (w *World) Lifts() (cols []int32, lift []float32) {
+	dx2 := w.cols.Dx * w.cols.Dx
+	w.outCols, w.outLift = w.outCols[:0], w.outLift[:0]
+	a := float32(1 - math.Exp(-w.lastDt/LiftTime))
+	for _, i := range w.touched {
+		w.outCols = append(w.outCols, i)
+		l := w.applied[i] + a*(float32(w.lift[i]/dx2)-w.applied[i])
+		w.outLift = append(w.outLift, l)
+		w.applied[i] = l
+	}
+	for _, i := range w.prev {
+		if !w.mark[i] {
+			w.outCols = append(w.outCols, i)
+			l := w.applied[i] * (1 - a)
+			if l < 1e-9 {
+				l = 0
+			}
+			w.outLift = append(w.outLift, l)
+			w.applied[i] = l
+			if l > 0 { // still lifted: keep it in the list
+				w.mark[i] = true
+				w.touched = append(w.touched, i)
+			}
+		}
+	}
+	return w.outCols, w.outLift
+}
+
+// columnAt returns the column of cell (x, y) whose free interval holds z, or -1.
+func (w *World) columnAt(x, y int, z float64) int {
+	c := w.cols
+	lo, hi := c.Cell(x, y)
+	for i := lo; i < hi; i++ {
+		if z < float64(c.Min[i]) {
+			return -1
+		}
+		if z <= float64(c.Max[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// columnBelow returns the column of cell (x, y) whose free interval holds z, or else
+// the highest one below z, or -1.
+func (w *World) columnBelow(x, y int, z float64) int {
+	c := w.cols
+	lo, hi := c.Cell(x, y)
+	for i := hi - 1; i >= lo; i-- {
+		if float64(c.Min[i]) <= z {
+			return i
+		}
+	}
+	return -1
+}
+
+// stepBody is one body's update: the liquid's surface around it (surface), the forces
+// of its points, the displacement they sum, and the implicit integration.
+func (w *World) stepBody(b *Body, dt float64, liq Liquid) {
+	c, st, sh := w.cols, w.st, b.shape
+	dx := c.Dx
+	r := b.q.matrix()
+	cv := sh.Cell.X * sh.Cell.Y * sh.Cell.Z
+	// A point's cell's extent along z and its half extents along x and y, world.
+	ez := math.Abs(r[2][0])*sh.Cell.X + math.Abs(r[2][1])*sh.Cell.Y + math.Abs(r[2][2])*sh.Cell.Z
+	hx := (math.Abs(r[0][0])*sh.Cell.X + math.Abs(r[0][1])*sh.Cell.Y + math.Abs(r[0][2])*sh.Cell.Z) / 2
+	hy := (math.Abs(r[1][0])*sh.Cell.X + math.Abs(r[1][1])*sh.Cell.Y + math.Abs(r[1][2])*sh.Cell.Z) / 2
+	rhoG := st.LiquidDensity * st.Gravity
+
+	w.place(b, r)
+	lv, wet := w.surface(b, liq)
+	b.wet = wet
+
+	var force, torque vec // explicit: buoyancy, drag towards the flow, push
+	var cLin, kz float64  // drag and heave stiffness, N s/m and N/m
+	var cAng, kAng mat3   // angular drag and stiffness
+	sub := 0.0
+	for i := range sh.X {
+		rw := vec{X: w.px[i], Y: w.py[i], Z: w.pz[i]}
+		p := b.x.Add(rw)
+		f, u := 0.0, vec{}
+		if wet {
+			s := lv.a + lv.b*rw.X + lv.c*rw.Y
+			g := (s-p.Z)/ez + 0.5
+			f = min(max(g, 0), 1)
+			if g > 0 && g < 1 { // partly submerged: buoyancy grows as it sinks
+				wp := rhoG * cv / ez
+				kz += wp
+				a := rw.Cross(vec{Z: 1})
+				kAng = kAng.add(outer(a, a).scale(wp))
+			}
+			if f > 0 {
+				// The flow at the point's height: the half-parabolic profile of a viscous
+				// film over the floor around the body, 1.5x the mean at the surface.
+				zeta := min(max((p.Z-lv.floor)/(s-lv.floor), 0), 1)
+				prof := 3 * (zeta - zeta*zeta/2)
+				u = vec{X: lv.vx * prof, Y: lv.vy * prof}
+				w.splat(p, hx, hy, f*cv)
+			}
+		}
+		if f > 0 {
+			fb := rhoG * cv * f
+			force.Z += fb
+			torque = torque.Add(rw.Cross(vec{Z: fb}))
+			sub += f * cv
+		}
+		cp := st.LiquidDensity * cv * (f*st.Drag + (1-f)*st.AirDrag)
+		if cp > 0 {
+			// The drag's parts that do not depend on the unknown: towards the flow,
+			// less the other motion's share.
+			force = force.Add(u.Sub(b.w.Cross(rw)).Scale(cp))
+			torque = torque.Add(rw.Cross(u.Sub(b.v).Scale(cp)))
+			cLin += cp
+			var m mat3
+			m.addPoint(rw, cp)
+			cAng = cAng.add(m)
+		}
+	}
+	b.submerged = sub
+	force.Z -= b.mass * st.Gravity
+	if b.pushing {
+		if w.time < b.pushUntil {
+			force = force.Add(b.pushF)
+			torque = torque.Add(b.pushAt.Cross(b.pushF))
+		} else {
+			b.pushing = false
+		}
+	}
+	// Linear: (m + dt C + dt^2 K) v' = m v + dt F (K along z only).
+	m := b.mass
+	b.v = vec{
+		X: (m*b.v.X + dt*force.X) / (m + dt*cLin),
+		Y: (m*b.v.Y + dt*force.Y) / (m + dt*cLin),
+		Z: (m*b.v.Z + dt*force.Z) / (m + dt*cLin + dt*dt*kz),
+	}
+	b.x = b.x.Add(b.v.Scale(dt))
+	// Angular: (I + dt C + dt^2 K) w' = I w + dt tau.
+	iw := r.mulM(b.inertia).mulM(r.transpose())
+	lhs := iw.add(cAng.scale(dt)).add(kAng.scale(dt * dt))
+	b.w = lhs.solve(iw.mul(b.w).Add(torque.Scale(dt)))
+	b.q = b.q.rotate(b.w, dt)
+	_ = dx
+}
+
+// place puts the body's points in the world (relative to its centre of mass) into the
+// world's scratch, and stamps the cells they lie in.
+func (w *World) place(b *Body, r mat3) {
+	sh := b.shape
+	n := len(sh.X)
+	if cap(w.px) < n {
+		w.px, w.py, w.pz = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	w.px, w.py, w.pz = w.px[:n], w.py[:n], w.pz[:n]
+	c := w.cols
+	if len(w.stamp) != c.Nx*c.Ny {
+		w.stamp = make([]int32, c.Nx*c.Ny)
+	}
+	w.gen++
+	if w.gen == math.MaxInt32 {
+		clear(w.stamp)
+		w.gen = 1
+	}
+	w.foot = w.foot[:0]
+	for i := range n {
+		p := r.mul(vec{X: float64(sh.X[i]), Y: float64(sh.Y[i]), Z: float64(sh.Z[i])})
+		w.px[i], w.py[i], w.pz[i] = p.X, p.Y, p.Z
+		cx, cy := int(math.Floor((b.x.X+p.X)/c.Dx)), int(math.Floor((b.x.Y+p.Y)/c.Dx))
+		if cx >= 0 && cy >= 0 && cx < c.Nx && cy < c.Ny {
+			if k := cy*c.Nx + cx; w.stamp[k] != w.gen {
+				w.stamp[k] = w.gen
+				w.foot = append(w.foot, int32(k))
+			}
+		}
+	}
+}
+
+// level is the liquid's surface around a body: the plane z = a + b dx + c dy (dx, dy
+// from the centre of mass), the floor under it and the flow's depth-averaged velocity.
+type level struct {
+	a, b, c, floor float64
+	vx, vy         float64
+}
+
+// ringSamples is the most ring columns whose velocity an update reads.
+const ringSamples = 16
+
+// surface fits the liquid's surface around the body: the columns of the cells that ring
+// its footprint (the cells next to those its points lie in), at the body's height, wet.
+// Their heights are the level the body floats in, unlike those under it, which its own
+// displacement raises: measured against them, the buoyancy is Archimedes' without the
+// update feeding back on itself. A plane through them (least squares) tilts with waves
+// and slopes; fewer than three give their mean. wet is false where no ring column holds
+// liquid.
+func (w *World) surface(b *Body, liq Liquid) (level, bool) {
+	c := w.cols
+	top := b.x.Z + b.shape.Radius
+	var n, sx, sy, sz, sxx, sxy, syy, sxz, syz, floor float64
+	w.ring = w.ring[:0]
+	for _, k := range w.foot {
+		fx, fy := int(k)%c.Nx, int(k)/c.Nx
+		for oy := -1; oy <= 1; oy++ {
+			for ox := -1; ox <= 1; ox++ {
+				x, y := fx+ox, fy+oy
+				if x < 0 || y < 0 || x >= c.Nx || y >= c.Ny {
+					continue
+				}
+				cell := y*c.Nx + x
+				if w.stamp[cell] == w.gen || w.stamp[cell] == -w.gen {
+					continue
+				}
+				w.stamp[cell] = -w.gen // a ring cell, counted once
+				lo, hi := c.Cell(x, y)
+				for i := hi - 1; i >= lo; i-- {
+					if float64(c.Min[i]) > top {
+						continue
+					}
+					h := float64(liq.H[i])
+					if h-float64(c.Base[i])-float64(w.applied[i]) > wetDepth {
+						px, py := c.CellCentre(x, y)
+						dx, dy := px-b.x.X, py-b.x.Y
+						n++
+						sx, sy, sz = sx+dx, sy+dy, sz+h
+						sxx, sxy, syy = sxx+dx*dx, sxy+dx*dy, syy+dy*dy
+						sxz, syz = sxz+dx*h, syz+dy*h
+						floor += float64(c.Base[i])
+						w.ring = append(w.ring, int32(i))
+					}
+					break
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return level{}, false
+	}
+	lv := level{a: sz / n, floor: floor / n}
+	if n >= 3 {
+		// Normal equations of z = a + b dx + c dy.
+		m := mat3{{n, sx, sy}, {sx, sxx, sxy}, {sy, sxy, syy}}
+		if sol := m.solve(vec{X: sz, Y: sxz, Z: syz}); sol != (vec{X: sz, Y: sxz, Z: syz}) && sol.IsFinite() &&
+			math.Abs(sol.Y) < 1 && math.Abs(sol.Z) < 1 {
+			lv.a, lv.b, lv.c = sol.X, sol.Y, sol.Z
+		}
+	}
+	if liq.Velocity != nil {
+		step := max(1, len(w.ring)/ringSamples)
+		k := 0
+		for j := 0; j < len(w.ring); j += step {
+			vx, vy := liq.Velocity(int(w.ring[j]))
+			lv.vx, lv.vy = lv.vx+vx, lv.vy+vy
+			k++
+		}
+		lv.vx, lv.vy = lv.vx/float64(k), lv.vy/float64(k)
+	}
+	return lv, true
+}
+
+// wetDepth is the least liquid depth a ring column counts as wet at, m.
+const wetDepth = 1e-6
+
+// splat adds the volume vol of a point at p (horizontal half extents hx, hy) to the
+// columns its footprint covers, by area: in each cell, the column holding p's height, or
+// the highest below it (a point in a wall gives its share to no column).
+func (w *World) splat(p vec, hx, hy float64, vol float64) {
+	c := w.cols
+	dx := c.Dx
+	x0, x1 := (p.X-hx)/dx, (p.X+hx)/dx
+	y0, y1 := (p.Y-hy)/dx, (p.Y+hy)/dx
+	area := (x1 - x0) * (y1 - y0)
+	for cy := int(math.Floor(y0)); float64(cy) < y1; cy++ {
+		oy := min(y1, float64(cy+1)) - max(y0, float64(cy))
+		for cx := int(math.Floor(x0)); float64(cx) < x1; cx++ {
+			ox := min(x1, float64(cx+1)) - max(x0, float64(cx))
+			if cx < 0 || cy < 0 || cx >= c.Nx || cy >= c.Ny {
+				continue
+			}
+			k := w.columnBelow(cx, cy, p.Z)
+			if k < 0 {
+				continue
+			}
+			if !w.mark[k] {
+				w.mark[k] = true
+				w.touched = append(w.touched, int32(k))
+			}
+			w.lift[k] += vol * ox * oy / area
+		}
+	}
+}
+
+// outer is a b^T.
+func outer(a, b vec) mat3 {
+	return mat3{
+		{a.X * b.X, a.X * b.Y, a.X * b.Z},
+		{a.Y * b.X, a.Y * b.Y, a.Y * b.Z},
+		{a.Z * b.X, a.Z * b.Y, a.Z * b.Z},
+	}
+}
+
+// quatFromMatrix is the rotation of the matrix m (orthonormal).
+func quatFromMatrix(m [3][3]float64) quat {
+	tr := m[0][0] + m[1][1] + m[2][2]
+	var q quat
+	switch {
+	case tr > 0:
+		s := math.Sqrt(tr+1) * 2
+		q = quat{W: s / 4, X: (m[2][1] - m[1][2]) / s, Y: (m[0][2] - m[2][0]) / s, Z: (m[1][0] - m[0][1]) / s}
+	case m[0][0] > m[1][1] && m[0][0] > m[2][2]:
+		s := math.Sqrt(1+m[0][0]-m[1][1]-m[2][2]) * 2
+		q = quat{W: (m[2][1] - m[1][2]) / s, X: s / 4, Y: (m[0][1] + m[1][0]) / s, Z: (m[0][2] + m[2][0]) / s}
+	case m[1][1] > m[2][2]:
+		s := math.Sqrt(1+m[1][1]-m[0][0]-m[2][2]) * 2
+		q = quat{W: (m[0][2] - m[2][0]) / s, X: (m[0][1] + m[1][0]) / s, Y: s / 4, Z: (m[1][2] + m[2][1]) / s}
+	default:
+		s := math.Sqrt(1+m[2][2]-m[0][0]-m[1][1]) * 2
+		q = quat{W: (m[1][0] - m[0][1]) / s, X: (m[0][2] + m[2][0]) / s, Y: (m[1][2] + m[2][1]) / s, Z: s / 4}
+	}
+	return q.normalized()
+}
+
+// Solver is what the bodies need of the liquid's solver (gpusim.Sim has it): its
+// heights, a column's velocity, and floors to lift.
+type Solver interface {
+	Heights(dst []float32) []float32
+	ColumnVelocity(i int, h float32) (vx, vy float64)
+	LiftFloors(cols []int32, lift []float32, h []float32) error
+}
+
+// Couple is one update against the solver: the bodies step by dt in its liquid, and its
+// floors are lifted by what they displace.
+func (w *World) Couple(s Solver, dt float64) error {
+	w.h = s.Heights(w.h)
+	w.solver = s
+	if w.vel == nil {
+		w.vel = w.columnVelocity
+	}
+	w.Step(dt, Liquid{H: w.h, Velocity: w.vel})
+	cols, lift := w.Lifts()
+	return s.LiftFloors(cols, lift, w.h)
+}
+
+func (w *World) columnVelocity(col int) (float64, float64) {
+	return w.solver.ColumnVelocity(col, w.h[col])
+}

@@ -1,0 +1,253 @@
+package gpusim
+
+// Lifted floors: how a floating or resting body displaces the liquid (docs/solver.md,
+// "Bodies in the liquid"). A body's volume below the liquid surface in a column is taken
+// as solid laid under that column's liquid: the column's floor rises by the body's
+// submerged thickness there and its liquid rises with it, so the column's pressure head
+// (h - Base) is liquid plus body, the level around the body rises by the displaced volume,
+// and the solver's own limits keep the liquid under the body from going negative. The
+// volume of liquid is unchanged by a lift, to the residual's rounding: h - floor is kept.
+//
+// Columns are immutable and shared (terrain.Columns); the floors the backend uses are the
+// Sim's own copy, made on the first lift, and Snapshot.Columns keeps the terrain's Base:
+// Snapshot.Depth under a body is liquid plus displacement, and Snapshot.Displaced is the
+// lifted volume that Volume leaves out.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// liftState is the Sim's record of lifted floors.
+type liftState struct {
+	floor  []float32 // the floors in use; nil while no floor was ever lifted (cols.Base)
+	lifted []int32   // the columns whose floor is above Base, in no order
+	at     []int32   // per column: its index in lifted, or -1 (nil while floor is nil)
+	volume float64   // sum of (floor - Base) dx^2 over lifted, m^3
+}
+
+// Floor returns column i's floor now: its Base, raised by what a body displaces there.
+func (s *Sim) Floor(i int) float32 {
+	if s.lift.floor == nil {
+		return s.cols.Base[i]
+	}
+	return s.lift.floor[i]
+}
+
+// Displaced returns the volume bodies displace now, m^3: the sum over the columns of
+// their floors' lift times dx^2.
+func (s *Sim) Displaced() float64 { return s.lift.volume }
+
+// LiftFloors sets the floors of the columns cols to their Base plus lift (m, each >= 0;
+// 0 lowers a floor back to its Base) and moves each column's liquid up or down with its
+// floor, keeping its depth and so the volume. A lift larger than the column allows (the
+// liquid may not rise past Max) is cut to what fits, and lift[k] is set to the lift
+// applied. h is the caller's copy of the heights (Heights or Snapshot), updated in place
+// for the columns lifted. Columns not named keep their floors. On the cuda backend each
+// call moves the heights to the host and back (docs/cuda.md).
+func (s *Sim) LiftFloors(cols []int32, lift []float32, h []float32) error {
+	if len(cols) != len(lift) {
+		return fmt.Errorf("lift floors: %d columns but %d lifts", len(cols), len(lift))
+	}
+	n := s.cols.NumColumns()
+	for k, i := range cols {
+		if i < 0 || int(i) >= n {
+			return fmt.Errorf("lift floors: column %d is outside [0, %d)", i, n)
+		}
+		if v := lift[k]; !(v >= 0) || math.IsInf(float64(v), 0) {
+			return fmt.Errorf("lift floors: column %d: lift %g must be a finite number >= 0", i, v)
+		}
+	}
+	s.Sync()
+	l := &s.lift
+	if l.floor == nil {
+		if len(cols) == 0 {
+			return nil
+		}
+		l.floor = append([]float32(nil), s.cols.Base...)
+		l.at = make([]int32, n)
+		for i := range l.at {
+			l.at[i] = -1
+		}
+	}
+	base, top := s.cols.Base, s.cols.Max
+	floor := make([]float32, len(cols)) // the new floors, in cols' order
+	for k, i := range cols {
+		old := l.floor[i]
+		want := float64(base[i]) + float64(lift[k])
+		// The liquid rises by want - old; it may not pass Max.
+		room := float64(top[i]) - float64(h[i])
+		f := float32(min(want, float64(old)+room))
+		if f < base[i] {
+			f = base[i]
+		}
+		for f > old && float64(h[i])+(float64(f)-float64(old)) > float64(top[i]) {
+			f = math.Nextafter32(f, float32(math.Inf(-1))) // rounding up past Max
+		}
+		floor[k] = f
+		lift[k] = f - base[i]
+	}
+	if err := s.be.liftFloors(cols, floor); err != nil {
+		return err
+	}
+	for k, i := range cols {
+		old := l.floor[i]
+		if f := floor[k]; f != old {
+			h[i] = float32(float64(h[i]) + float64(f) - float64(old))
+			h[i] = min(max(h[i], f), top[i])
+		}
+		l.floor[i] = floor[k]
+		switch up := floor[k] > base[i]; {
+		case up && l.at[i] < 0:
+			l.at[i] = int32(len(l.lifted))
+			l.lifted = append(l.lifted, i)
+		case !up && l.at[i] >= 0:
+			last := l.lifted[len(l.lifted)-1]
+			l.lifted[l.at[i]] = last
+			l.at[last] = l.at[i]
+			l.lifted = l.lifted[:len(l.lifted)-1]
+			l.at[i] = -1
+		}
+	}
+	l.sumVolume(base, s.cols.Dx)
+	s.publish()
+	return nil
+}
+
+// sumVolume recomputes the displaced volume from the lifted columns, in column order so
+// that the sum does not depend on the order columns were lifted in.
+func (l *liftState) sumVolume(base []float32, dx float64) {
+	var v float64
+	if l.floor != nil {
+		for i, f := range l.floor {
+			if f > base[i] {
+				v += float64(f) - float64(base[i])
+			}
+		}
+	}
+	l.volume = v * dx * dx
+}
+
+// dropLifts lowers every lifted floor back to its Base (a terrain change; the bodies lift
+// them again on their next update).
+func (s *Sim) dropLifts() {
+	l := &s.lift
+	if len(l.lifted) == 0 {
+		return
+	}
+	cols := append([]int32(nil), l.lifted...)
+	zero := make([]float32, len(cols))
+	s.be.readHeight(s.scratch)
+	_ = s.LiftFloors(cols, zero, s.scratch) // lowering always fits
+	l.floor, l.at, l.lifted = nil, nil, nil
+	s.lift.volume = 0
+}
+
+// restoreLifts makes the floors those of a checkpoint (cols lifted to floor, every other
+// column at its Base), checked already; the heights are written after it.
+func (s *Sim) restoreLifts(cols []int32, floor []float32) {
+	l := &s.lift
+	if l.floor == nil && len(cols) == 0 {
+		return
+	}
+	base := s.cols.Base
+	want := slices.Clone(base)
+	for k, i := range cols {
+		want[i] = floor[k]
+	}
+	var change []int32
+	for i := range want {
+		if want[i] != s.Floor(i) {
+			change = append(change, int32(i))
+		}
+	}
+	vals := make([]float32, len(change))
+	for k, i := range change {
+		vals[k] = want[i]
+	}
+	_ = s.be.liftFloors(change, vals)
+	l.floor, l.lifted = want, nil
+	l.at = make([]int32, len(want))
+	for i := range want {
+		l.at[i] = -1
+		if want[i] > base[i] {
+			l.at[i] = int32(len(l.lifted))
+			l.lifted = append(l.lifted, int32(i))
+		}
+	}
+	l.sumVolume(base, s.cols.Dx)
+}
+
+// liftColumn moves a column's liquid with its floor from old to f: the height and its
+// residual take f - old, exactly in float64, and the height stays in [f, top].
+func liftColumn(h, r *float32, old, f, top float32) {
+	exact := float64(*h) + float64(*r) + (float64(f) - float64(old))
+	nh := min(max(float32(exact), f), top)
+	*h, *r = nh, float32(exact-float64(nh))
+}
+
+// liftFloors on the CPU backend: the floors become the backend's own copy on the first
+// lift (the terrain's Columns are shared), and the vector flux phase's cached pipe floors
+// follow.
+func (c *cpuBackend) liftFloors(cols []int32, floor []float32) error {
+	if !c.ownBase {
+		c.base = append([]float32(nil), c.base...)
+		c.ownBase = true
+	}
+	t := c.topo
+	for k, i := range cols {
+		old := c.base[i]
+		if floor[k] == old {
+			continue
+		}
+		liftColumn(&c.h[i], &c.r[i], old, floor[k], c.top[i])
+		c.base[i] = floor[k]
+		if c.pipeBase[0] != nil {
+			for e := t.adjStart[i]; e < t.adjStart[i+1]; e++ {
+				p := t.adjPipe[e]
+				if t.adjSign[e] > 0 {
+					c.pipeBase[0][p] = floor[k]
+				} else {
+					c.pipeBase[1][p] = floor[k]
+				}
+			}
+		}
+	}
+	if c.ext != nil {
+		c.ext.dirty = true
+	}
+	return nil
+}
+
+// liftFloors on a device backend moves the heights, residuals and floors to the host,
+// lifts there with the CPU's arithmetic, and uploads them again: O(columns) transfers a
+// call, which a body update a frame affords; a kernel that lifts only the columns named
+// is future work (docs/cuda.md).
+func (d *deviceBackend) liftFloors(cols []int32, floor []float32) error {
+	d.inFlight("liftFloors")
+	if d.hostBase == nil {
+		d.hostBase = append([]float32(nil), d.topo.cols.Base...)
+	}
+	h, r := make([]float32, d.n), make([]float32, d.n)
+	d.rt.Do(func() {
+		download(d.rt, h, d.h)
+		download(d.rt, r, d.r)
+	})
+	top := d.topo.cols.Max
+	for k, i := range cols {
+		if old := d.hostBase[i]; floor[k] != old {
+			liftColumn(&h[i], &r[i], old, floor[k], top[i])
+			d.hostBase[i] = floor[k]
+		}
+	}
+	d.rt.Do(func() {
+		upload(d.rt, d.base, d.hostBase)
+		upload(d.rt, d.h, h)
+		upload(d.rt, d.r, r)
+	})
+	if d.ext != nil {
+		d.ext.dirty = true
+	}
+	return nil
+}
