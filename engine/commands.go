@@ -57,6 +57,8 @@ func (r *Runner) handle(c Command) {
 		r.toggleCapillarity()
 	case CmdToggleWaves:
 		r.toggleWaves()
+	case CmdLogBodies:
+		r.logBodies()
 	}
 }
 
@@ -230,6 +232,27 @@ func (r *Runner) turnContactAngle(delta float64) {
 		}
 	}
 	r.out.logf(LogInfo, "contact angle %.0f -> %.0f degrees: %s", old*180/math.Pi, now*180/math.Pi, what)
+}
+
+// logBodies writes each floating body's place, draft (how deep its lowest point lies
+// under the liquid beside it) and speed into the log (the b key).
+func (r *Runner) logBodies() {
+	if r.sc == nil || r.status == StatusNoScene || r.status == StatusLoading {
+		r.explainStopped("list the bodies")
+		return
+	}
+	bs := r.scene.Bodies()
+	if len(bs) == 0 {
+		r.out.logf(LogInfo, "no floating bodies (sim:body makes one)")
+		return
+	}
+	for _, b := range bs {
+		x, y, z := b.Position()
+		vx, vy, vz := b.Velocity()
+		r.out.logf(LogInfo, "body %d at (%.1f, %.1f, %.1f) mm: %.0f%% under (%.3g of %.3g ml), lowest point %.2f mm up, speed %.1f mm/s",
+			b.ID(), x*1e3, y*1e3, z*1e3, 100*b.Submerged()/b.Volume(), b.Submerged()*1e6, b.Volume()*1e6, b.Lowest()*1e3,
+			math.Sqrt(vx*vx+vy*vy+vz*vz)*1e3)
+	}
 }
 
 // toggleCapillarity turns the liquid's surface tension on or off in the solver (the t

@@ -548,6 +548,7 @@ func (r *Runner) state() State {
 	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
 	st.Settings = sim.Settings()
 	st.Waves, st.WaveCount = r.scene.WavesOn(), r.scene.WaveCount()
+	st.Bodies, st.Sprays = r.scene.BodyCount(), sim.Sprays()
 	st.Total = r.clocks.timings()
 	r.win.close(time.Now(), st.Total.Render)
 	var rt rates

@@ -122,8 +122,10 @@ type State struct {
 	Airborne  float64
 	FallDrop  float64
 	// Waves tells whether wave particles run, and WaveCount how many there are.
-	Waves          bool
-	WaveCount      int
+	Waves     bool
+	WaveCount int
+	// Bodies is the number of floating bodies, Sprays the sprays still pouring.
+	Bodies, Sprays int
 	Nx, Ny, Layers int
 	Dx             float64
 	Settings       gpusim.Settings
@@ -176,6 +178,7 @@ const (
 	CmdContactAngle                  // add Command.Factor radians to the contact angle (the a and A keys)
 	CmdToggleCapillarity             // capillarity on or off (the t key)
 	CmdToggleWaves                   // waves on or off (the W key)
+	CmdLogBodies                     // each body's place, depth and speed, into the log (the b key)
 	CmdQuit
 )
 

@@ -441,6 +441,18 @@ func (s *Sim) Sync() bool {
 	return true
 }
 
+// Sprays is the number of sources that pour from a point with a velocity (sim:spray,
+// and falling sources that move) and have not stopped: active, their Stop not passed.
+func (s *Sim) Sprays() int {
+	n := 0
+	for id, e := range s.em.list {
+		if s.em.active[id] && e.Falls && (e.VX != 0 || e.VY != 0 || e.VZ != 0) && s.time < e.Stop {
+			n++
+		}
+	}
+	return n
+}
+
 // AddEmitter adds a source (Rate > 0) or sink (Rate < 0) and returns its id.
 func (s *Sim) AddEmitter(e Emitter) (int, error) {
 	s.Sync()

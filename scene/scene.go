@@ -44,6 +44,8 @@ type Scene struct {
 	lastDropped int // Columns.Dropped of the last extraction (warned once per change)
 	surf        surfaceState
 	waves       waveState
+	bodies      bodyState
+	bodyErr     error // what the bodies' coupling last met (BodyError)
 	closed      bool
 
 	snap   gpusim.Snapshot
@@ -107,10 +109,10 @@ func (s *Scene) storeTime() {
 	}
 }
 
-// Step runs n solver steps (see gpusim.Sim.Step), then the waves up to the state they
-// published.
+// Step runs n solver steps (see gpusim.Sim.Step), updating the bodies every BodyStep,
+// then the waves up to the state they published.
 func (s *Scene) Step(n int) {
-	s.sim.Step(n)
+	s.stepWithBodies(n)
 	s.stale()
 	s.storeTime()
 	s.stepWaves()

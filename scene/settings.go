@@ -120,6 +120,9 @@ func (s *Scene) Change(edit func(*Settings)) (warnings []string, err error) {
 		s.settings = old
 		return nil, err
 	}
+	if s.bodies.world != nil { // gravity and the liquid's density, validated with the rest
+		_ = s.bodies.world.Set(s.bodySettings())
+	}
 	if n := st.Solver.Workers; n > runtime.NumCPU() && n != old.Solver.Workers {
 		warnings = append(warnings, fmt.Sprintf("workers = %d is more than the %d cores of this machine: the solver's workers will wait for each other", n, runtime.NumCPU()))
 	}

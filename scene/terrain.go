@@ -74,6 +74,11 @@ func (s *Scene) install(cols *terrain.Columns, solid terrain.Solid) (rejected fl
 			s.waves.sys.SetColumns(cols)
 			s.terrainImpacts(old, s.waves.terrainH)
 		}
+		if s.bodies.world != nil {
+			if err := s.bodies.world.SetColumns(cols); err != nil {
+				return rejected, nil, err
+			}
+		}
 	}
 	s.stale()
 	s.solid = solid

@@ -22,6 +22,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/vpbench/vpbench/bodies"
 	"github.com/vpbench/vpbench/internal/fileout"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/terrain"
@@ -135,6 +136,12 @@ type ckHeader struct {
 	// Columns are the solver's columns when TerrainChanged (nil otherwise): the resume
 	// sets them (scene.SetColumns) before it reads the solver's state. Version 2.
 	Columns *terrain.Columns
+	// Bodies are the floating bodies' state (scene.Scene.BodyStates; nil: none): every
+	// body made, in order, and the columns' lifts. The resume's set-up makes the set-up's
+	// bodies again and they take their saved state; bodies a callback made are not made
+	// again (their solids are Lua's) and are warned. Absent before the bodies existed
+	// (gob leaves it nil).
+	Bodies *bodies.State
 }
 
 // paramsHash is the SHA-256 of the parameters, sorted by name, "name=value\n" each.
@@ -179,6 +186,7 @@ func (s *Scenario) WriteCheckpoint(w io.Writer) error {
 	if s.ck.terrainChanged {
 		h.Columns = s.scene.Sim().Columns()
 	}
+	h.Bodies = s.scene.BodyStates()
 	top := map[*event]bool{}
 	for _, e := range s.ck.timers {
 		top[e] = true
@@ -316,6 +324,11 @@ func (s *Scenario) Resume(r io.Reader, name string) error {
 		return fmt.Errorf("resume %s: the solver's state: %v", name, err)
 	}
 	s.scene.Sim().Warnings() // the original run warned them
+	if dropped, err := s.scene.RestoreBodies(h.Bodies); err != nil {
+		return fmt.Errorf("resume %s: the floating bodies: %v", name, err)
+	} else if dropped > 0 {
+		s.warn(fmt.Sprintf("%d floating bodies made after the set-up (by callbacks) are not made again: they are gone from the resumed run (the liquid they displaced flows back)", dropped))
+	}
 	if h.TerrainChanged {
 		s.ck.terrainChanged, s.ck.terrainAt = true, h.TerrainAt // the next checkpoints save the columns too
 		s.warn(fmt.Sprintf("the script changed the terrain (sim:terrain) after its set-up (first at t = %.6g s): the solver resumes on the checkpoint's columns; the terrain's picture is rebuilt from them (blocky) until the script sets a terrain again", h.TerrainAt))

@@ -37,7 +37,7 @@ func decls(groups ...[]decl) []decl {
 
 // declared are the script functions of each object, by the prefix scripts write before
 // their names: "vp." (the module), "sim:", "solid:", "source:" (sources and sinks share
-// their methods) and "timer:".
+// their methods), "timer:" and "body:".
 func (s *Scenario) declared() map[string][]decl {
 	return map[string][]decl{
 		"vp.":     s.vpFuncs(),
@@ -45,5 +45,6 @@ func (s *Scenario) declared() map[string][]decl {
 		"solid:":  s.solidMethods(),
 		"source:": s.emitterMethods(),
 		"timer:":  s.timerMethods(),
+		"body:":   s.bodyHandleMethods(),
 	}
 }

@@ -281,6 +281,16 @@ var apiSpecs = map[string][]apiArg{
 	"source:set_rate":    {posArg("rate")},
 	"source:stop":        {},
 	"timer:cancel":       {},
+	"sim:body":           {tableArg("solid:solid!", "density:density!", "at:vec3", "rotate:rotate", "color:color")},
+	"sim:bodies":         {},
+	"body:position":      {},
+	"body:velocity":      {},
+	"body:rotation":      {},
+	"body:submerged":     {},
+	"body:info":          {},
+	"body:push":          {tableArg("force:vel3!", "at:vec3", "duration:t")},
+	"body:set":           {tableArg("density:density", "velocity:vel3", "color:color")},
+	"body:remove":        {},
 }
 
 // chooser drives the generator: intn(n) is in [0, n). The fuzz target's chooser reads
@@ -362,6 +372,7 @@ local SOL = vp.box{ min = {0.002, 0.002, 0}, max = {0.012, 0.012, 0.003} }
 local SRC = sim:source{ at = {I.dx / 2, I.dx / 2, I.height / 2}, rate = 1e-9 }
 local SNK = sim:sink{ at = {I.dx / 2, I.dx / 2, I.height / 2}, rate = 1e-9 }
 local TMR = sim:at(1e9, function() end)
+local BOD = sim:body{ solid = vp.box{ min = {0.004, 0.004, 0.001}, max = {0.008, 0.008, 0.003} }, density = 500 }
 `)
 	for i := 0; i < 2+g.n(10); i++ {
 		b.WriteString(g.stmt("top", 0))
@@ -409,14 +420,14 @@ func (g *progGen) stmt(ctx string, depth int) string {
 	fnExpr, self := name, ""
 	if method != "" {
 		obj, s := map[string][2]string{"sim": {"sim", "sim"}, "solid": {"SOL", g.pick("SOL", "SOL", "SOL:scale(0.5)", g.slot())},
-			"source": {"SRC", g.pick("SRC", "SNK")}, "timer": {"TMR", "TMR"}}[prefix], ""
+			"source": {"SRC", g.pick("SRC", "SNK")}, "timer": {"TMR", "TMR"}, "body": {"BOD", "BOD"}}[prefix], ""
 		if obj[0] == "" { // a new kind of object: call it on the values there are
 			obj = [2]string{"SOL", "SOL"}
 		}
 		fnExpr, s = obj[0]+"."+method, obj[1]
 		self = s
 		if g.chance(10) { // a dot call (no self), or self of another kind
-			self = g.pick("", "SOL", "sim", "SRC", "TMR", "V[1]", "{}", "nil", "42")
+			self = g.pick("", "SOL", "sim", "SRC", "TMR", "BOD", "V[1]", "{}", "nil", "42")
 		}
 	}
 	args := g.args(name, depth)
@@ -623,6 +634,10 @@ func (g *progGen) value(kind string, depth int) string {
 		return g.pick("0.5", "1.5", "{1.2, 0.8}", "{0.8, 1.2}", "3.2")
 	case "liquid":
 		return g.pick(`"water"`, `"blood"`, `"coffee"`, `"paint"`, "{0.2, 0.3, 0.9}", `"lava"`, "{2, 0, 0}")
+	case "rotate":
+		return g.pick("{ axis = {0, 0, 1}, angle = 0.5 }", "{ axis = {0, 0, 0}, angle = 1 }", "{ angle = 1 }", "{ axis = {1, 0, 0} }", "42")
+	case "color":
+		return g.pick("{0.9, 0.1, 0.1}", "{2, 0, 0}", "{0, 0}", `"red"`)
 	case "absorb":
 		return g.pick("{1, 2, 3}", "{400, 24000, 15000}", "{-1, 0, 0}", "{1e9, 0, 0}")
 	case "tension":

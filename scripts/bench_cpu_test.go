@@ -1,10 +1,13 @@
 package scripts_test
 
 import (
+	"fmt"
+	"math"
 	"testing"
 	"time"
 
 	"github.com/vpbench/vpbench/script"
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // benchLibraryCPU times the CPU backend on a library scenario from the simulated time
@@ -14,6 +17,11 @@ import (
 // figure compares with gpusim's BenchmarkStep* of the same run. A fixed -benchtime Nx
 // times the same simulated interval in every run.
 func benchLibraryCPU(b *testing.B, name string, warm float64) {
+	benchLibraryCPUWith(b, name, warm, nil)
+}
+
+// benchLibraryCPUWith is benchLibraryCPU with setup called once warm, before the timing.
+func benchLibraryCPUWith(b *testing.B, name string, warm float64, setup func(*script.Scenario)) {
 	sc, err := script.Load(name, script.Options{Print: func(string) {}, Backend: "cpu", Workers: 0})
 	if err != nil {
 		b.Fatal(err)
@@ -23,6 +31,9 @@ func benchLibraryCPU(b *testing.B, name string, warm float64) {
 		if _, err := sc.Advance(50); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if setup != nil {
+		setup(sc)
 	}
 	sim := sc.Scene().Sim()
 	cols := sim.Columns().NumColumns()
@@ -59,3 +70,29 @@ func BenchmarkLibrarySurgeryCPU(b *testing.B) { benchLibraryCPU(b, "surgery.lua"
 
 // BenchmarkLibraryCoffeeCPU: the coffee scene on the CPU backend from t = 1 s.
 func BenchmarkLibraryCoffeeCPU(b *testing.B) { benchLibraryCPU(b, "coffee.lua", 1) }
+
+// BenchmarkLibrarySurgeryBodiesCPU: the surgery scene from t = 1.5 s, as
+// BenchmarkLibrarySurgeryCPU, with 0 and 10 floating bodies (swabs 8 x 8 x 2 mm of
+// density 300 let go in a ring over the wound's pool at t = 1.5 s): the bodies' share of
+// a step is the ratio of the two, run back to back (docs/benchmarks.md):
+//
+//	go test -run '^$' -bench LibrarySurgeryBodiesCPU -benchtime 600x -count 3 ./scripts/
+func BenchmarkLibrarySurgeryBodiesCPU(b *testing.B) {
+	for _, n := range []int{0, 10} {
+		b.Run(fmt.Sprintf("bodies=%d", n), func(b *testing.B) {
+			benchLibraryCPUWith(b, "surgery.lua", 1.5, func(sc *script.Scenario) {
+				for k := range n {
+					a := 2 * math.Pi * float64(k) / float64(n)
+					swab, err := terrain.Box(terrain.Vec3{X: -0.004, Y: -0.004, Z: -0.001}, terrain.Vec3{X: 0.004, Y: 0.004, Z: 0.001})
+					if err != nil {
+						b.Fatal(err)
+					}
+					at := [3]float64{0.05 + 0.024*math.Cos(a), 0.05 + 0.024*math.Sin(a), 0.012}
+					if _, err := sc.Scene().AddBody(swab, 300, &at, nil, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}

@@ -162,7 +162,7 @@ const ml = 1e-6 // m^3
 // TestLibraryComplete: every scene the library promises is here, with a comment on top,
 // and the embedded copies are the files.
 func TestLibraryComplete(t *testing.T) {
-	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain"} {
+	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain", "gauze", "fountain"} {
 		src, err := os.ReadFile(name + ".lua")
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -178,8 +178,8 @@ func TestLibraryComplete(t *testing.T) {
 	}
 	// Every scene in the folder has its test below: a new scene needs one.
 	files, _ := filepath.Glob("*.lua")
-	if len(files) != 11 {
-		t.Errorf("the library has %d scenes, the tests know 11: %v", len(files), files)
+	if len(files) != 13 {
+		t.Errorf("the library has %d scenes, the tests know 13: %v", len(files), files)
 	}
 	demo, _ := os.ReadFile("demo.lua")
 	if string(scripts.Demo) != string(demo) {
@@ -911,5 +911,84 @@ func TestLibraryLongRun(t *testing.T) {
 				t.Errorf("%s: a column still moves %.3g m a step after %d steps", name, moved, steps)
 			}
 		})
+	}
+}
+
+// TestGauze: gauze.lua's swab, let go over the pool at 0.3 s, lands and floats a quarter
+// under while dry, is carried along the body towards the suction by the bleeding's
+// current, soaks (denser: deeper), and never passes into the terrain; the blood's volume
+// is exact with the swab's displacement lifted in and out of the floors.
+func TestGauze(t *testing.T) {
+	r := load(t, "gauze.lua", nil)
+	var y0, underDry float64
+	r.advance(4, func() {
+		bs := r.sc.Scene().Bodies()
+		if len(bs) == 0 {
+			return
+		}
+		b := bs[0]
+		x, y, _ := b.Position()
+		if y0 == 0 {
+			y0 = y
+		}
+		if s := r.snap.Time; s > 0.85 && s < 0.9 {
+			underDry = b.Submerged() / b.Volume()
+		}
+		c := r.cols()
+		cx, cy, ok := c.CellAt(x, y)
+		if !ok {
+			t.Fatalf("t = %.2f s: the swab left the domain at (%.1f, %.1f) mm", r.snap.Time, x*1e3, y*1e3)
+		}
+		if lo := b.Lowest(); c.ColumnAt(cx, cy, lo) < 0 || lo < float64(c.Min[c.ColumnAt(cx, cy, lo)])-c.Dx/2 {
+			t.Fatalf("t = %.2f s: the swab's lowest point %.2f mm is in the terrain", r.snap.Time, lo*1e3)
+		}
+	})
+	bs := r.sc.Scene().Bodies()
+	if len(bs) != 1 {
+		t.Fatalf("%d bodies, want the one swab", len(bs))
+	}
+	_, y, _ := bs[0].Position()
+	wet := bs[0].Submerged() / bs[0].Volume()
+	t.Logf("the swab: %.0f%% under dry (t = 0.9 s), %.0f%% wet (t = 4 s); carried %.1f mm towards the suction", underDry*100, wet*100, (y-y0)*1e3)
+	if underDry < 0.15 || underDry > 0.4 {
+		t.Errorf("dry, the swab is %.0f%% under: a body of 250 kg/m^3 on blood (1060) floats about a quarter under", underDry*100)
+	}
+	if wet <= underDry {
+		t.Errorf("soaked, the swab is %.0f%% under, no deeper than dry (%.0f%%)", wet*100, underDry*100)
+	}
+	if y-y0 < 0.01 {
+		t.Errorf("the current carried the swab %.1f mm towards the suction, want 10 mm or more", (y-y0)*1e3)
+	}
+	if !r.printed("swab 1 at") {
+		t.Error("gauze.lua printed no line about its swab")
+	}
+}
+
+// TestFountain: fountain.lua's spray throws water that lands back in the basin (some in
+// the air at any time), its leaves float about a third under (350 kg/m^3), none passes
+// into the pedestal, and the volume is exact with the spray, the drain and the leaves.
+func TestFountain(t *testing.T) {
+	r := load(t, "fountain.lua", nil)
+	airborne := 0.0
+	r.advance(2, func() {
+		airborne = max(airborne, r.snap.Airborne)
+		for _, b := range r.sc.Scene().Bodies() {
+			x, y, z := b.Position()
+			if d := math.Hypot(x-0.05, y-0.05); d < 0.005+0.0005 && z < 0.016 {
+				t.Fatalf("t = %.2f s: leaf %d's centre is %.2f mm from the pedestal's axis, inside it", r.snap.Time, b.ID(), d*1e3)
+			}
+		}
+	})
+	if airborne < 1e-8 {
+		t.Errorf("at most %.3g ml in the air: the spray threw nothing", airborne/ml)
+	}
+	bs := r.sc.Scene().Bodies()
+	if len(bs) != 6 {
+		t.Fatalf("%d leaves, want 6", len(bs))
+	}
+	for _, b := range bs {
+		if f := b.Submerged() / b.Volume(); f < 0.2 || f > 0.6 {
+			t.Errorf("leaf %d is %.0f%% under: a leaf of 350 kg/m^3 floats about a third under", b.ID(), f*100)
+		}
 	}
 }

@@ -34,7 +34,7 @@ const angleStep = 5 * math.Pi / 180
 // keyMap is the keys the UI answers to; the help line lists them.
 type keyMap struct {
 	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Falling, Shot, Record, Quit key.Binding
-	AngleDown, AngleUp, Capillarity, Waves                                                    key.Binding
+	AngleDown, AngleUp, Capillarity, Waves, Bodies                                            key.Binding
 	Up, Down, PgUp, PgDown, End                                                               key.Binding
 }
 
@@ -57,6 +57,7 @@ func newKeyMap() keyMap {
 		AngleUp:     b([]string{"A"}, "A", "contact angle +5°"),
 		Capillarity: b([]string{"t"}, "t", "surface tension"),
 		Waves:       b([]string{"W"}, "W", "waves"),
+		Bodies:      b([]string{"b"}, "b", "bodies"),
 		Shot:        b([]string{"c"}, "c", "screenshot"),
 		Record:      b([]string{"v"}, "v", "record"),
 		Quit:        b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
@@ -75,7 +76,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every key, in columns (help.KeyMap).
 func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Falling, k.Layer}, {k.Capillarity, k.AngleDown, k.AngleUp, k.Waves},
+	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Falling, k.Layer}, {k.Capillarity, k.AngleDown, k.AngleUp, k.Waves, k.Bodies},
 		{k.Reload, k.Preview, k.Shot, k.Record, k.Quit}}
 }
 
@@ -195,6 +196,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.send(engine.Command{Kind: engine.CmdToggleCapillarity})
 	case key.Matches(k, m.keys.Waves):
 		m.send(engine.Command{Kind: engine.CmdToggleWaves})
+	case key.Matches(k, m.keys.Bodies):
+		m.send(engine.Command{Kind: engine.CmdLogBodies})
 	case key.Matches(k, m.keys.Preview):
 		return m.togglePreview()
 	case key.Matches(k, m.keys.Shot):

@@ -196,6 +196,7 @@ func TestKeysSendCommands(t *testing.T) {
 		{"A", engine.Command{Kind: engine.CmdContactAngle, Factor: 5 * math.Pi / 180}},
 		{"t", engine.Command{Kind: engine.CmdToggleCapillarity}},
 		{"W", engine.Command{Kind: engine.CmdToggleWaves}},
+		{"b", engine.Command{Kind: engine.CmdLogBodies}},
 	} {
 		if cmd := press(m, tc.key); cmd != nil {
 			t.Errorf("key %q returned a tea.Cmd; want none", tc.key)

@@ -130,6 +130,9 @@ func (m *Model) render() string {
 	if st.Waves {
 		add("waves on: %d wave particles (W: off)", st.WaveCount)
 	}
+	if st.Bodies > 0 || st.Sprays > 0 {
+		add("floating bodies %d (b: each one's depth and speed in the log) │ sprays %d", st.Bodies, st.Sprays)
+	}
 	add("columns %d (%d×%d×%d, dx %g mm) │ wet %d │ pipes %d │ extended %d in %d passage(s)",
 		st.Columns, st.Nx, st.Ny, st.Layers, st.Dx*1e3, st.Wet, st.Pipes, st.Extended, st.Passages)
 	add("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s │ falling: %s │ %s",
