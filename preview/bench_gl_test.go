@@ -13,7 +13,9 @@ import (
 // BenchmarkRenderLoop times a warm frame of the render loop (upload of the positions,
 // normals and opacity into the reused buffers, draw, wait for the GPU: what
 // TestRenderLoopWarm checks allocates nothing), the bowl at t = 3 s at 1280 x 720, with
-// the key light's shadow and without it:
+// the key light's shadow and without it, and with the shadow and a floating body (the
+// hovering box of TestBodyDrawnAndShadowed: uploaded, drawn, and drawn into the shadow
+// map over the terrain's copied depth every frame):
 //
 //	VPBENCH_REQUIRE_DISPLAY=1 go test -run '^$' -bench RenderLoop ./preview/
 //
@@ -24,11 +26,15 @@ func BenchmarkRenderLoop(b *testing.B) {
 	b.Logf("bowl at t = 3 s, %d liquid and %d terrain triangles, %dx%d, %s",
 		len(l.f.Indices)/3, l.f.Terrain.NumTriangles(), l.w, l.h, l.renderer)
 	for _, bc := range []struct {
-		name   string
-		shadow bool
-	}{{"shadow", true}, {"noshadow", false}} {
+		name           string
+		shadow, bodies bool
+	}{{"shadow", true, false}, {"noshadow", false, false}, {"bodies", true, true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
+			if bc.bodies {
+				l.addBodies(b)
+				defer l.removeBodies()
+			}
 			err := l.on(func(r *renderer, frame func()) {
 				off := r.shadowsOff
 				r.shadowsOff = !bc.shadow
@@ -84,6 +90,23 @@ func newRenderLoop(tb testing.TB) *renderLoop {
 		tb.Fatal(err)
 	}
 	return l
+}
+
+// addBodies gives the loop's frame the hovering box of TestBodyDrawnAndShadowed (over
+// the bowl's rim: the same domain).
+func (l *renderLoop) addBodies(tb testing.TB) {
+	tb.Helper()
+	bf := hoveringBoxFrame(tb)
+	l.f.BodyPositions = append([]float32(nil), bf.BodyPositions...)
+	l.f.BodyNormals = append([]float32(nil), bf.BodyNormals...)
+	l.f.BodyColors = append([]float32(nil), bf.BodyColors...)
+	l.f.BodyIndices = append([]uint32(nil), bf.BodyIndices...)
+	tb.Logf("a floating body: %d vertices, %d triangles", len(bf.BodyPositions)/3, len(bf.BodyIndices)/3)
+}
+
+// removeBodies takes the bodies out of the loop's frame.
+func (l *renderLoop) removeBodies() {
+	l.f.BodyPositions, l.f.BodyNormals, l.f.BodyColors, l.f.BodyIndices = nil, nil, nil, nil
 }
 
 // on runs fn on the host's thread with the offscreen context current and its

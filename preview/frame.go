@@ -9,8 +9,8 @@ import (
 	"github.com/vpbench/vpbench/terrain"
 )
 
-// Frame is what one picture shows: the terrain mesh, the liquid surface and how to
-// colour it. A Frame the Mailbox hands out owns its slices; the terrain mesh is shared
+// Frame is what one picture shows: the terrain mesh, the floating bodies, the liquid
+// surface and how to colour it. A Frame the Mailbox hands out owns its slices; the terrain mesh is shared
 // and never changed (a terrain change comes as a new mesh and a new TerrainVersion).
 type Frame struct {
 	Time  float64    // simulated s
@@ -48,14 +48,22 @@ type Frame struct {
 	// Topology changes when Indices do (the renderer uploads them only then); 0 means
 	// unknown (always uploaded).
 	Topology uint64
+
+	// The floating bodies' surfaces (scene.BodyMesh's arrays), world space: positions
+	// and unit normals (xyz), an sRGB colour a vertex, triangles counter-clockwise seen
+	// from outside. They are drawn lit and shadowed like the terrain, in their own
+	// colours, and cast the key light's shadow; empty when there are none.
+	BodyPositions, BodyNormals, BodyColors []float32
+	BodyIndices                            []uint32
+
 	// Seq numbers published frames, from 1.
 	Seq uint64
 }
 
 // FrameOf is the frame of sc's current state with the liquid surface surf (nil: no
 // liquid): the run loop publishes it, screenshots and recordings draw it. Its arrays are
-// surf's, not copies: publish or draw it before the next build. It runs on the goroutine
-// that drives sc.
+// surf's and the scene's body mesh's (scene.BodyMesh), not copies: publish or draw it
+// before the next build. It runs on the goroutine that drives sc.
 func FrameOf(sc *scene.Scene, surf *surface.Mesh) (Frame, error) {
 	tm, version, err := sc.TerrainMesh()
 	if err != nil {
@@ -74,6 +82,13 @@ func FrameOf(sc *scene.Scene, surf *surface.Mesh) (Frame, error) {
 	}
 	if surf != nil {
 		f.Positions, f.Normals, f.Opacity, f.Indices = surf.Positions, surf.Normals, surf.Opacity, surf.Indices
+	}
+	bm, err := sc.BodyMesh()
+	if err != nil {
+		return Frame{}, err
+	}
+	if bm != nil {
+		f.BodyPositions, f.BodyNormals, f.BodyColors, f.BodyIndices = bm.Positions, bm.Normals, bm.Colors, bm.Indices
 	}
 	if c, v, ok := sc.Camera(); ok {
 		if f.Camera, err = SceneCamera(c, f.Box); err != nil {
@@ -138,6 +153,10 @@ func (mb *Mailbox) Publish(f Frame) {
 	dst.Normals = append(dst.Normals[:0], f.Normals...)
 	dst.Opacity = append(dst.Opacity[:0], f.Opacity...)
 	dst.Indices = append(dst.Indices[:0], f.Indices...)
+	dst.BodyPositions = append(dst.BodyPositions[:0], f.BodyPositions...)
+	dst.BodyNormals = append(dst.BodyNormals[:0], f.BodyNormals...)
+	dst.BodyColors = append(dst.BodyColors[:0], f.BodyColors...)
+	dst.BodyIndices = append(dst.BodyIndices[:0], f.BodyIndices...)
 	dst.Topology = mb.topo
 	dst.Seq = mb.seq
 

@@ -135,8 +135,8 @@ func (h *Host) Toggle(src *Source) (open bool, err error) {
 
 // RenderOptions choose what a picture shows besides the frame and the camera.
 type RenderOptions struct {
-	HideLiquid  bool // the terrain (and the walls' glass, Frame.Walls) alone (comparisons, tests)
-	HideTerrain bool // the liquid alone
+	HideLiquid  bool // no liquid: the terrain, the floating bodies and the walls' glass (Frame.Walls) (comparisons, tests)
+	HideTerrain bool // the liquid alone (no terrain, no bodies)
 }
 
 // Render draws f from cam into a width x height picture offscreen (a hidden window's

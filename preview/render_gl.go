@@ -16,7 +16,8 @@ import (
 // renderer draws frames with OpenGL 3.3 core in the context current on the calling
 // thread. Its buffers are reused: positions, normals and opacity go up with
 // glBufferSubData every frame, the indices only when the topology changed, the terrain
-// only when it changed; a buffer grows (by half again) when a frame outgrows it.
+// only when it changed, the floating bodies every frame (they move; a few thousand
+// vertices); a buffer grows (by half again) when a frame outgrows it.
 type renderer struct {
 	terrainProg, liquidProg uint32
 	tu, lu                  uniforms
@@ -57,6 +58,19 @@ type renderer struct {
 	wallTop          float32
 	wallKey          wallKey
 	wallVerts, wallN []float32 // scratch for the quads' vertices
+	// The floating bodies (Frame.BodyPositions...): their program, buffers and triangles'
+	// index count (0: none), their box, and a number that changes with every upload of
+	// them (the shadow map draws them again then).
+	bodyProg               uint32
+	bu                     uniforms
+	bodyVAO                uint32
+	bPos, bNrm, bCol, bIdx buffer
+	bodyCount              int32
+	bodyLo, bodyHi         [3]float64
+	bodySeq                uint64
+	// box is the last uploaded frame's domain (Frame.Box): with bodies, the shadow map
+	// is fitted to it as well, so that a body anywhere in the domain casts its shadow.
+	box Box
 }
 
 // wallUniforms are the wall program's uniform locations.
@@ -122,8 +136,9 @@ var terrainVS = loadShader("terrain.vert.glsl")
 var terrainFS = loadShader("terrain.frag.glsl")
 
 // shaders/terrain_shading.glsl is the terrain's material and lighting (linear RGB),
-// included by the terrain's shader and the liquid's, which composites against it (see
-// liquidFS).
+// included by the terrain's shader, the liquid's, which composites against it (see
+// liquidFS), and the floating bodies', which take its lighting (litLinear) in their own
+// colour (bodyFS).
 //
 // keyShadow is the share of the key light that reaches p (normal n): 0 in the terrain's
 // shadow, 1 in the light, from the light's depth map (shadow_gl.go) looked up 1.5 texels
@@ -194,6 +209,15 @@ var liquidFS = loadShader("liquid.frag.glsl")
 // along the top edge.
 var wallVS = loadShader("wall.vert.glsl")
 var wallFS = loadShader("wall.frag.glsl")
+
+// The floating bodies (shaders/body.*.glsl, Frame.BodyPositions): opaque, drawn right
+// after the terrain with its lighting (the shared litLinear: hemisphere ambient, the key
+// light's Lambert term and its shadow, the same encoding) in each vertex's own colour
+// (sRGB, made linear) instead of the terrain's checker. They are closed and outward, so
+// their back faces are culled; they write depth, so the liquid drawn after is hidden
+// behind them, and they are drawn into the shadow map (shadow_gl.go).
+var bodyVS = loadShader("body.vert.glsl")
+var bodyFS = loadShader("body.frag.glsl")
 
 // wallQuads appends the walls' triangles (positions and inward normals) for box, the
 // walled sides (-x, +x, -y, +y) and the rim's top z.
@@ -320,8 +344,15 @@ func newRenderer(stills bool) (*renderer, error) {
 		gl.DeleteProgram(r.liquidProg)
 		return nil, err
 	}
+	if r.bodyProg, err = linkProgram(bodyVS, bodyFS); err != nil {
+		gl.DeleteProgram(r.terrainProg)
+		gl.DeleteProgram(r.liquidProg)
+		gl.DeleteProgram(r.wallProg)
+		return nil, err
+	}
 	r.tu.find(r.terrainProg)
 	r.lu.find(r.liquidProg)
+	r.bu.find(r.bodyProg)
 	wl := func(name string) int32 { return gl.GetUniformLocation(r.wallProg, gl.Str(name+"\x00")) }
 	r.wu = wallUniforms{viewProj: wl("uViewProj"), eye: wl("uEye"), top: wl("uTop"), edge: wl("uEdge")}
 	shadowSize, software := int32(ShadowMapSize), isSoftwareRenderer(gl.GoStr(gl.GetString(gl.RENDERER)))
@@ -366,6 +397,14 @@ func newRenderer(stills bool) (*renderer, error) {
 	r.wPos, r.wNrm = newBuf(gl.ARRAY_BUFFER), newBuf(gl.ARRAY_BUFFER)
 	attrib(r.wPos, 0, 3)
 	attrib(r.wNrm, 1, 3)
+
+	gl.GenVertexArrays(1, &r.bodyVAO)
+	gl.BindVertexArray(r.bodyVAO)
+	r.bPos, r.bNrm, r.bCol, r.bIdx = newBuf(gl.ARRAY_BUFFER), newBuf(gl.ARRAY_BUFFER), newBuf(gl.ARRAY_BUFFER), newBuf(gl.ELEMENT_ARRAY_BUFFER)
+	attrib(r.bPos, 0, 3)
+	attrib(r.bNrm, 1, 3)
+	attrib(r.bCol, 2, 3)
+	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.bIdx.id)
 	gl.BindVertexArray(0)
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		return nil, fmt.Errorf("OpenGL error 0x%x while setting up the renderer", e)
@@ -375,15 +414,17 @@ func newRenderer(stills bool) (*renderer, error) {
 
 // delete frees the renderer's GL objects (the context must be current).
 func (r *renderer) delete() {
-	for _, b := range []*buffer{&r.tPos, &r.tNrm, &r.tIdx, &r.lPos, &r.lNrm, &r.lOp, &r.lIdx, &r.wPos, &r.wNrm} {
+	for _, b := range []*buffer{&r.tPos, &r.tNrm, &r.tIdx, &r.lPos, &r.lNrm, &r.lOp, &r.lIdx, &r.wPos, &r.wNrm, &r.bPos, &r.bNrm, &r.bCol, &r.bIdx} {
 		gl.DeleteBuffers(1, &b.id)
 	}
 	gl.DeleteVertexArrays(1, &r.terrainVAO)
 	gl.DeleteVertexArrays(1, &r.liquidVAO)
 	gl.DeleteVertexArrays(1, &r.wallVAO)
+	gl.DeleteVertexArrays(1, &r.bodyVAO)
 	gl.DeleteProgram(r.terrainProg)
 	gl.DeleteProgram(r.liquidProg)
 	gl.DeleteProgram(r.wallProg)
+	gl.DeleteProgram(r.bodyProg)
 	if r.shadow != nil {
 		r.shadow.delete()
 	}
@@ -443,12 +484,32 @@ func (r *renderer) upload(f *Frame) {
 		r.wNrm.upload(f32ptr(r.wallN), 4*len(r.wallN))
 		r.wallCount, r.wallTop, r.wallKey = int32(len(r.wallVerts)/3), f.WallTop, k
 	}
+	r.box = f.Box
+	// The bodies move every frame: all their arrays go up each time (a few thousand
+	// vertices). Arrays that do not match (a position without its normal or colour) are
+	// not drawn.
+	nb := len(f.BodyPositions)
+	if len(f.BodyIndices) > 0 && nb >= 3 && len(f.BodyNormals) == nb && len(f.BodyColors) == nb {
+		gl.BindVertexArray(r.bodyVAO)
+		r.bPos.upload(f32ptr(f.BodyPositions), 4*nb)
+		r.bNrm.upload(f32ptr(f.BodyNormals), 4*nb)
+		r.bCol.upload(f32ptr(f.BodyColors), 4*nb)
+		r.bIdx.upload(u32ptr(f.BodyIndices), 4*len(f.BodyIndices))
+		r.bodyCount = int32(len(f.BodyIndices))
+		r.bodyLo, r.bodyHi, _ = meshBounds(f.BodyPositions)
+		r.bodySeq++
+	} else {
+		r.bodyCount = 0
+	}
 	gl.BindVertexArray(0)
 }
 
 // drawOptions choose what a picture shows.
 type drawOptions struct {
 	hideLiquid, hideTerrain bool
+	// hideBodies leaves the floating bodies out: the liquid alone, or the scaled target's
+	// terrain cache (the bodies move: its per-frame pass draws them).
+	hideBodies bool
 	// hideWalls leaves the walls' glass out (Frame.Walls): the scaled target's terrain
 	// cache, whose liquid pass draws them every frame.
 	hideWalls bool
@@ -493,6 +554,19 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.Enable(gl.CULL_FACE)
 		gl.CullFace(gl.BACK)
 		gl.DrawElementsWithOffset(gl.TRIANGLES, r.terrainCount, gl.UNSIGNED_INT, 0)
+		gl.Disable(gl.CULL_FACE)
+	}
+	if r.bodyCount > 0 && !opt.hideBodies { // the floating bodies, lit as the terrain (bodyFS)
+		gl.Disable(gl.BLEND)
+		gl.DepthMask(true)
+		gl.UseProgram(r.bodyProg)
+		gl.UniformMatrix4fv(r.bu.viewProj, 1, false, &r.vp[0])
+		gl.Uniform3f(r.bu.lightDir, light[0], light[1], light[2])
+		shadow.bind(&r.bu)
+		gl.BindVertexArray(r.bodyVAO)
+		gl.Enable(gl.CULL_FACE) // closed and outward, as the terrain
+		gl.CullFace(gl.BACK)
+		gl.DrawElementsWithOffset(gl.TRIANGLES, r.bodyCount, gl.UNSIGNED_INT, 0)
 		gl.Disable(gl.CULL_FACE)
 	}
 	if r.haveLiquid && r.liquidCount > 0 && !opt.hideLiquid {

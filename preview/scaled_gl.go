@@ -19,9 +19,12 @@ import (
 //
 // The terrain is drawn into a picture of its own (colour and depth) and kept while the
 // view, the size, the terrain and the shadow switch stay the same; each frame copies it
-// into the picture and draws only the liquid over it. On a software renderer the
-// terrain's triangles (up to SoftwareTriangleBudget) are most of a frame's fixed cost,
-// and while a run plays the camera mostly holds still.
+// into the picture and draws only the floating bodies and the liquid over it (the bodies
+// move every frame: they are never cached). On a software renderer the terrain's
+// triangles (up to SoftwareTriangleBudget) are most of a frame's fixed cost, and while a
+// run plays the camera mostly holds still. While bodies cast the key light's shadow (the
+// shadow switch on), their shadow falls on the terrain too: the terrain is then drawn
+// every frame, not cached.
 type scaledTarget struct {
 	pic, terrain colorDepth
 	terrainKey   terrainKey // what terrain holds; valid when terrainOK
@@ -102,14 +105,23 @@ func (t *colorDepth) free() {
 }
 
 // draw draws r's last uploaded frame from c at w x h into the picture: the terrain from
-// its cache (drawn again when its key changed), then the liquid over it.
+// its cache (drawn again when its key changed), then the bodies and the liquid over it;
+// or everything, when the bodies' shadows fall on the terrain.
 func (t *scaledTarget) draw(r *renderer, c Camera, w, h int32, col [3]float32) error {
+	if r.bodyCount > 0 && !r.shadowsOff && r.shadow != nil {
+		if err := t.pic.ensure(w, h); err != nil {
+			return err
+		}
+		r.draw(c, int(w), int(h), col, drawOptions{})
+		t.terrainOK = false
+		return nil
+	}
 	key := terrainKey{cam: c, w: w, h: h, mesh: r.terrainDrawn, shadowsOff: r.shadowsOff}
 	if !t.terrainOK || key != t.terrainKey {
 		if err := t.terrain.ensure(w, h); err != nil {
 			return err
 		}
-		r.draw(c, int(w), int(h), col, drawOptions{hideLiquid: true, hideWalls: true})
+		r.draw(c, int(w), int(h), col, drawOptions{hideLiquid: true, hideWalls: true, hideBodies: true})
 		t.terrainKey, t.terrainOK = key, true
 	}
 	if err := t.pic.ensure(w, h); err != nil {

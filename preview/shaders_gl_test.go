@@ -18,6 +18,7 @@ var shaderPrograms = []struct{ name, vs, fs string }{
 	{"shadow", shadowVS, shadowFS},
 	{"scaled", scaledVS, scaledFS},
 	{"wall", wallVS, wallFS},
+	{"body", bodyVS, bodyFS},
 }
 
 // TestShaderSources: every shader file of shaders/ is a whole source once its #include

@@ -2,10 +2,11 @@ package preview
 
 import "math"
 
-// The key light's shadow: the terrain is drawn once from the light into a depth map
-// (shadow_gl.go), and the terrain's and the liquid's shaders darken the key light's
-// contribution where the map says something lies between them and the light, so that
-// the liquid sits on the ground and overhangs shade what is under them.
+// The key light's shadow: the terrain (and the floating bodies) is drawn from the light
+// into a depth map (shadow_gl.go), and the terrain's, the bodies' and the liquid's
+// shaders darken the key light's contribution where the map says something lies between
+// them and the light, so that the liquid sits on the ground, overhangs shade what is
+// under them and a floating body shadows the liquid and the floor.
 
 // lightViewProjection is the orthographic world-to-clip matrix of the key light (dir:
 // towards the light, unit) that fits the box [lo, hi] tightly: the light looks along

@@ -7,7 +7,6 @@ uniform vec3 uLightDir;
 uniform vec3 uColor;
 uniform vec3 uSigma;
 uniform float uDepthMax;
-uniform float uChecker;
 layout(location = 0, index = 0) out vec4 fragColor;
 layout(location = 0, index = 1) out vec4 fragBehind;
 

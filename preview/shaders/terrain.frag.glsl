@@ -2,7 +2,6 @@
 in vec3 vPos;
 in vec3 vNormal;
 uniform vec3 uLightDir;
-uniform float uChecker;
 out vec4 fragColor;
 
 #include "terrain_shading.glsl"
