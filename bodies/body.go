@@ -24,6 +24,7 @@ type Body struct {
 
 	submerged float64 // the volume below the liquid at the last update, m^3
 	wet       bool    // liquid rings the body at the last update
+	rel       vec     // its velocity less the surface's flow at the last update, m/s
 	removed   bool
 }
 
@@ -63,6 +64,10 @@ func (b *Body) Submerged() float64 { return b.submerged }
 
 // Volume is the body's volume, m^3 (its sampled solid's).
 func (b *Body) Volume() float64 { return b.shape.Volume }
+
+// Wake is the body's velocity relative to the liquid's surface around it at the last
+// update (m/s; zero out of the liquid): what its wake's waves grow with.
+func (b *Body) Wake() (x, y, z float64) { return b.rel.X, b.rel.Y, b.rel.Z }
 
 // Removed tells whether the body was removed (World.Remove).
 func (b *Body) Removed() bool { return b.removed }

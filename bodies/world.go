@@ -344,6 +344,10 @@ func (w *World) stepBody(b *Body, dt float64, liq Liquid) {
 		}
 	}
 	b.submerged = sub
+	b.rel = vec{}
+	if wet && sub > 0 {
+		b.rel = b.v.Sub(vec{X: 1.5 * lv.vx, Y: 1.5 * lv.vy})
+	}
 	force.Z -= b.mass * st.Gravity
 	if b.pushing {
 		if w.time < b.pushUntil {

@@ -18,7 +18,7 @@ type terrainExport struct {
 }
 
 // exportFrame writes frame's liquid surface m as <name>_<frame>.<ext> in the export
-// folder and, when the terrain is not the one last written (the first export, a
+// folder, the floating bodies (when there are some) as bodies_<name>_<frame>.<ext>, and, when the terrain is not the one last written (the first export, a
 // sim:terrain since), the terrain mesh as terrain_<name>_<k>.<ext>, k = 0, 1, ... (not
 // <name>_..., which a sequence importer or a <name>_* pattern would take for a frame): a
 // frame's terrain is the last terrain file written at or before it, so that Blender or
@@ -32,6 +32,11 @@ func (w *frameWork) exportFrame(sc *scene.Scene, frame int, m *surface.Mesh) err
 	path := filepath.Join(w.export.Dir, fmt.Sprintf("%s_%06d.%s", name, frame, f.Ext()))
 	if err := m.WriteFileFormat(path, f); err != nil {
 		return err
+	}
+	if sc.BodyCount() > 0 {
+		if err := sc.ExportBodies(filepath.Join(w.export.Dir, fmt.Sprintf("bodies_%s_%06d.%s", name, frame, f.Ext())), f); err != nil {
+			return err
+		}
 	}
 	tm, version, err := sc.TerrainMesh()
 	if err != nil {

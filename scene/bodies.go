@@ -7,6 +7,7 @@ import (
 
 	"github.com/vpbench/vpbench/bodies"
 	"github.com/vpbench/vpbench/terrain"
+	"github.com/vpbench/vpbench/waves"
 )
 
 // BodyStep is the simulated time between two updates of the bodies, s: every
@@ -150,15 +151,46 @@ func (s *Scene) stepWithBodies(n int) {
 			t0 := time.Now()
 			s.bodies.world.SetTime(s.sim.Time() - float64(k)*s.sim.Dt())
 			if err := w.Couple(s.sim, float64(k)*s.sim.Dt()); err != nil {
-				// Only a device backend's refusal could get here: the bodies stop
-				// pushing the liquid, and say so once.
 				s.bodyErr = fmt.Errorf("bodies: %w", err)
 			}
+			s.bodyWakes(float64(k) * s.sim.Dt())
 			spent += time.Since(t0)
 		}
 	}
 	s.bodies.last = spent
 }
+
+// bodyWakes starts the bodies' wakes on the waves (when they run): a body moving
+// through the liquid at v relative to its surface for dt pushes aside about its submerged
+// volume times v dt over its length, spread on a ring of its horizontal radius R: a crest
+// of V_sub / (pi R^2) times min(1, |v| dt / R), at most half the height of its centre of
+// mass over its lowest point.
+func (s *Scene) bodyWakes(dt float64) {
+	if s.waves.sys == nil {
+		return
+	}
+	t := s.sim.Time()
+	for _, b := range s.bodies.world.Bodies() {
+		vx, vy, vz := b.Wake()
+		v := math.Sqrt(vx*vx + vy*vy + vz*vz)
+		sub := b.Submerged()
+		if sub <= 0 || v < WakeMinSpeed {
+			continue
+		}
+		sh := b.Shape()
+		r := math.Max(math.Hypot(sh.Max.X-sh.Min.X, sh.Max.Y-sh.Min.Y)/2, 2*s.domain.Dx)
+		x, y, z := b.Position()
+		a := sub / (math.Pi * r * r) * math.Min(1, v*dt/r)
+		a = math.Min(a, (z-b.Lowest())/2)
+		if a > WaveMinAmplitude {
+			s.waves.sys.Impact(waves.Impact{X: x, Y: y, Z: b.Lowest(), Amplitude: a, Radius: r, Time: t})
+			s.waves.queued = true
+		}
+	}
+}
+
+// WakeMinSpeed is the least speed through the liquid at which a body makes a wake, m/s.
+const WakeMinSpeed = 0.002
 
 // BodyError is the error the bodies' coupling met, if any (then they stop lifting).
 func (s *Scene) BodyError() error { return s.bodyErr }

@@ -1,6 +1,11 @@
 package scene
 
-import "github.com/vpbench/vpbench/internal/meshio"
+import (
+	"errors"
+
+	"github.com/vpbench/vpbench/internal/meshio"
+	"github.com/vpbench/vpbench/terrain"
+)
 
 // ExportMeshFormat writes the liquid surface mesh of the current state to path in
 // format f (OBJ, binary or ASCII PLY), whatever the name's extension. Missing folders
@@ -25,4 +30,22 @@ func (s *Scene) ExportTerrain(path string, f meshio.Format) (version int, err er
 		return 0, err
 	}
 	return version, m.WriteFileFormat(path, f)
+}
+
+// ErrNoBodies is ExportBodies' error when the scene has no floating bodies.
+var ErrNoBodies = errors.New("there are no floating bodies to export (sim:body makes one)")
+
+// ExportBodies writes the floating bodies' surfaces as they are now (BodyMesh: every
+// body in one mesh, in the world frame of the terrain's and the liquid's files) to path
+// in format f.
+func (s *Scene) ExportBodies(path string, f meshio.Format) error {
+	bm, err := s.BodyMesh()
+	if err != nil {
+		return err
+	}
+	if bm == nil {
+		return ErrNoBodies
+	}
+	m := terrain.Mesh{Positions: bm.Positions, Normals: bm.Normals, Indices: bm.Indices}
+	return m.WriteFileFormat(path, f)
 }

@@ -2,7 +2,9 @@ package script
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 )
@@ -140,5 +142,71 @@ func TestBodyErrors(t *testing.T) {
 	} {
 		_, err := LoadSource("b.lua", []byte(small+c.src+"\n"), opts(nil))
 		wantError(t, err, "b.lua", 2, append([]string{"sim:body"}, c.want...)...)
+	}
+}
+
+// TestExportBodies: sim:export_bodies writes the bodies' surfaces as an OBJ around where
+// the body is; with no bodies it says so.
+func TestExportBodies(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, err := LoadSource("e.lua", []byte(small+`sim:export_bodies("none.obj")`+"\n"), opts(nil))
+	wantError(t, err, "e.lua", 2, "sim:export_bodies", "no floating bodies")
+	s := mustLoad(t, "e.lua", small+`sim:body{ solid = vp.box{ min = {0.003, 0.003, 0.002}, max = {0.007, 0.007, 0.004} }, density = 500 }
+sim:export_bodies("box.obj")
+`, opts(nil))
+	_ = s
+	data, err := os.ReadFile("box.obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	lo, hi := [3]float64{1, 1, 1}, [3]float64{-1, -1, -1}
+	for _, l := range strings.Split(string(data), "\n") {
+		var v [3]float64
+		if _, err := fmt.Sscanf(l, "v %g %g %g", &v[0], &v[1], &v[2]); err == nil {
+			n++
+			for a := range 3 {
+				lo[a], hi[a] = min(lo[a], v[a]), max(hi[a], v[a])
+			}
+		}
+	}
+	want := [2][3]float64{{0.003, 0.003, 0.002}, {0.007, 0.007, 0.004}}
+	for a := range 3 {
+		if math.Abs(lo[a]-want[0][a]) > 3e-4 || math.Abs(hi[a]-want[1][a]) > 3e-4 {
+			t.Errorf("axis %d: the exported body spans [%g, %g], the box [%g, %g]", a, lo[a], hi[a], want[0][a], want[1][a])
+		}
+	}
+	if n < 8 {
+		t.Errorf("%d vertices in the body's OBJ", n)
+	}
+}
+
+// TestBodyWake: with waves on, a box pushed across a still pool leaves wave particles
+// behind it; left floating still, it makes none once it has settled.
+func TestBodyWake(t *testing.T) {
+	count := func(push string) int {
+		s := mustLoad(t, "wake.lua", `local sim = vp.sim{ size = {0.04, 0.04}, height = 0.03, dx = 0.001, workers = 1, waves = "on" }
+sim:fill{ at = {0.01, 0.01, 0.001}, level = 0.008 }
+local b = sim:body{ solid = vp.box{ min = {-0.004, -0.004, -0.0015}, max = {0.004, 0.004, 0.0015} },
+  density = 500, at = {0.012, 0.02, 0.0080} }
+sim:at(1.5, function() `+push+` end)
+`, opts(nil))
+		for s.Scene().Time() < 1.5 {
+			if _, err := s.Advance(50); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := s.Scene().WaveCount()
+		for s.Scene().Time() < 1.8 {
+			if _, err := s.Advance(10); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("%q: %d wave particles at 1.5 s, %d at 1.8 s", push, before, s.Scene().WaveCount())
+		return s.Scene().WaveCount()
+	}
+	still, pushed := count(""), count(`b:push{ force = {4e-3, 0, 0}, duration = 0.3 }`)
+	if pushed <= still || pushed < 10 {
+		t.Errorf("%d wave particles behind the pushed box, %d beside the still one", pushed, still)
 	}
 }

@@ -270,6 +270,7 @@ var apiSpecs = map[string][]apiArg{
 	"sim:info":           {},
 	"sim:export_mesh":    {posArg("outpath:obj|ply"), optArg(tableArg("ascii:bool"))},
 	"sim:export_terrain": {posArg("outpath:obj|ply"), optArg(tableArg("ascii:bool"))},
+	"sim:export_bodies":  {posArg("outpath:obj|ply"), optArg(tableArg("ascii:bool"))},
 	"sim:camera":         {tableArg("eye:vec3!", "target:vec3!", "fov:fov")},
 	"sim:screenshot":     {posArg("outpath:png")},
 	"sim:record":         {tableArg("path:outpath:mp4|png!", "fps:fps")},

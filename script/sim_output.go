@@ -14,6 +14,7 @@ import (
 func (s *Scenario) outputMethods() []decl {
 	return []decl{
 		{"export_mesh", s.simExportMesh, "sim:export_mesh(path[, {ascii}]): writes the liquid surface, OBJ or PLY (binary, or ASCII)"},
+		{"export_bodies", s.simExportBodies, "sim:export_bodies(path[, {ascii}]): writes the floating bodies' surfaces as they are now, OBJ or PLY (binary, or ASCII)"},
 		{"export_terrain", s.simExportTerrain, "sim:export_terrain(path[, {ascii}]): writes the terrain's mesh, OBJ or PLY (binary, or ASCII)"},
 		{"camera", s.simCamera, "sim:camera{eye, target, fov}: the preview's camera (sim:camera(nil): back to the presets)"},
 		{"screenshot", s.simScreenshot, "sim:screenshot(path): writes the preview's picture of the state now, PNG"},

@@ -25,6 +25,12 @@ func (s *Scenario) simExportTerrain(L *lua.LState) int {
 	})
 }
 
+// simExportBodies is sim:export_bodies(path[, {ascii = true}]): the floating bodies'
+// surfaces as they are now, OBJ or PLY.
+func (s *Scenario) simExportBodies(L *lua.LState) int {
+	return s.exportMeshCall(L, "export_bodies", s.scene.ExportBodies)
+}
+
 // exportMeshCall is sim:export_mesh's and sim:export_terrain's call: the path (a safe
 // output path), the format from its name and the options table, then write, with the
 // watchdog paused (a first call builds the terrain mesh).

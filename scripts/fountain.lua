@@ -22,7 +22,7 @@ local rate = vp.param("rate", 3e-6)
 
 local sim = vp.sim{
   size = {0.1, 0.1}, height = 0.05, dx = dx, layers = 1, dt = "auto", viscosity = 1e-6,
-  liquid = "water", waves = vp.param("waves", "on"), wave_amplitude = 2,
+  liquid = "water", waves = vp.param("waves", "on"), wave_amplitude = 2, wave_particles = 3000,
 }
 
 local cx, cy = 0.05, 0.05
