@@ -57,10 +57,10 @@ func box(t testing.TB, c, s vec) *Shape {
 	return sh
 }
 
-// run couples w to sim for seconds, updating every bodyStep of simulated time.
+// run couples w to sim for seconds, updating every Interval of simulated time.
 func run(t testing.TB, sim *gpusim.Sim, w *World, seconds float64) {
 	t.Helper()
-	k := max(1, int(math.Floor(1.0/60/sim.Dt())))
+	k := max(1, int(math.Floor(Interval/sim.Dt())))
 	for sim.Time() < seconds {
 		sim.Step(k)
 		if err := w.Couple(sim, float64(k)*sim.Dt()); err != nil {
@@ -317,7 +317,7 @@ func TestJostling(t *testing.T) {
 	sim, w := jostle(t, 1, 10)
 	bs := w.Bodies()
 	for _, a := range bs {
-		t.Logf("body %d at (%.1f, %.1f, %.1f) mm, %.1f mm/s", a.id, a.x.X*1e3, a.x.Y*1e3, a.x.Z*1e3, a.v.Len()*1e3)
+		t.Logf("body %d at (%.1f, %.1f, %.1f) mm, %.1f mm/s, asleep %v", a.id, a.x.X*1e3, a.x.Y*1e3, a.x.Z*1e3, a.v.Len()*1e3, a.asleep)
 		r := a.q.matrix()
 		pts := append([][3]float32(nil), a.shape.Contact...)
 		for i := range a.shape.X {
@@ -354,5 +354,50 @@ func TestJostling(t *testing.T) {
 	added, removed, _ := sim.Accounting()
 	if v := sim.Volume(); math.Abs(v-(added-removed)) > 1e-9*v {
 		t.Errorf("volume %g, added - removed %g", v, added-removed)
+	}
+}
+
+// TestSleepAndWake: a box resting on a dry floor falls asleep after SleepTime; liquid
+// poured around it wakes it and it floats up; once the pool's slosh has died it sleeps
+// again; a push wakes it and moves it.
+func TestSleepAndWake(t *testing.T) {
+	const dx, n = 0.001, 40
+	sim, w := pool(t, n, dx, 0.05, 0, 2)
+	sh := box(t, vec{X: 0.5, Y: 0.5, Z: 0.5}, vec{X: 0.008, Y: 0.008, Z: 0.003})
+	b, err := w.Add(sh, 500, [3]float64{0.02, 0.02, floorZ + 0.002}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, sim, w, 1)
+	if !b.Asleep() {
+		t.Fatalf("after 1 s on the dry floor the box is awake (moving %.3g mm/s)", b.v.Len()*1e3)
+	}
+	if _, err := sim.Fill(dx/2, dx/2, floorZ+dx/4, floorZ+0.006); err != nil {
+		t.Fatal(err)
+	}
+	run(t, sim, w, sim.Time()+0.05)
+	if b.Asleep() {
+		t.Fatal("water poured around the sleeping box did not wake it")
+	}
+	run(t, sim, w, sim.Time()+2)
+	if low := b.Lowest(); low < floorZ+0.002 {
+		t.Errorf("the box did not float up: its lowest point is %.2f mm over the floor", (low-floorZ)*1e3)
+	}
+	for end := sim.Time() + 10; !b.Asleep() && sim.Time() < end; { // until the pool's slosh dies
+		run(t, sim, w, sim.Time()+0.1)
+	}
+	if !b.Asleep() {
+		t.Errorf("still on still water after 4 s, the box is awake (moving %.3g mm/s, turning %.3g rad/s, still for %.2f s)", b.v.Len()*1e3, b.w.Len(), b.still)
+	}
+	x0 := b.x.X
+	if err := b.Push(w.Time(), [3]float64{1e-3, 0, 0}, nil, 0.2); err != nil {
+		t.Fatal(err)
+	}
+	if b.Asleep() {
+		t.Fatal("a push did not wake the box")
+	}
+	run(t, sim, w, sim.Time()+0.5)
+	if b.x.X-x0 < 0.002 {
+		t.Errorf("pushed for 0.2 s, the box moved %.2f mm", (b.x.X-x0)*1e3)
 	}
 }

@@ -25,7 +25,21 @@ type Body struct {
 	submerged float64 // the volume below the liquid at the last update, m^3
 	wet       bool    // liquid rings the body at the last update
 	rel       vec     // its velocity less the surface's flow at the last update, m/s
-	removed   bool
+	moved     bool    // a contact with another body moved it in this pass (World.Step)
+
+	// The last update's liquid around it and its rectangle of cells (World.surface,
+	// place), and its displacement per column (flushSplat).
+	level    level
+	foot     footprint
+	splatCol []int32
+	splatVol []float64
+	// Sleep (World.Step): how long it has been still, whether it sleeps, and the liquid
+	// around it when it fell asleep.
+	still      float64
+	asleep     bool
+	sleepLevel level
+	sleepWet   bool
+	removed    bool
 }
 
 // ID is the body's number, from 1 in the order a World made them.
@@ -101,7 +115,14 @@ func (b *Body) setDensity(rho float64) error {
 
 // SetDensity changes the body's density (kg/m^3; a swab that soaks up liquid grows
 // denser): its mass and inertia follow, its motion is kept.
-func (b *Body) SetDensity(rho float64) error { return b.setDensity(rho) }
+func (b *Body) SetDensity(rho float64) error {
+	b.wake()
+	return b.setDensity(rho)
+}
+
+// Asleep tells whether the body sleeps: still for a while in unchanging liquid, it is
+// not stepped until something changes (docs/bodies.md, "Cost").
+func (b *Body) Asleep() bool { return b.asleep }
 
 // SetVelocity sets the body's velocity (m/s).
 func (b *Body) SetVelocity(x, y, z float64) error {
@@ -110,6 +131,7 @@ func (b *Body) SetVelocity(x, y, z float64) error {
 		return fmt.Errorf("velocity {%g, %g, %g}: each component must be a finite number (m/s)", x, y, z)
 	}
 	b.v = v
+	b.wake()
 	return nil
 }
 
@@ -131,5 +153,6 @@ func (b *Body) Push(now float64, f [3]float64, at *[3]float64, duration float64)
 		}
 	}
 	b.pushF, b.pushAt, b.pushUntil, b.pushing = fv, p.Sub(b.x), now+duration, true
+	b.wake()
 	return nil
 }

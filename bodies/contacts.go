@@ -33,56 +33,55 @@ func (w *World) terrainContacts(b *Body) {
 		return
 	}
 	iw := r.mulM(b.inertia).mulM(r.transpose())
-	// One contact per direction (the normals are along the axes): at the points' centre,
-	// weighted by depth, so that a box flat on the floor gets its impulse under its
-	// centre of mass (many points' impulses one after another set it rocking).
-	var group [6]struct {
-		r     vec
-		wsum  float64
-		depth float64
+	inv := iw.inverse()
+	// Projected Gauss-Seidel with accumulated impulses: each point's normal impulse
+	// (lambda >= 0) is corrected in turn, pgsIterations times, so that impulses at
+	// points in sequence converge to the support the body's points share (one impulse
+	// at a time, each only pushing, set a box flat on the floor rocking, and a swab
+	// resting on an edge sank through it a little every update).
+	if cap(w.lambda) < len(w.cont) {
+		w.lambda, w.vn0, w.kn = make([]float64, len(w.cont)), make([]float64, len(w.cont)), make([]float64, len(w.cont))
 	}
-	for _, k := range w.cont {
-		d := axisOf(k.n)
-		g := &group[d]
-		wt := k.depth + 1e-9
-		g.r = g.r.Add(k.r.Scale(wt))
-		g.wsum += wt
-		g.depth = max(g.depth, k.depth)
+	lambda, vn0, kn := w.lambda[:len(w.cont)], w.vn0[:len(w.cont)], w.kn[:len(w.cont)]
+	for i, c := range w.cont {
+		lambda[i] = 0
+		vn0[i] = b.v.Add(b.w.Cross(c.r)).Dot(c.n)
+		kn[i] = 1/b.mass + inv.mul(c.r.Cross(c.n)).Cross(c.r).Dot(c.n)
 	}
-	var move vec
-	for range contactPasses {
-		for d := range group {
-			if g := &group[d]; g.wsum > 0 {
-				w.impulse(b, nil, iw, mat3{}, g.r.Scale(1/g.wsum), vec{}, axisNormals[d])
+	for range pgsIterations {
+		for i, c := range w.cont {
+			vel := b.v.Add(b.w.Cross(c.r))
+			vn := vel.Dot(c.n)
+			target := 0.0
+			if vn0[i] < -2*w.st.Gravity*w.dt { // landing, not resting: it bounces
+				target = -w.st.Restitution * vn0[i]
 			}
+			l := max(lambda[i]+(target-vn)/kn[i], 0)
+			dl := l - lambda[i]
+			lambda[i] = l
+			imp := c.n.Scale(dl)
+			// Friction: the tangential slip stopped, up to Friction times the support.
+			vt := vel.Sub(c.n.Scale(vn))
+			if sl := vt.Len(); sl > 1e-12 && l > 0 {
+				t := vt.Scale(1 / sl)
+				kt := 1/b.mass + inv.mul(c.r.Cross(t)).Cross(c.r).Dot(t)
+				imp = imp.Sub(t.Scale(min(sl/kt, w.st.Friction*l/float64(pgsIterations))))
+			}
+			b.v = b.v.Add(imp.Scale(1 / b.mass))
+			b.w = b.w.Add(inv.mul(c.r.Cross(imp)))
 		}
 	}
-	// Out along each direction by the deepest point's depth that way.
-	for d := range group {
-		move = move.Add(axisNormals[d].Scale(group[d].depth))
+	// Out along each axis direction by the deepest point's depth that way.
+	var pos, neg vec
+	for _, c := range w.cont {
+		pos = vec{X: max(pos.X, c.depth*c.n.X), Y: max(pos.Y, c.depth*c.n.Y), Z: max(pos.Z, c.depth*c.n.Z)}
+		neg = vec{X: min(neg.X, c.depth*c.n.X), Y: min(neg.Y, c.depth*c.n.Y), Z: min(neg.Z, c.depth*c.n.Z)}
 	}
-	b.x = b.x.Add(move)
+	b.x = b.x.Add(pos).Add(neg)
 }
 
-// axisNormals are the six directions a terrain contact's normal takes.
-var axisNormals = [6]vec{{X: -1}, {X: 1}, {Y: -1}, {Y: 1}, {Z: -1}, {Z: 1}}
-
-// axisOf is the index in axisNormals of an axis normal.
-func axisOf(n vec) int {
-	switch {
-	case n.X < 0:
-		return 0
-	case n.X > 0:
-		return 1
-	case n.Y < 0:
-		return 2
-	case n.Y > 0:
-		return 3
-	case n.Z < 0:
-		return 4
-	}
-	return 5
-}
+// pgsIterations is how many sweeps the terrain contacts' solve makes.
+const pgsIterations = 8
 
 // terrainDepth returns how deep p is in the terrain (0 in free space) and the way out.
 func (w *World) terrainDepth(p vec) (float64, vec) {
@@ -117,13 +116,17 @@ func (w *World) terrainDepth(p vec) (float64, vec) {
 			best, n = p.Z-mx, vec{Z: -1}
 		}
 	}
+	// Out sideways only where that is less than half the way up: on a slope the columns
+	// are a staircase, and a point in a riser pushed sideways set a swab resting on the
+	// wound's floor skating and spinning.
 	fx, fy := p.X/dx-float64(cx), p.Y/dx-float64(cy)
+	up := best
 	for _, s := range [4]struct {
 		x, y int
 		dist float64
 		n    vec
 	}{{cx - 1, cy, fx * dx, vec{X: -1}}, {cx + 1, cy, (1 - fx) * dx, vec{X: 1}}, {cx, cy - 1, fy * dx, vec{Y: -1}}, {cx, cy + 1, (1 - fy) * dx, vec{Y: 1}}} {
-		if s.dist >= best || s.x < 0 || s.y < 0 || s.x >= c.Nx || s.y >= c.Ny {
+		if s.dist >= best || s.dist >= up/2 || s.x < 0 || s.y < 0 || s.x >= c.Nx || s.y >= c.Ny {
 			continue
 		}
 		if w.columnAt(s.x, s.y, p.Z) >= 0 {
@@ -137,9 +140,9 @@ func (w *World) terrainDepth(p vec) (float64, vec) {
 }
 
 // bodyContacts finds a's boundary points inside b and b's inside a, and resolves them.
-func (w *World) bodyContacts(a, b *Body) {
+func (w *World) bodyContacts(a, b *Body) (touching bool) {
 	if a.x.Sub(b.x).Len() >= a.shape.Radius+b.shape.Radius {
-		return
+		return false
 	}
 	ra, rb := a.q.matrix(), b.q.matrix()
 	ia := ra.mulM(a.inertia).mulM(ra.transpose())
@@ -147,37 +150,54 @@ func (w *World) bodyContacts(a, b *Body) {
 	var deepest contact
 	// n points out of b, into a's way out: a moves along n, b against it.
 	w.cont = w.cont[:0]
-	// Every point, not only the boundary's: two bodies that met fast or were made in one
-	// place overlap deep, and a boundary point can lie on the other's boundary.
-	collect := func(p, q *Body, rp, rq mat3, sign float64) {
+	// The boundary points first; every point where none is found but the two are closer
+	// than half their radii (two bodies that met fast or were made in one place overlap
+	// deep, and a boundary point can lie on the other's boundary).
+	collect := func(p, q *Body, rp, rq mat3, sign float64, interior bool) {
 		sh := p.shape
-		for i := range len(sh.X) + len(sh.Contact) {
-			var c [3]float32
-			if i < len(sh.X) {
-				c = [3]float32{sh.X[i], sh.Y[i], sh.Z[i]}
+		// p's points in q's frame: m c + t, one product a point; those beyond q's
+		// bounding sphere or box are out of q.
+		m, t := rq.transpose().mulM(rp), rq.mulT(p.x.Sub(q.x))
+		r2 := q.shape.Radius * q.shape.Radius
+		mn, mx := q.shape.Min, q.shape.Max
+		n := len(sh.Contact)
+		if interior {
+			n = len(sh.X)
+		}
+		for i := range n {
+			var c vec
+			if interior {
+				c = vec{X: float64(sh.X[i]), Y: float64(sh.Y[i]), Z: float64(sh.Z[i])}
 			} else {
-				c = sh.Contact[i-len(sh.X)]
+				q := sh.Contact[i]
+				c = vec{X: float64(q[0]), Y: float64(q[1]), Z: float64(q[2])}
 			}
-			rw := rp.mul(vec{X: float64(c[0]), Y: float64(c[1]), Z: float64(c[2])})
-			x := p.x.Add(rw)
-			local := rq.mulT(x.Sub(q.x))
+			local := m.mul(c).Add(t)
+			if local.Dot(local) >= r2 || local.X < mn.X || local.Y < mn.Y || local.Z < mn.Z ||
+				local.X > mx.X || local.Y > mx.Y || local.Z > mx.Z {
+				continue // outside q's sphere or box
+			}
 			d := q.shape.Dist(local)
 			if d >= 0 {
 				continue
 			}
+			x := p.x.Add(rp.mul(c))
 			g := gradient(q.shape, local, 0.25*min(q.shape.Cell.X, q.shape.Cell.Y, q.shape.Cell.Z))
-			n := rq.mul(g).Scale(sign)
-			k := contact{r: x.Sub(a.x), n: n, depth: -d}
+			k := contact{r: x.Sub(a.x), n: rq.mul(g).Scale(sign), depth: -d}
 			w.cont = append(w.cont, k)
 			if k.depth > deepest.depth {
 				deepest = k
 			}
 		}
 	}
-	collect(a, b, ra, rb, 1)
-	collect(b, a, rb, ra, -1)
+	collect(a, b, ra, rb, 1, false)
+	collect(b, a, rb, ra, -1, false)
+	if len(w.cont) == 0 && a.x.Sub(b.x).Len() < (a.shape.Radius+b.shape.Radius)/2 {
+		collect(a, b, ra, rb, 1, true)
+		collect(b, a, rb, ra, -1, true)
+	}
 	if len(w.cont) == 0 {
-		return
+		return false
 	}
 	// One contact at the points' centre, weighted by depth, along their mean normal.
 	var rc, nc vec
@@ -195,10 +215,33 @@ func (w *World) bodyContacts(a, b *Body) {
 	for range contactPasses {
 		w.impulse(a, b, ia, ib, rc, rc.Add(a.x).Sub(b.x), nc)
 	}
-	// Apart along the deepest contact's normal, by the inverse masses' shares.
+	// Overlaps within a slop (a tenth of a cell) are left: bodies at rest against each
+	// other stay in light contact, and a pass that moves nobody ends the passes
+	// (World.Step). Bodies pressed deeper are not still: they do not fall asleep
+	// overlapping (a sleeping pair is not looked at).
+	slop := 0.1 * min(a.shape.Cell.X, a.shape.Cell.Y, a.shape.Cell.Z, b.shape.Cell.X, b.shape.Cell.Y, b.shape.Cell.Z)
+	if deepest.depth <= slop {
+		return false
+	}
+	a.still, b.still = 0, 0
+	// Apart by the deepest point's depth, by the inverse masses' shares: along its normal
+	// where that points away from b's centre, else along the line between the centres
+	// (two boxes pressed deep into each other, say into a corner, have their deepest
+	// points' normals through their thin side: up and down, which buoyancy and the floor
+	// undid every update).
+	dir := deepest.n
+	if c := a.x.Sub(b.x); c.Dot(dir) <= 0 || deepest.depth > 0.5*min(a.shape.Cell.Z, b.shape.Cell.Z, a.shape.Cell.X, b.shape.Cell.X) {
+		if l := c.Len(); l > 1e-9 {
+			dir = c.Scale(1 / l)
+		} else {
+			dir = vec{X: 1}
+		}
+	}
 	wa, wb := 1/a.mass, 1/b.mass
-	a.x = a.x.Add(deepest.n.Scale(deepest.depth * wa / (wa + wb)))
-	b.x = b.x.Sub(deepest.n.Scale(deepest.depth * wb / (wa + wb)))
+	d := deepest.depth - slop/2
+	a.x = a.x.Add(dir.Scale(d * wa / (wa + wb)))
+	b.x = b.x.Sub(dir.Scale(d * wb / (wa + wb)))
+	return true
 }
 
 // gradient is the unit gradient of the shape's distance at p (central differences of

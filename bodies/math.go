@@ -67,6 +67,25 @@ func (m mat3) scale(k float64) mat3 {
 	return m
 }
 
+// inverse is m's inverse (m symmetric positive definite here); a singular m gives the
+// identity.
+func (m mat3) inverse() mat3 {
+	var r mat3
+	for c := range 3 {
+		e := vec{X: b2f(c == 0), Y: b2f(c == 1), Z: b2f(c == 2)}
+		x := m.solve(e)
+		r[0][c], r[1][c], r[2][c] = x.X, x.Y, x.Z
+	}
+	return r
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // solve returns x with m x = b (m symmetric positive definite here); a singular m gives
 // b unchanged.
 func (m mat3) solve(b vec) vec {

@@ -39,7 +39,7 @@ type Shape struct {
 
 // MaxPoints is about the most points a shape is sampled with: the update's cost is
 // proportional to it (docs/bodies.md, "Cost").
-const MaxPoints = 400
+const MaxPoints = 160
 
 // NewShape finds the solid inside the box search (the domain: a body must lie within
 // it) and samples it. The solid must be bounded and inside search, and at least one

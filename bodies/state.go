@@ -29,6 +29,21 @@ type BodyState struct {
 	Pushing, Removed bool
 	Submerged        float64
 	Wet              bool
+	// Sleep: the time still, asleep, the liquid around it at the last update and when it
+	// fell asleep (a, b, c, floor, vx, vy of the plane), its footprint's rectangle, and
+	// its displacement per column.
+	Still             float64
+	Asleep, SleepWet  bool
+	Level, SleepLevel [6]float64
+	Foot              [4]int
+	SplatCol          []int32
+	SplatVol          []float64
+}
+
+func (l level) array() [6]float64 { return [6]float64{l.a, l.b, l.c, l.floor, l.vx, l.vy} }
+
+func levelOf(a [6]float64) level {
+	return level{a: a[0], b: a[1], c: a[2], floor: a[3], vx: a[4], vy: a[5]}
 }
 
 // State returns the world's state.
@@ -39,7 +54,9 @@ func (w *World) State() State {
 			X: [3]float64{b.x.X, b.x.Y, b.x.Z}, V: [3]float64{b.v.X, b.v.Y, b.v.Z}, W: [3]float64{b.w.X, b.w.Y, b.w.Z},
 			Q: [4]float64{b.q.W, b.q.X, b.q.Y, b.q.Z}, PushF: [3]float64{b.pushF.X, b.pushF.Y, b.pushF.Z},
 			PushAt: [3]float64{b.pushAt.X, b.pushAt.Y, b.pushAt.Z}, PushUntil: b.pushUntil, Pushing: b.pushing,
-			Removed: b.removed, Submerged: b.submerged, Wet: b.wet})
+			Removed: b.removed, Submerged: b.submerged, Wet: b.wet,
+			Still: b.still, Asleep: b.asleep, SleepWet: b.sleepWet, Level: b.level.array(), SleepLevel: b.sleepLevel.array(),
+			Foot: [4]int{b.foot.x0, b.foot.y0, b.foot.x1, b.foot.y1}, SplatCol: slices.Clone(b.splatCol), SplatVol: slices.Clone(b.splatVol)})
 	}
 	st.Lifted = slices.Clone(w.touched)
 	for _, i := range w.touched {
@@ -74,6 +91,14 @@ func (w *World) Restore(st State) (dropped int, err error) {
 		if !(s.Density > 0) {
 			return 0, fmt.Errorf("the checkpoint's body %d has density %g", s.ID, s.Density)
 		}
+		if len(s.SplatCol) != len(s.SplatVol) {
+			return 0, fmt.Errorf("the checkpoint's body %d is corrupt: %d displaced columns, %d volumes", s.ID, len(s.SplatCol), len(s.SplatVol))
+		}
+		for _, i := range s.SplatCol {
+			if i < 0 || int(i) >= n {
+				return 0, fmt.Errorf("the checkpoint's body %d is corrupt: column %d of %d", s.ID, i, n)
+			}
+		}
 	}
 	for k, s := range st.Bodies {
 		b := w.bodies[k]
@@ -82,6 +107,10 @@ func (w *World) Restore(st State) (dropped int, err error) {
 		b.q = quat{s.Q[0], s.Q[1], s.Q[2], s.Q[3]}
 		b.pushF, b.pushAt = vec{X: s.PushF[0], Y: s.PushF[1], Z: s.PushF[2]}, vec{X: s.PushAt[0], Y: s.PushAt[1], Z: s.PushAt[2]}
 		b.pushUntil, b.pushing, b.removed, b.submerged, b.wet = s.PushUntil, s.Pushing, s.Removed, s.Submerged, s.Wet
+		b.still, b.asleep, b.sleepWet = s.Still, s.Asleep, s.SleepWet
+		b.level, b.sleepLevel = levelOf(s.Level), levelOf(s.SleepLevel)
+		b.foot = footprint{x0: s.Foot[0], y0: s.Foot[1], x1: s.Foot[2], y1: s.Foot[3]}
+		b.splatCol, b.splatVol = slices.Clone(s.SplatCol), slices.Clone(s.SplatVol)
 	}
 	w.time, w.lastDt = st.Time, st.LastDt
 	for _, i := range w.touched {

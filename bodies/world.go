@@ -19,6 +19,14 @@ type Settings struct {
 	Restitution   float64 // the share of a contact's normal speed it bounces back with, in [0, 1]
 }
 
+// Interval is the simulated time between two updates a World is made for, s: 60 a
+// second. The buoyancy's stiffness and the drag are integrated implicitly and the lifts
+// follow in LiftTime, so the bodies are stable and settle at this interval; contacts
+// are resolved once an update (a body falling at 0.5 m/s moves 8 mm between two). At 30
+// a second a swab dropped on the wound's sloping floor sank 1.5 mm into it and bounced
+// 4 mm up on landing.
+const Interval = 1.0 / 60
+
 // DefaultSettings: water's density and the Earth's gravity; a submerged volume follows
 // the flow within about 1/Drag = 50 ms of its own weight's worth of liquid; wet
 // contacts that barely bounce.
@@ -75,16 +83,20 @@ type World struct {
 	outCols []int32
 	outLift []float32
 	cont    []contact
+	// The terrain contacts' solve: each contact's accumulated impulse, its normal speed
+	// before, its inverse effective mass.
+	lambda, vn0, kn []float64
 	// One body's update: its points relative to its centre of mass, world axes; the
-	// cells its points lie in (foot, stamped gen in stamp; ring cells -gen) and the
-	// columns ringing them (ring).
+	// rectangle of cells its points lie in (foot) and the columns ringing it (ring).
 	px, py, pz []float64
-	stamp      []int32
-	gen        int32
-	foot, ring []int32
-	h          []float32                        // Couple's copy of the heights
-	solver     Solver                           // Couple's solver
-	vel        func(col int) (float64, float64) // columnVelocity, bound once (Couple)
+	foot       footprint
+	ring       []int32
+	// acc is the body's displacement per cell of the rectangle accFoot (splat), m^3.
+	acc     []float64
+	accFoot footprint
+	h       []float32                        // Couple's heights now (LiveHeights: the solver's own array on the CPU)
+	solver  Solver                           // Couple's solver
+	vel     func(col int) (float64, float64) // columnVelocity, bound once (Couple)
 }
 
 // contact is one of a body's points in a solid: the point (relative to the centre of
@@ -196,19 +208,51 @@ func (w *World) Step(dt float64, liq Liquid) {
 	w.prev = append(w.prev[:0], w.touched...)
 	w.touched = w.touched[:0]
 	for _, b := range w.bodies {
-		if !b.removed {
+		switch {
+		case b.removed:
+		case b.asleep && !w.wakes(b, liq):
+			w.addSplat(b) // asleep: it displaces what it did
+		default:
+			b.asleep = false
 			w.stepBody(b, dt, liq)
 		}
 	}
-	for k, a := range w.bodies {
-		if a.removed {
-			continue
-		}
-		w.terrainContacts(a)
-		for _, b := range w.bodies[k+1:] {
-			if !b.removed {
-				w.bodyContacts(a, b)
+	// Contacts: the terrain, then the pairs of bodies, again while a pass finds some (a
+	// pile pushes back what the last pair's separation pushed in), at most pairPasses
+	// times; the terrain has the last word.
+	for pass := range pairPasses {
+		touching := false
+		for k, a := range w.bodies {
+			if a.removed {
+				continue
 			}
+			if pass == 0 && !a.asleep {
+				w.terrainContacts(a)
+			}
+			for _, b := range w.bodies[k+1:] {
+				if b.removed || a.asleep && b.asleep {
+					continue
+				}
+				if w.bodyContacts(a, b) {
+					touching, a.moved, b.moved = true, true, true
+					a.wake()
+					b.wake()
+				}
+			}
+		}
+		if !touching {
+			break
+		}
+		for _, a := range w.bodies {
+			if a.moved {
+				w.terrainContacts(a)
+				a.moved = false
+			}
+		}
+	}
+	for _, b := range w.bodies {
+		if !b.removed && !b.asleep {
+			b.rest(dt) // after the contacts: resting on the floor is still
 		}
 	}
 	w.time += dt
@@ -222,16 +266,79 @@ func (w *World) Step(dt float64, liq Liquid) {
 // floating body's bobbing period at these sizes, lets both settle (docs/bodies.md).
 const LiftTime = 0.1
 
+// LiftStepMin is the least change of a column's lift an update hands the solver, m: a
+// floating body at rest asks its columns for the same lifts, and lifting a thousand
+// columns by nothing was a sixth of an update.
+const LiftStepMin = 1e-8
+
+// Sleep: a body that has been still (SleepSpeed, SleepSpin) for SleepTime, with no push,
+// is not stepped (nor its contacts resolved) until the liquid around it changes (its
+// ring's level by SleepLevel, its tilt by SleepLevel over the body's radius, wet or dry),
+// another body touches it, or a script pushes it or sets its density or velocity; it goes
+// on displacing what it did. A swab resting on the wound's floor then costs an update a
+// look at its ring. The liquid's results are the same as with it awake but for the
+// motion it would have had: under SleepSpeed.
+const (
+	SleepSpeed = 0.5e-3 // m/s
+	SleepSpin  = 0.02   // rad/s
+	SleepTime  = 0.5    // s
+	SleepLevel = 20e-6  // m
+)
+
+// rest counts the time a body has been still, and puts it to sleep after SleepTime.
+func (b *Body) rest(dt float64) {
+	if b.pushing || b.v.Len() > SleepSpeed || b.w.Len() > SleepSpin {
+		b.still = 0
+		return
+	}
+	b.still += dt
+	if b.still >= SleepTime {
+		b.asleep, b.v, b.w, b.rel = true, vec{}, vec{}, vec{}
+		b.sleepLevel, b.sleepWet = b.level, b.wet
+	}
+}
+
+// wake ends a body's sleep.
+func (b *Body) wake() {
+	if b.asleep {
+		b.asleep, b.still = false, 0
+	}
+}
+
+// wakes tells whether the liquid around a sleeping body changed: its ring (the
+// footprint it slept on) wet or dry, its level or tilt moved.
+func (w *World) wakes(b *Body, liq Liquid) bool {
+	w.foot = b.foot
+	lv, wet := w.surface(b, liq)
+	if wet != b.sleepWet {
+		return true
+	}
+	if !wet {
+		return false
+	}
+	r := b.shape.Radius
+	s := b.sleepLevel
+	return math.Abs(lv.a-s.a) > SleepLevel || math.Abs(lv.b-s.b)*r > SleepLevel || math.Abs(lv.c-s.c)*r > SleepLevel ||
+		math.Hypot(lv.vx, lv.vy) > 2*SleepSpeed
+}
+
+// pairPasses is the most passes over the pairs of bodies an update makes.
+const pairPasses = 8
+
 // Lifts returns the floors' lifts the last Step asks for: every column the bodies
-// displace (m, the submerged volume over dx^2) and every column lifted before that no
-// body displaces now (0), in a fixed order. The slices are reused by the next call.
+// displace (m, the submerged volume over dx^2) whose lift changes by LiftStepMin or
+// more, and every column lifted before that no body displaces now (on its way to 0),
+// in a fixed order. The slices are reused by the next call.
 func (w *World) Lifts() (cols []int32, lift []float32) {
 	dx2 := w.cols.Dx * w.cols.Dx
 	w.outCols, w.outLift = w.outCols[:0], w.outLift[:0]
 	a := float32(1 - math.Exp(-w.lastDt/LiftTime))
 	for _, i := range w.touched {
-		w.outCols = append(w.outCols, i)
 		l := w.applied[i] + a*(float32(w.lift[i]/dx2)-w.applied[i])
+		if math.Abs(float64(l-w.applied[i])) < LiftStepMin {
+			continue // settled: the solver's floor stays as it is
+		}
+		w.outCols = append(w.outCols, i)
 		w.outLift = append(w.outLift, l)
 		w.applied[i] = l
 	}
@@ -297,10 +404,13 @@ func (w *World) stepBody(b *Body, dt float64, liq Liquid) {
 	w.place(b, r)
 	lv, wet := w.surface(b, liq)
 	b.wet = wet
+	w.startSplat(hx, hy)
 
 	var force, torque vec // explicit: buoyancy, drag towards the flow, push
 	var cLin, kz float64  // drag and heave stiffness, N s/m and N/m
-	var cAng, kAng mat3   // angular drag and stiffness
+	// The angular drag sum(c (|r|^2 I - r r^T)) and stiffness sum(w a a^T), a = r x z,
+	// as their independent entries (a's z is 0: the stiffness has three).
+	var cxx, cyy, czz, cxy, cxz, cyz, kxx, kyy, kxy float64
 	sub := 0.0
 	for i := range sh.X {
 		rw := vec{X: w.px[i], Y: w.py[i], Z: w.pz[i]}
@@ -313,8 +423,9 @@ func (w *World) stepBody(b *Body, dt float64, liq Liquid) {
 			if g > 0 && g < 1 { // partly submerged: buoyancy grows as it sinks
 				wp := rhoG * cv / ez
 				kz += wp
-				a := rw.Cross(vec{Z: 1})
-				kAng = kAng.add(outer(a, a).scale(wp))
+				kxx += wp * rw.Y * rw.Y // a = (y, -x, 0)
+				kyy += wp * rw.X * rw.X
+				kxy -= wp * rw.X * rw.Y
 			}
 			if f > 0 {
 				// The flow at the point's height: the half-parabolic profile of a viscous
@@ -338,12 +449,21 @@ func (w *World) stepBody(b *Body, dt float64, liq Liquid) {
 			force = force.Add(u.Sub(b.w.Cross(rw)).Scale(cp))
 			torque = torque.Add(rw.Cross(u.Sub(b.v).Scale(cp)))
 			cLin += cp
-			var m mat3
-			m.addPoint(rw, cp)
-			cAng = cAng.add(m)
+			xx, yy, zz := rw.X*rw.X, rw.Y*rw.Y, rw.Z*rw.Z
+			cxx += cp * (yy + zz)
+			cyy += cp * (xx + zz)
+			czz += cp * (xx + yy)
+			cxy -= cp * rw.X * rw.Y
+			cxz -= cp * rw.X * rw.Z
+			cyz -= cp * rw.Y * rw.Z
 		}
 	}
 	b.submerged = sub
+	b.splatCol, b.splatVol = b.splatCol[:0], b.splatVol[:0]
+	if sub > 0 {
+		w.flushSplat(b, b.x.Z)
+	}
+	b.level, b.foot = lv, w.foot
 	b.rel = vec{}
 	if wet && sub > 0 {
 		b.rel = b.v.Sub(vec{X: 1.5 * lv.vx, Y: 1.5 * lv.vy})
@@ -367,6 +487,8 @@ func (w *World) stepBody(b *Body, dt float64, liq Liquid) {
 	b.x = b.x.Add(b.v.Scale(dt))
 	// Angular: (I + dt C + dt^2 K) w' = I w + dt tau.
 	iw := r.mulM(b.inertia).mulM(r.transpose())
+	cAng := mat3{{cxx, cxy, cxz}, {cxy, cyy, cyz}, {cxz, cyz, czz}}
+	kAng := mat3{{kxx, kxy, 0}, {kxy, kyy, 0}, {0, 0, 0}}
 	lhs := iw.add(cAng.scale(dt)).add(kAng.scale(dt * dt))
 	b.w = lhs.solve(iw.mul(b.w).Add(torque.Scale(dt)))
 	b.q = b.q.rotate(b.w, dt)
@@ -374,7 +496,8 @@ func (w *World) stepBody(b *Body, dt float64, liq Liquid) {
 }
 
 // place puts the body's points in the world (relative to its centre of mass) into the
-// world's scratch, and stamps the cells they lie in.
+// world's scratch, and finds the cells they lie in: the rectangle foot (clipped to the
+// grid; empty, x1 < x0, when none is in it).
 func (w *World) place(b *Body, r mat3) {
 	sh := b.shape
 	n := len(sh.X)
@@ -383,27 +506,21 @@ func (w *World) place(b *Body, r mat3) {
 	}
 	w.px, w.py, w.pz = w.px[:n], w.py[:n], w.pz[:n]
 	c := w.cols
-	if len(w.stamp) != c.Nx*c.Ny {
-		w.stamp = make([]int32, c.Nx*c.Ny)
-	}
-	w.gen++
-	if w.gen == math.MaxInt32 {
-		clear(w.stamp)
-		w.gen = 1
-	}
-	w.foot = w.foot[:0]
+	lo, hi := vec{X: math.Inf(1), Y: math.Inf(1)}, vec{X: math.Inf(-1), Y: math.Inf(-1)}
 	for i := range n {
 		p := r.mul(vec{X: float64(sh.X[i]), Y: float64(sh.Y[i]), Z: float64(sh.Z[i])})
 		w.px[i], w.py[i], w.pz[i] = p.X, p.Y, p.Z
-		cx, cy := int(math.Floor((b.x.X+p.X)/c.Dx)), int(math.Floor((b.x.Y+p.Y)/c.Dx))
-		if cx >= 0 && cy >= 0 && cx < c.Nx && cy < c.Ny {
-			if k := cy*c.Nx + cx; w.stamp[k] != w.gen {
-				w.stamp[k] = w.gen
-				w.foot = append(w.foot, int32(k))
-			}
-		}
+		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, p.X), min(lo.Y, p.Y), max(hi.X, p.X), max(hi.Y, p.Y)
 	}
+	f := &w.foot
+	f.x0 = max(int(math.Floor((b.x.X+lo.X)/c.Dx)), 0)
+	f.y0 = max(int(math.Floor((b.x.Y+lo.Y)/c.Dx)), 0)
+	f.x1 = min(int(math.Floor((b.x.X+hi.X)/c.Dx)), c.Nx-1)
+	f.y1 = min(int(math.Floor((b.x.Y+hi.Y)/c.Dx)), c.Ny-1)
 }
+
+// footprint is the rectangle of cells a body's points lie in, inclusive.
+type footprint struct{ x0, y0, x1, y1 int }
 
 // level is the liquid's surface around a body: the plane z = a + b dx + c dy (dx, dy
 // from the centre of mass), the floor under it and the flow's depth-averaged velocity.
@@ -416,49 +533,48 @@ type level struct {
 const ringSamples = 16
 
 // surface fits the liquid's surface around the body: the columns of the cells that ring
-// its footprint (the cells next to those its points lie in), at the body's height, wet.
-// Their heights are the level the body floats in, unlike those under it, which its own
-// displacement raises: measured against them, the buoyancy is Archimedes' without the
-// update feeding back on itself. A plane through them (least squares) tilts with waves
-// and slopes; fewer than three give their mean. wet is false where no ring column holds
-// liquid.
+// the rectangle of its footprint (place), at the body's height, wet. Their heights are
+// the level the body floats in, unlike those under it, which its own displacement raises:
+// measured against them, the buoyancy is Archimedes' without the update feeding back on
+// itself. A plane through them (least squares) tilts with waves and slopes; fewer than
+// three give their mean. wet is false where no ring column holds liquid.
 func (w *World) surface(b *Body, liq Liquid) (level, bool) {
 	c := w.cols
 	top := b.x.Z + b.shape.Radius
 	var n, sx, sy, sz, sxx, sxy, syy, sxz, syz, floor float64
 	w.ring = w.ring[:0]
-	for _, k := range w.foot {
-		fx, fy := int(k)%c.Nx, int(k)/c.Nx
-		for oy := -1; oy <= 1; oy++ {
-			for ox := -1; ox <= 1; ox++ {
-				x, y := fx+ox, fy+oy
-				if x < 0 || y < 0 || x >= c.Nx || y >= c.Ny {
-					continue
-				}
-				cell := y*c.Nx + x
-				if w.stamp[cell] == w.gen || w.stamp[cell] == -w.gen {
-					continue
-				}
-				w.stamp[cell] = -w.gen // a ring cell, counted once
-				lo, hi := c.Cell(x, y)
-				for i := hi - 1; i >= lo; i-- {
-					if float64(c.Min[i]) > top {
-						continue
-					}
-					h := float64(liq.H[i])
-					if h-float64(c.Base[i])-float64(w.applied[i]) > wetDepth {
-						px, py := c.CellCentre(x, y)
-						dx, dy := px-b.x.X, py-b.x.Y
-						n++
-						sx, sy, sz = sx+dx, sy+dy, sz+h
-						sxx, sxy, syy = sxx+dx*dx, sxy+dx*dy, syy+dy*dy
-						sxz, syz = sxz+dx*h, syz+dy*h
-						floor += float64(c.Base[i])
-						w.ring = append(w.ring, int32(i))
-					}
-					break
-				}
+	f := w.foot
+	visit := func(x, y int) {
+		if x < 0 || y < 0 || x >= c.Nx || y >= c.Ny {
+			return
+		}
+		lo, hi := c.Cell(x, y)
+		for i := hi - 1; i >= lo; i-- {
+			if float64(c.Min[i]) > top {
+				continue
 			}
+			h := float64(liq.H[i])
+			if h-float64(c.Base[i])-float64(w.applied[i]) > wetDepth {
+				px, py := c.CellCentre(x, y)
+				dx, dy := px-b.x.X, py-b.x.Y
+				n++
+				sx, sy, sz = sx+dx, sy+dy, sz+h
+				sxx, sxy, syy = sxx+dx*dx, sxy+dx*dy, syy+dy*dy
+				sxz, syz = sxz+dx*h, syz+dy*h
+				floor += float64(c.Base[i])
+				w.ring = append(w.ring, int32(i))
+			}
+			return
+		}
+	}
+	if f.x1 >= f.x0 && f.y1 >= f.y0 {
+		for x := f.x0 - 1; x <= f.x1+1; x++ {
+			visit(x, f.y0-1)
+			visit(x, f.y1+1)
+		}
+		for y := f.y0; y <= f.y1; y++ {
+			visit(f.x0-1, y)
+			visit(f.x1+1, y)
 		}
 	}
 	if n == 0 {
@@ -490,40 +606,76 @@ func (w *World) surface(b *Body, liq Liquid) (level, bool) {
 const wetDepth = 1e-6
 
 // splat adds the volume vol of a point at p (horizontal half extents hx, hy) to the
-// columns its footprint covers, by area: in each cell, the column holding p's height, or
-// the highest below it (a point in a wall gives its share to no column).
+// body's grid of cells (acc over the rectangle accFoot), by the area of each cell its
+// footprint covers.
 func (w *World) splat(p vec, hx, hy float64, vol float64) {
-	c := w.cols
-	dx := c.Dx
+	dx := w.cols.Dx
+	f := w.accFoot
 	x0, x1 := (p.X-hx)/dx, (p.X+hx)/dx
 	y0, y1 := (p.Y-hy)/dx, (p.Y+hy)/dx
-	area := (x1 - x0) * (y1 - y0)
+	per := vol / ((x1 - x0) * (y1 - y0))
+	nx := f.x1 - f.x0 + 1
 	for cy := int(math.Floor(y0)); float64(cy) < y1; cy++ {
+		if cy < f.y0 || cy > f.y1 {
+			continue
+		}
 		oy := min(y1, float64(cy+1)) - max(y0, float64(cy))
+		row := (cy - f.y0) * nx
 		for cx := int(math.Floor(x0)); float64(cx) < x1; cx++ {
+			if cx < f.x0 || cx > f.x1 {
+				continue
+			}
 			ox := min(x1, float64(cx+1)) - max(x0, float64(cx))
-			if cx < 0 || cy < 0 || cx >= c.Nx || cy >= c.Ny {
-				continue
-			}
-			k := w.columnBelow(cx, cy, p.Z)
-			if k < 0 {
-				continue
-			}
-			if !w.mark[k] {
-				w.mark[k] = true
-				w.touched = append(w.touched, int32(k))
-			}
-			w.lift[k] += vol * ox * oy / area
+			w.acc[row+cx-f.x0] += per * ox * oy
 		}
 	}
 }
 
-// outer is a b^T.
-func outer(a, b vec) mat3 {
-	return mat3{
-		{a.X * b.X, a.X * b.Y, a.X * b.Z},
-		{a.Y * b.X, a.Y * b.Y, a.Y * b.Z},
-		{a.Z * b.X, a.Z * b.Y, a.Z * b.Z},
+// startSplat readies the body's grid: the footprint grown by the points' reach, clipped
+// to the grid, zeroed.
+func (w *World) startSplat(hx, hy float64) {
+	c := w.cols
+	mx, my := int(math.Ceil(hx/c.Dx)), int(math.Ceil(hy/c.Dx))
+	f := w.foot
+	w.accFoot = footprint{x0: max(f.x0-mx, 0), y0: max(f.y0-my, 0), x1: min(f.x1+mx, c.Nx-1), y1: min(f.y1+my, c.Ny-1)}
+	n := max(0, (w.accFoot.x1-w.accFoot.x0+1)*(w.accFoot.y1-w.accFoot.y0+1))
+	if cap(w.acc) < n {
+		w.acc = make([]float64, n)
+	}
+	w.acc = w.acc[:n]
+	clear(w.acc)
+}
+
+// flushSplat adds the body's grid to the columns' displacement: in each cell, the column
+// holding the body's centre of mass's height, or the highest below it (a body lies in
+// one layer; one straddling a ledge gives the cells under the ledge's top to the top's
+// column).
+func (w *World) flushSplat(b *Body, z float64) {
+	f := w.accFoot
+	nx := f.x1 - f.x0 + 1
+	b.splatCol, b.splatVol = b.splatCol[:0], b.splatVol[:0]
+	for k, v := range w.acc {
+		if v == 0 {
+			continue
+		}
+		cx, cy := f.x0+k%nx, f.y0+k/nx
+		i := w.columnBelow(cx, cy, z)
+		if i < 0 {
+			continue
+		}
+		b.splatCol, b.splatVol = append(b.splatCol, int32(i)), append(b.splatVol, v)
+	}
+	w.addSplat(b)
+}
+
+// addSplat adds the body's last displacement (flushSplat) to the columns'.
+func (w *World) addSplat(b *Body) {
+	for k, i := range b.splatCol {
+		if !w.mark[i] {
+			w.mark[i] = true
+			w.touched = append(w.touched, i)
+		}
+		w.lift[i] += b.splatVol[k]
 	}
 }
 
@@ -549,9 +701,9 @@ func quatFromMatrix(m [3][3]float64) quat {
 }
 
 // Solver is what the bodies need of the liquid's solver (gpusim.Sim has it): its
-// heights, a column's velocity, and floors to lift.
+// heights now (read only), a column's velocity, and floors to lift.
 type Solver interface {
-	Heights(dst []float32) []float32
+	LiveHeights(dst []float32) []float32
 	ColumnVelocity(i int, h float32) (vx, vy float64)
 	LiftFloors(cols []int32, lift []float32, h []float32) error
 }
@@ -559,7 +711,7 @@ type Solver interface {
 // Couple is one update against the solver: the bodies step by dt in its liquid, and its
 // floors are lifted by what they displace.
 func (w *World) Couple(s Solver, dt float64) error {
-	w.h = s.Heights(w.h)
+	w.h = s.LiveHeights(w.h)
 	w.solver = s
 	if w.vel == nil {
 		w.vel = w.columnVelocity

@@ -24,7 +24,21 @@ type liftState struct {
 	floor  []float32 // the floors in use; nil while no floor was ever lifted (cols.Base)
 	lifted []int32   // the columns whose floor is above Base, in no order
 	at     []int32   // per column: its index in lifted, or -1 (nil while floor is nil)
-	volume float64   // sum of (floor - Base) dx^2 over lifted, m^3
+	volume float64   // the lifted volume, m^3: quantum times dx^2 times q
+	// q is the sum over the columns of their lift in units of liftQuantum, rounded: an
+	// integer sum, so that it is the same whatever order columns were lifted in, kept up
+	// as columns change (O(columns lifted) a call) and recomputed equal from a
+	// checkpoint's floors.
+	q int64
+}
+
+// liftQuantum is the unit the lifted volume is summed in, m: 2^-40, a picometre; a
+// thousand columns' roundings are some 1e-16 m^3 at dx = 0.5 mm.
+const liftQuantum = 1.0 / (1 << 40)
+
+// quantize is a column's lift (floor - base) in liftQuantum units.
+func quantize(floor, base float32) int64 {
+	return int64(math.Round((float64(floor) - float64(base)) / liftQuantum))
 }
 
 // Floor returns column i's floor now: its Base, raised by what a body displaces there.
@@ -43,9 +57,10 @@ func (s *Sim) Displaced() float64 { return s.lift.volume }
 // 0 lowers a floor back to its Base) and moves each column's liquid up or down with its
 // floor, keeping its depth and so the volume. A lift larger than the column allows (the
 // liquid may not rise past Max) is cut to what fits, and lift[k] is set to the lift
-// applied. h is the caller's copy of the heights (Heights or Snapshot), updated in place
-// for the columns lifted. Columns not named keep their floors. On the cuda backend each
-// call moves the heights to the host and back (docs/cuda.md).
+// applied. h are the heights now (LiveHeights), read, not written. Columns not named keep
+// their floors. The published state (Snapshot, Heights) shows the lifts from the next
+// Step on; Volume, Floor and Displaced at once. On the cuda backend each call moves the
+// heights to the host and back (docs/cuda.md).
 func (s *Sim) LiftFloors(cols []int32, lift []float32, h []float32) error {
 	if len(cols) != len(lift) {
 		return fmt.Errorf("lift floors: %d columns but %d lifts", len(cols), len(lift))
@@ -93,10 +108,7 @@ func (s *Sim) LiftFloors(cols []int32, lift []float32, h []float32) error {
 	}
 	for k, i := range cols {
 		old := l.floor[i]
-		if f := floor[k]; f != old {
-			h[i] = float32(float64(h[i]) + float64(f) - float64(old))
-			h[i] = min(max(h[i], f), top[i])
-		}
+		l.q += quantize(floor[k], base[i]) - quantize(old, base[i])
 		l.floor[i] = floor[k]
 		switch up := floor[k] > base[i]; {
 		case up && l.at[i] < 0:
@@ -110,23 +122,33 @@ func (s *Sim) LiftFloors(cols []int32, lift []float32, h []float32) error {
 			l.at[i] = -1
 		}
 	}
-	l.sumVolume(base, s.cols.Dx)
-	s.publish()
+	l.volume = float64(l.q) * liftQuantum * s.cols.Dx * s.cols.Dx
 	return nil
 }
 
-// sumVolume recomputes the displaced volume from the lifted columns, in column order so
-// that the sum does not depend on the order columns were lifted in.
-func (l *liftState) sumVolume(base []float32, dx float64) {
-	var v float64
-	if l.floor != nil {
-		for i, f := range l.floor {
-			if f > base[i] {
-				v += float64(f) - float64(base[i])
-			}
-		}
+// liveHeights is a backend whose heights can be read where they lie (the CPU backend).
+type liveHeights interface {
+	heights() []float32
+}
+
+func (c *cpuBackend) heights() []float32 { return c.h }
+
+// LiveHeights returns the heights now, m: on the CPU backend the solver's own array
+// (read it, never write it; it changes with the next Step or lift), elsewhere a copy in
+// dst (grown as needed). For the runner's goroutine only: the bodies' read, every update,
+// without a copy of every column.
+func (s *Sim) LiveHeights(dst []float32) []float32 {
+	s.Sync()
+	if lh, ok := s.be.(liveHeights); ok {
+		return lh.heights()
 	}
-	l.volume = v * dx * dx
+	n := s.cols.NumColumns()
+	if cap(dst) < n {
+		dst = make([]float32, n)
+	}
+	dst = dst[:n]
+	s.be.readHeight(dst)
+	return dst
 }
 
 // dropLifts lowers every lifted floor back to its Base (a terrain change; the bodies lift
@@ -140,8 +162,9 @@ func (s *Sim) dropLifts() {
 	zero := make([]float32, len(cols))
 	s.be.readHeight(s.scratch)
 	_ = s.LiftFloors(cols, zero, s.scratch) // lowering always fits
+	s.publish()
 	l.floor, l.at, l.lifted = nil, nil, nil
-	s.lift.volume = 0
+	l.volume, l.q = 0, 0
 }
 
 // restoreLifts makes the floors those of a checkpoint (cols lifted to floor, every other
@@ -167,16 +190,17 @@ func (s *Sim) restoreLifts(cols []int32, floor []float32) {
 		vals[k] = want[i]
 	}
 	_ = s.be.liftFloors(change, vals)
-	l.floor, l.lifted = want, nil
+	l.floor, l.lifted, l.q = want, nil, 0
 	l.at = make([]int32, len(want))
 	for i := range want {
 		l.at[i] = -1
 		if want[i] > base[i] {
 			l.at[i] = int32(len(l.lifted))
 			l.lifted = append(l.lifted, int32(i))
+			l.q += quantize(want[i], base[i])
 		}
 	}
-	l.sumVolume(base, s.cols.Dx)
+	l.volume = float64(l.q) * liftQuantum * s.cols.Dx * s.cols.Dx
 }
 
 // liftColumn moves a column's liquid with its floor from old to f: the height and its

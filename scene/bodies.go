@@ -10,10 +10,11 @@ import (
 	"github.com/vpbench/vpbench/waves"
 )
 
-// BodyStep is the simulated time between two updates of the bodies, s: every
-// max(1, floor(BodyStep / dt)) solver steps, counted from the run's first step, so that
-// the updates fall on the same steps however a run is cut into frames.
-const BodyStep = 1.0 / 60
+// BodyStep is the simulated time between two updates of the bodies, s
+// (bodies.Interval): every max(1, floor(BodyStep / dt)) solver steps, counted from the
+// run's first step, so that the updates fall on the same steps however a run is cut
+// into frames.
+const BodyStep = bodies.Interval
 
 // DefaultBodyColor is a body's colour when the script gives none: the off-white of
 // cotton gauze, sRGB.

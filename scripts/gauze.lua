@@ -10,8 +10,9 @@
 -- The swab: a square of cotton gauze 14 x 14 x 3 mm (a rigid body, docs/bodies.md), dry
 -- at 250 kg/m^3, let go 8 mm above the pool at t = 0.3 s, near the bleeding. It lands, bobs, floats with a
 -- quarter of its thickness under, and the level of the pool rises by its weight's worth of
--- blood. From t = 1 s it soaks: its density climbs to 900 kg/m^3 over a second (sim:every
--- and body:set), it sinks deeper, and it turns red; all the while the current carries it.
+-- blood. From t = 1.5 s it soaks: its density climbs to 900 kg/m^3 over a second
+-- (sim:every and body:set), it sinks deeper, and it turns red; all the while the current
+-- carries it.
 -- A line a half second gives its place, depth and speed.
 --
 --   vpbench scripts/gauze.lua
@@ -44,7 +45,7 @@ local dry, wet = 250, 900
 local gauze = {}
 for k = 1, swabs do
   sim:at(0.3 * k, function()
-    local x, y = cx - 0.02 + 0.003 * (k % 2), cy - 0.01 + 0.004 * (k - 1)
+    local x, y = cx - 0.02 + 0.003 * (k % 2), cy - 0.003 + 0.004 * (k - 1)
     gauze[#gauze + 1] = sim:body{
       solid = vp.box{ min = {-0.007, -0.007, -0.0015}, max = {0.007, 0.007, 0.0015} },
       density = dry, at = {x, y, 0.015}, color = {0.95, 0.95, 0.92},
@@ -56,8 +57,8 @@ end
 if soak == "on" then
   sim:every(0.1, function()
     local t = sim:time()
-    if t < 1 or t > 2.05 then return end
-    local s = math.min((t - 1) / 1, 1)
+    if t < 1.5 or t > 2.55 then return end
+    local s = math.min((t - 1.5) / 1, 1)
     for _, b in ipairs(gauze) do
       b:set{ density = dry + (wet - dry) * s, color = {0.95 - 0.45 * s, 0.95 - 0.85 * s, 0.92 - 0.82 * s} }
     end
