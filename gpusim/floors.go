@@ -226,6 +226,12 @@ func (c *cpuBackend) liftFloors(cols []int32, floor []float32) error {
 			continue
 		}
 		liftColumn(&c.h[i], &c.r[i], old, floor[k], c.top[i])
+		// A capped column's full flag follows its height, as for the emitters' columns
+		// (extended.refreshTargets): a flip rebuilds the passages at the next step; a
+		// rescan of every capped column at every lift was a sixth of a surgery step.
+		if c.ext != nil && c.ext.isCapped[i] && c.ext.updateFull(int(i), c.h[i]) {
+			c.ext.flips[0]++
+		}
 		c.base[i] = floor[k]
 		if c.pipeBase[0] != nil {
 			for e := t.adjStart[i]; e < t.adjStart[i+1]; e++ {
@@ -237,9 +243,6 @@ func (c *cpuBackend) liftFloors(cols []int32, floor []float32) error {
 				}
 			}
 		}
-	}
-	if c.ext != nil {
-		c.ext.dirty = true
 	}
 	return nil
 }
