@@ -37,6 +37,8 @@ local wound = vp.difference(
 local vertebral_body = vp.cylinder{ base = {cx, cy - 0.015, 0.014}, axis = {0, 1, 0}, radius = 0.010, length = 0.030 }
 sim:terrain(vp.union(wound, vertebral_body))
 
+sim:camera{ eye = {0.005, 0.0, 0.06}, target = {0.042, 0.05, 0.004} } -- the pool and the swab, close
+
 sim:fill{ at = {cx - 0.02, cy, 0.004}, level = 0.007 }
 sim:source{ at = {cx - 0.02, cy - 0.018, 0.012}, radius = 0.003, rate = 1.5e-6 }
 sim:sink{ at = {cx - 0.02, cy + 0.016, 0.005}, radius = 0.003, rate = 1.5e-6 }
