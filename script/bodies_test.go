@@ -210,3 +210,30 @@ sim:at(1.5, function() `+push+` end)
 		t.Errorf("%d wave particles behind the pushed box, %d beside the still one", pushed, still)
 	}
 }
+
+// TestBodyTerrainChange: a terrain change under a floating box (a block rising in the
+// pool) lowers the lifted floors, carries the liquid over and lets the box lift them
+// again: the volume stays exact and the box goes on floating half under.
+func TestBodyTerrainChange(t *testing.T) {
+	s := mustLoad(t, "tc.lua", `local sim = vp.sim{ size = {0.04, 0.04}, height = 0.03, dx = 0.001, workers = 1 }
+sim:fill{ at = {0.01, 0.01, 0.001}, level = 0.008 }
+local b = sim:body{ solid = vp.box{ min = {-0.004, -0.004, -0.0015}, max = {0.004, 0.004, 0.0015} }, density = 500, at = {0.012, 0.02, 0.0085} }
+sim:at(0.5, function() sim:terrain(vp.box{ min = {0.028, 0.005, 0}, max = {0.036, 0.035, 0.012} }) end)
+`, opts(nil))
+	for s.Scene().Time() < 2 {
+		if _, err := s.Advance(50); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := s.Scene().Sim().Stats()
+	if math.Abs(st.Volume-(st.Added-st.Removed)) > 1e-9*st.Added {
+		t.Errorf("volume %g, added - removed %g", st.Volume, st.Added-st.Removed)
+	}
+	b := s.Scene().Bodies()[0]
+	if f := b.Submerged() / b.Volume(); math.Abs(f-0.5) > 0.1 {
+		t.Errorf("after the terrain change the box is %.0f%% under, want about half", f*100)
+	}
+	if d := s.Scene().Sim().Displaced(); math.Abs(d-b.Submerged()) > 0.1*b.Submerged() {
+		t.Errorf("the floors displace %g m^3, the box has %g under", d, b.Submerged())
+	}
+}
