@@ -2,9 +2,12 @@ package surface
 
 import (
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/vpbench/vpbench/internal/parallel"
 )
@@ -17,7 +20,10 @@ import (
 // surface F = W(1/2) is meshed by marching cubes on a sparse lattice: only the tiles of
 // the lattice that some drop reaches are visited, and in a tile only the rows a drop
 // reaches. A drop whose kernel meets no other's is that surface on its own, an
-// ellipsoid: it is drawn from a template instead.
+// ellipsoid: it is drawn from a template instead. A frame is one job of the workers
+// (frame), each phase taken in pieces; the splat, the planes' ranges, the rows' masks and
+// the template have AVX2 kernels on amd64 (airsurface_splat_amd64.s), which give their Go
+// twins' bits (airsurface_splat.go).
 
 // AirSettings are the parameters of an AirSurface. Zero fields take the defaults
 // (DefaultAirSettings).
@@ -50,8 +56,9 @@ type Box struct {
 }
 
 const (
-	airTile = 32          // lattice cells along a tile's side
-	airDim  = airTile + 3 // a tile's buffer: its points, the next tile's first (its cells' far corners) and one more each side (the gradient)
+	airTileShift = 5
+	airTile      = 1 << airTileShift // lattice cells along a tile's side
+	airDim       = airTile + 3       // a tile's buffer: its points, the next tile's first (its cells' far corners) and one more each side (the gradient)
 	// airKappa is a kernel's reach over the drop's radius: an isolated drop at rest is
 	// the sphere q = 1/airKappa, of its radius.
 	airKappa = 2.0
@@ -82,41 +89,49 @@ type AirSurface struct {
 	nw  int
 
 	// The frame's lattice: point i of axis a lies at (o[a] + i) h.
-	h     float64
+	h, ih float64 // h and 1/h
 	o     [3]int64
 	n     [3]int32 // points per axis
 	nt    [3]int32 // tiles per axis
 	dir   []int32  // tile directory (nt[0] nt[1] nt[2]): tile index, or -1
 	valid []int32  // the drops drawn
 	drops []airDrop
+	kbox  []airKernelBox // each drop's kernel's box, centre and reach (lonesWorker)
 	hist  [airHistBins]int32
 
-	tiles   []airTileRec
-	pairs   []int32 // tile of each (drop, tile) pair, drop by drop
-	members []int32 // drops of each tile, in drop order
+	tiles     []airTileRec
+	pairs     []int32 // tile of each (drop, tile) pair, drop by drop
+	tileCount []int32 // bin's counts
+	pairStart []int32 // each drop's first pair, and their number
+	pairSlot  []int32 // each pair's place in members
+	members   []int32 // drops of each tile, in drop order
 
-	next    atomic.Int32 // the next tile to mesh
-	wk      []airWorker
-	fParams func(w int)
-	fTiles  func(w int)
-	fCopy   func(w int)
-	bounds  [maxWorkers + 1]int // tile (fCopy) or drop (fParams) chunks
-	chunks  int
-	src     []Drop // the drops fParams reads
-	m       *Mesh  // the mesh fCopy writes into
+	order []int32 // the tiles in the order they are meshed (tileOrder)
+
+	// The frame's job (frame): its drops, box and mesh; the next piece of work of the
+	// current phase; the workers arrived at the end of the phase and the phases ended.
+	src          []Drop
+	box          Box
+	m            *Mesh
+	next         atomic.Int32
+	arrived, gen atomic.Int32
+	sleepers     atomic.Int32 // workers asleep at a sync, on cond
+	mu           sync.Mutex
+	cond         sync.Cond
+	fFrame       func(w int)
+	wk           []airWorker
+	// scanned holds the drops drawn of each piece of the drops (scanWorker), then the
+	// lone drops of each (aloneChunk), at the piece's start; scanCount how many.
+	scanned, scanCount []int32
 	// loneV and loneI are the first vertex and corner of the lone drops in the mesh.
 	loneV, loneI uint32
 	// lost counts triangle corners whose edge no tile owned (none, by construction:
 	// the tests check it); such a corner takes its tile's first vertex.
-	lost atomic.Int32
-	// pairDrop is the drop of each pair.
-	pairDrop []int32
-	alone    []bool // per drop: its kernel reaches no other's
+	lost  atomic.Int32
+	alone []bool // per drop: its kernel reaches no other's
 	// memberLone is, for each entry of members, whether the drop is lone in that tile.
 	memberLone []bool
-	fLone      func(w int)
 	lone       []int32 // the lone drops
-	lbounds    [maxWorkers + 1]int
 	// mcOnly meshes every drop by marching cubes, lone or not (tests).
 	mcOnly bool
 }
@@ -130,6 +145,13 @@ type airDrop struct {
 	r, s   float32
 	u      [3]float32
 	reach  float32 // the kernel's longest semi-axis, lattice units
+	// pc and po: its planes' ranges (splat) are planes[po:] of worker pc, for each
+	// plane of its box the rows y0..y1 and columns x0..x1 its kernel reaches there,
+	// from its box's low corner (y0 > y1: none), a byte each from the lowest; po = -1:
+	// none (a box more than 255 wide), the box's.
+	pc, po int32
+	// pk: nzz^-1, nxz/nzz, nyz/nzz, sqrt(Ax) and sqrt(Ay) of N = M^-1 (planes).
+	pk [5]float32
 }
 
 // airTileRec is a tile of the lattice that some drop reaches, and where its part of the
@@ -141,7 +163,7 @@ type airTileRec struct {
 	v0, nv       int32    // its vertices in the worker's arena
 	i0, ni       int32    // its triangle corners
 	l0, nl       int32    // its low-face vertices (airRef), sorted by key
-	f0           int32    // its foreign edges' keys
+	f0, nf       int32    // its foreign edges' keys
 	base, first3 uint32   // its first vertex and corner in the mesh
 }
 
@@ -154,21 +176,26 @@ type airRef struct {
 
 // airWorker is one worker's scratch (a tile's buffer) and arena (its tiles' mesh parts).
 type airWorker struct {
-	field    []float32 // airDim^3 values, zero outside a tile's meshing
-	vidx     []int32   // 3 per point: the vertex on its +x, +y, +z edge (-1 none, -2-j foreign j)
-	tlo, thi []int16   // per row: the x range written
-	ilo, ihi []int16   // per row: the x range inside (F >= iso)
-	rows     []int32   // rows written
-	rqMark   []bool    // row quads queued
-	rq       []int32   // row quads with an inside corner
-	slots    []int32   // vidx entries set
-	order    []uint64  // a tile's drops by their boxes' low x (lonesWorker)
-	count    [256]int32
+	field   []float32           // airDim^3 values (and airRowPad), zero outside a tile's meshing
+	vidx    []int32             // 3 per point: the vertex on its +x, +y, +z edge (-1 none, -2-j foreign j)
+	mask    []uint64            // per row: its points inside (F >= iso), bit x
+	written [airRowWords]uint64 // the rows written, a bit each
+	slots   []int32             // vidx entries set
+	boxes   []airKernelBox      // a tile's drops' boxes by their low x (lonesWorker)
+	raw     []airKernelBox      // the same in the tile's order
+	head    []int32             // lonesWorker's hash table: the first box of each slot's chain
+	chain   []int32             // the next box in its slot's chain
+	planes  []uint32            // the planes' ranges of the drops it took (paramsWorker)
+	count   [256]int32          // lonesWorker's counting sort
+	hist    [airHistBins]int32  // the radii of the drops drawn it scanned (scanWorker)
+	rmax    float64             // their largest
 
 	pos, nor []float32
 	idx      []uint32
 	low      []airRef
 	foreign  []uint64
+	pend     []int32  // the tile's vertices to make: their edge's start<<2 | axis (edgeVertex)
+	res      []uint32 // copyTile's scratch
 }
 
 // NewAirSurface returns a builder with settings s (zero fields: the defaults; values
@@ -195,23 +222,18 @@ func NewAirSurface(s AirSettings) *AirSurface {
 	a := &AirSurface{s: s, nw: nw, par: parallel.New(nw), wk: make([]airWorker, nw)}
 	for w := range a.wk {
 		k := &a.wk[w]
-		k.field = make([]float32, airDim*airDim*airDim)
+		k.field = make([]float32, airDim*airDim*airDim+airRowPad)
 		k.vidx = make([]int32, 3*airDim*airDim*airDim)
 		for i := range k.vidx {
 			k.vidx[i] = -1
 		}
-		k.tlo, k.thi = make([]int16, airDim*airDim), make([]int16, airDim*airDim)
-		k.ilo, k.ihi = make([]int16, airDim*airDim), make([]int16, airDim*airDim)
-		for i := range k.tlo {
-			k.tlo[i], k.thi[i] = airDim, -1
-		}
-		k.rqMark = make([]bool, airDim*airDim)
-		// At most every row, row quad and edge of a tile: full size at once, whichever
-		// tiles the worker takes.
-		k.rows, k.rq = make([]int32, 0, airDim*airDim), make([]int32, 0, airDim*airDim)
+		k.mask = make([]uint64, airDim*airDim)
+		// At most every edge of a tile: full size at once, whichever tiles the worker
+		// takes.
 		k.slots = make([]int32, 0, 3*airDim*airDim*airDim)
 	}
-	a.fParams, a.fTiles, a.fCopy, a.fLone = a.paramsChunk, a.tilesWorker, a.copyChunk, a.lonesWorker
+	a.fFrame = a.frame
+	a.cond.L = &a.mu
 	runtime.AddCleanup(a, func(p *parallel.Pool) { p.Stop() }, a.par)
 	return a
 }
@@ -231,104 +253,220 @@ func (a *AirSurface) Spacing() float64 { return a.h }
 func (a *AirSurface) Append(m *Mesh, drops []Drop, box Box) *Mesh {
 	a.h = 0
 	// Forget the last frame's tiles in the directory now, while a.nt is the lattice they
-	// were listed on: lattice may change it, and their entries would then be looked up at
-	// other places and stay behind, pointing at tiles the next frame has not listed.
+	// were listed on: the next lattice may change it, and their entries would then be
+	// looked up at other places and stay behind, pointing at tiles the next frame has
+	// not listed.
 	for i := range a.tiles {
 		a.dir[a.dirIndex(a.tiles[i].t)] = -1
 	}
 	a.tiles = a.tiles[:0]
-	if !a.lattice(drops, box) {
+	for ax := range 3 {
+		if !(box.Max[ax] >= box.Min[ax]) || math.IsInf(box.Min[ax], 0) || math.IsInf(box.Max[ax], 0) {
+			return m
+		}
+	}
+	if len(drops) == 0 {
 		return m
 	}
-	a.splitRange(len(a.valid), 256)
-	a.drops = slices.Grow(a.drops[:0], len(a.valid))[:len(a.valid)]
-	a.src = drops
-	a.par.Do(a.chunks, a.fParams)
-	a.bin()
-	a.findLone()
-
-	for w := range a.wk {
-		k := &a.wk[w]
-		k.pos, k.nor, k.idx, k.low, k.foreign = k.pos[:0], k.nor[:0], k.idx[:0], k.low[:0], k.foreign[:0]
-	}
+	a.scanned = slices.Grow(a.scanned[:0], len(drops))[:len(drops)]
+	nc := (len(drops) + airScanChunk - 1) / airScanChunk
+	a.scanCount = slices.Grow(a.scanCount[:0], nc)[:nc]
+	a.src, a.m, a.box = drops, m, box
 	a.next.Store(0)
-	a.par.Do(min(a.nw, len(a.tiles)), a.fTiles)
-	// Which worker meshes which tile varies from frame to frame: let every worker's
-	// arena hold the whole frame, so that the next one of this size allocates nothing.
-	var nPos, nIdx, nLow, nFor int
-	for w := range a.wk {
-		k := &a.wk[w]
-		nPos, nIdx, nLow, nFor = nPos+len(k.pos), nIdx+len(k.idx), nLow+len(k.low), nFor+len(k.foreign)
-	}
-	for w := range a.wk {
-		k := &a.wk[w]
-		k.pos, k.nor = slices.Grow(k.pos, nPos-len(k.pos)), slices.Grow(k.nor, nPos-len(k.nor))
-		k.idx, k.low = slices.Grow(k.idx, nIdx-len(k.idx)), slices.Grow(k.low, nLow-len(k.low))
-		k.foreign = slices.Grow(k.foreign, nFor-len(k.foreign))
-	}
-
-	nv, ni := uint32(m.NumVertices()), uint32(len(m.Indices))
-	for i := range a.tiles {
-		t := &a.tiles[i]
-		t.base, t.first3 = nv, ni
-		nv += uint32(t.nv)
-		ni += uint32(t.ni)
-	}
-	a.loneV, a.loneI = nv, ni // the lone drops follow the tiles
-	nv += uint32(len(a.lone) * len(airLoneVerts))
-	ni += uint32(len(a.lone) * 3 * len(airLoneTris))
-	nv0 := m.NumVertices()
-	grow(&m.Positions, 3*(int(nv)-nv0))
-	grow(&m.Normals, 3*(int(nv)-nv0))
-	grow(&m.Opacity, int(nv)-nv0)
-	grow(&m.Indices, int(ni)-len(m.Indices))
-	// Copy in chunks of tiles of near-equal size.
-	k := min(a.nw, max(1, (int(nv)-nv0)/4096))
-	a.bounds[0] = 0
-	c, i := 1, 0
-	for ; c < k; c++ {
-		target := uint32(nv0) + (nv-uint32(nv0))*uint32(c)/uint32(k)
-		for i < len(a.tiles) && a.tiles[i].base < target {
-			i++
-		}
-		a.bounds[c] = i
-	}
-	a.bounds[k] = len(a.tiles)
-	for c := range k + 1 {
-		a.lbounds[c] = len(a.lone) * c / k
-	}
-	a.m = m
-	a.par.Do(k, a.fCopy)
+	a.par.Do(a.nw, a.fFrame)
 	a.m, a.src = nil, nil
 	return m
 }
 
-// lattice picks the frame's spacing and lattice and lists the drops drawn; false: none.
-func (a *AirSurface) lattice(drops []Drop, box Box) bool {
-	for ax := range 3 {
-		if !(box.Max[ax] >= box.Min[ax]) || math.IsInf(box.Min[ax], 0) || math.IsInf(box.Max[ax], 0) {
-			return false
-		}
+// The frame's phases run in one job of all the workers (frame): each phase's work is
+// taken in pieces from a shared counter, whichever worker is free (a worker that starts
+// late takes less), and placed by the piece, not by the worker; between two phases
+// worker 0 alone does the serial steps (serial) while the others wait (sync).
+const (
+	airScanChunk   = 1024 // drops a piece of the scan
+	airParamsChunk = 256  // drops a piece of the kernels
+	airLoneChunk   = 32   // lone drops a piece of the copy
+)
+
+// The serial steps, after each phase.
+const (
+	airAfterScan = iota
+	airAfterParams
+	airAfterPlanes
+	airAfterLone
+	airAfterTiles
+)
+
+// frame is worker w's part of a frame.
+func (a *AirSurface) frame(w int) {
+	k := &a.wk[w]
+	a.scanWorker(k)
+	a.sync(w, airAfterScan)
+	if a.h == 0 {
+		return // nothing drawn
 	}
-	a.valid = a.valid[:0]
-	clear(a.hist[:])
-	rmax := 0.0
-	for i := range drops {
-		d := &drops[i]
-		r := float64(d.Radius)
-		x, y, z := float64(d.X), float64(d.Y), float64(d.Z)
-		// NaN fails every comparison: a NaN position or radius is left out here.
-		if !(r > 0) || math.IsInf(r, 0) || !(x >= box.Min[0] && x <= box.Max[0] && y >= box.Min[1] &&
-			y <= box.Max[1] && z >= box.Min[2] && z <= box.Max[2]) {
+	a.paramsWorker()
+	a.sync(w, airAfterParams)
+	if w == 0 {
+		a.bin() // while the others start on the planes
+	}
+	a.planesWorker(w)
+	a.sync(w, airAfterPlanes)
+	if !a.mcOnly {
+		a.lonesWorker(k)
+	}
+	a.sync(w, airAfterLone)
+	a.tilesWorker(k, int32(w))
+	a.sync(w, airAfterTiles)
+	a.copyWorker(k)
+}
+
+// sync waits for every worker to arrive; worker 0 then does the serial step and lets
+// the others go on.
+func (a *AirSurface) sync(w, step int) {
+	if a.nw == 1 {
+		a.serial(step)
+		return
+	}
+	if w != 0 {
+		gen := a.gen.Load()
+		if a.arrived.Add(1) == int32(a.nw-1) {
+			a.wake()
+		}
+		a.await(func() bool { return a.gen.Load() != gen })
+		return
+	}
+	a.await(func() bool { return a.arrived.Load() == int32(a.nw-1) })
+	a.arrived.Store(0)
+	a.serial(step)
+	a.gen.Add(1)
+	a.wake()
+}
+
+// await returns once done holds: it checks, yielding now and then, for airSpin, then
+// sleeps on cond until woken (wake) and done holds. (A worker asleep wakes late; one
+// that spins takes a processor another job may need: the serial steps and a phase's
+// last pieces take less than airSpin.)
+func (a *AirSurface) await(done func() bool) {
+	var t0 time.Time
+	for i := 0; !done(); i++ {
+		if i&63 != 63 {
 			continue
 		}
-		a.valid = append(a.valid, int32(i))
-		a.hist[radiusBin(r)]++
-		rmax = max(rmax, r)
+		if i == 63 {
+			t0 = time.Now()
+		} else if time.Since(t0) > airSpin {
+			a.mu.Lock()
+			a.sleepers.Add(1)
+			for !done() {
+				a.cond.Wait()
+			}
+			a.sleepers.Add(-1)
+			a.mu.Unlock()
+			return
+		}
+		runtime.Gosched()
+	}
+}
+
+// airSpin is how long a worker waiting at a sync checks before it sleeps.
+const airSpin = 300 * time.Microsecond
+
+// wake wakes the workers asleep at a sync, to check whether they may go on. (A worker
+// counts itself asleep, and checks, under mu: it cannot miss a wake.)
+func (a *AirSurface) wake() {
+	if a.sleepers.Load() > 0 {
+		a.mu.Lock()
+		a.cond.Broadcast()
+		a.mu.Unlock()
+	}
+}
+
+// serial does a serial step (worker 0, the others waiting).
+func (a *AirSurface) serial(step int) {
+	a.next.Store(0)
+	switch step {
+	case airAfterScan:
+		a.lattice()
+	case airAfterParams:
+	case airAfterPlanes:
+		// Let every worker's arena hold the whole frame's planes (which worker takes
+		// which drops varies from frame to frame): the next frame of this size
+		// allocates nothing.
+		n := 0
+		for w := range a.wk {
+			n += len(a.wk[w].planes)
+		}
+		for w := range a.wk {
+			a.wk[w].planes = slices.Grow(a.wk[w].planes, n-len(a.wk[w].planes))
+		}
+		a.tileOrder()
+		a.lonePrepare()
+	case airAfterLone:
+		for w := range a.wk {
+			k := &a.wk[w]
+			k.pos, k.nor, k.idx, k.low, k.foreign = k.pos[:0], k.nor[:0], k.idx[:0], k.low[:0], k.foreign[:0]
+		}
+	case airAfterTiles:
+		a.loneCollect()
+		a.sizes()
+	}
+}
+
+// scanWorker lists the drops drawn (those with a finite positive radius and a centre in
+// the box) of pieces of the frame's drops, and counts their radii in the worker's
+// histogram.
+func (a *AirSurface) scanWorker(k *airWorker) {
+	clear(k.hist[:])
+	k.rmax = 0
+	box := &a.box
+	for {
+		c := int(a.next.Add(1)) - 1
+		lo := c * airScanChunk
+		if lo >= len(a.src) {
+			return
+		}
+		hi := min(lo+airScanChunk, len(a.src))
+		out := a.scanned[lo:hi]
+		n := 0
+		for i := lo; i < hi; i++ {
+			d := &a.src[i]
+			r := float64(d.Radius)
+			x, y, z := float64(d.X), float64(d.Y), float64(d.Z)
+			// NaN fails every comparison: a NaN position or radius is left out here.
+			if !(r > 0) || math.IsInf(r, 0) || !(x >= box.Min[0] && x <= box.Max[0] && y >= box.Min[1] &&
+				y <= box.Max[1] && z >= box.Min[2] && z <= box.Max[2]) {
+				continue
+			}
+			out[n] = int32(i)
+			n++
+			k.hist[radiusBin(r)]++
+			k.rmax = max(k.rmax, r)
+		}
+		a.scanCount[c] = int32(n)
+	}
+}
+
+// lattice gathers the drops drawn (in order) and picks the frame's spacing and lattice;
+// a.h stays 0 when no drop is drawn.
+func (a *AirSurface) lattice() {
+	a.valid = a.valid[:0]
+	for c, n := range a.scanCount {
+		a.valid = append(a.valid, a.scanned[c*airScanChunk:c*airScanChunk+int(n)]...)
 	}
 	if len(a.valid) == 0 {
-		return false
+		return
 	}
+	clear(a.hist[:])
+	rmax := 0.0
+	for w := range a.wk {
+		k := &a.wk[w]
+		for b, n := range &k.hist {
+			a.hist[b] += n
+		}
+		rmax = max(rmax, k.rmax)
+	}
+	box := &a.box
 	h := a.s.Spacing
 	if h == 0 {
 		half, cum := int32(len(a.valid)+1)/2, int32(0)
@@ -361,7 +499,7 @@ func (a *AirSurface) lattice(drops []Drop, box Box) bool {
 		}
 		h *= math.Pow(2, 0.25)
 	}
-	a.h = h
+	a.h, a.ih = h, 1/h
 	if nd := int(a.nt[0]) * int(a.nt[1]) * int(a.nt[2]); len(a.dir) < nd {
 		old := len(a.dir)
 		a.dir = slices.Grow(a.dir, nd-old)[:nd]
@@ -369,7 +507,8 @@ func (a *AirSurface) lattice(drops []Drop, box Box) bool {
 			a.dir[i] = -1
 		}
 	}
-	return true
+	a.drops = slices.Grow(a.drops[:0], len(a.valid))[:len(a.valid)]
+	a.kbox = slices.Grow(a.kbox[:0], len(a.valid))[:len(a.valid)]
 }
 
 // radiusBin is r's quarter-octave bin: floor(4 log2 r), offset and clamped.
@@ -387,49 +526,115 @@ func radiusBin(r float64) int {
 	return min(max(k+airHistOffset, 0), airHistBins-1)
 }
 
-// splitRange sets bounds to n items in chunks of at least minItems, at most one per worker.
-func (a *AirSurface) splitRange(n, minItems int) {
-	k := min(a.nw, max(1, n/minItems))
-	for c := range k + 1 {
-		a.bounds[c] = n * c / k
+// paramsWorker turns pieces of the drops drawn into kernels in lattice units.
+func (a *AirSurface) paramsWorker() {
+	for {
+		lo := (int(a.next.Add(1)) - 1) * airParamsChunk
+		if lo >= len(a.valid) {
+			return
+		}
+		for k := lo; k < min(lo+airParamsChunk, len(a.valid)); k++ {
+			a.params(k)
+		}
 	}
-	a.chunks = k
 }
 
-// paramsChunk turns chunk w of the drops drawn into kernels in lattice units.
-func (a *AirSurface) paramsChunk(w int) {
-	h, tau, smax := a.h, a.s.StretchTime, a.s.MaxStretch
-	for k := a.bounds[w]; k < a.bounds[w+1]; k++ {
-		src := &a.src[a.valid[k]]
-		p := [3]float64{float64(src.X)/h - float64(a.o[0]), float64(src.Y)/h - float64(a.o[1]), float64(src.Z)/h - float64(a.o[2])}
-		rho := float64(src.Radius) / h
-		v := [3]float64{float64(src.VX), float64(src.VY), float64(src.VZ)}
-		sp := math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])
-		s := 1.0
-		var u [3]float64
-		if sp > 0 && !math.IsInf(sp, 0) { // NaN fails sp > 0: at rest
-			s = max(1, min(1+sp*tau/h/(2*rho), smax))
-			u = [3]float64{v[0] / sp, v[1] / sp, v[2] / sp}
+// params turns drop k (of the drops drawn) into its kernel in lattice units.
+func (a *AirSurface) params(k int) {
+	ih, tau, smax := a.ih, a.s.StretchTime, a.s.MaxStretch
+	src := &a.src[a.valid[k]]
+	p := [3]float64{float64(src.X)*ih - float64(a.o[0]), float64(src.Y)*ih - float64(a.o[1]), float64(src.Z)*ih - float64(a.o[2])}
+	rho := float64(src.Radius) * ih
+	irho := 1 / rho
+	v := [3]float64{float64(src.VX), float64(src.VY), float64(src.VZ)}
+	sp := math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])
+	s := 1.0
+	var u [3]float64
+	if sp > 0 && !math.IsInf(sp, 0) { // NaN fails sp > 0: at rest
+		s = airClamp(1+sp*tau*ih*0.5*irho, 1, smax)
+		isp := 1 / sp
+		u = [3]float64{v[0] * isp, v[1] * isp, v[2] * isp}
+	}
+	d := &a.drops[k]
+	d.r, d.s, d.u = float32(rho), float32(s), [3]float32{float32(u[0]), float32(u[1]), float32(u[2])}
+	// The kernel marching cubes meshes: its radius enlarged to make up for the facets
+	// (airCompensate), at least airMinRadiusCells, and stretched no thinner.
+	r := airClamp(airCompensation(airFacets*math.Sqrt(s)*irho*irho)*rho, airMinRadiusCells, 1.25*airMaxRadiusCells)
+	if sm := r * r * (1 / (airMinRadiusCells * airMinRadiusCells)); s > sm {
+		s = sm
+	}
+	isq := 1 / math.Sqrt(s)
+	ra, rb := airKappa*r*s, airKappa*r*isq // the kernel's semi-axes along and across v
+	d.reach = float32(ra)
+	// M = ib I + dd u u^T; its inverse N = rb^2 I + dn u u^T.
+	ir2 := 1 / (airKappa * airKappa * r * r)
+	ib := ir2 * s
+	dd := ir2*isq*isq*isq*isq - ib
+	d.m = [6]float32{float32(ib + dd*u[0]*u[0]), float32(ib + dd*u[1]*u[1]), float32(ib + dd*u[2]*u[2]),
+		float32(dd * u[0] * u[1]), float32(dd * u[0] * u[2]), float32(dd * u[1] * u[2])}
+	rb2, dn := rb*rb, ra*ra-rb*rb
+	nn := [3]float64{rb2 + dn*u[0]*u[0], rb2 + dn*u[1]*u[1], rb2 + dn*u[2]*u[2]} // N's diagonal
+	for ax := range 3 {
+		e := math.Sqrt(nn[ax]) // the ellipsoid's half extent along ax
+		lo := min(max(int32(math.Ceil(p[ax]-e)), 1), a.n[ax]-2)
+		d.lo[ax], d.hi[ax] = lo, min(max(int32(math.Floor(p[ax]+e)), 1), a.n[ax]-2)
+		d.c[ax] = float32(p[ax] - float64(lo))
+	}
+	a.kbox[k] = airKernelBox{lo: d.lo, hi: d.hi, c: d.c, reach: d.reach}
+	// What its planes' ranges need (planes): from N's entries.
+	inzz := 1 / nn[2]
+	nxz, nyz := dn*u[0]*u[2]*inzz, dn*u[1]*u[2]*inzz
+	d.pk = [5]float32{float32(inzz), float32(nxz), float32(nyz),
+		float32(math.Sqrt(max(nn[0]-dn*u[0]*u[2]*nxz, 0))), float32(math.Sqrt(max(nn[1]-dn*u[1]*u[2]*nyz, 0)))}
+}
+
+// planesWorker appends the planes' ranges of pieces of the drops drawn to worker w's
+// arena until none is left (planes).
+func (a *AirSurface) planesWorker(w int) {
+	pl := a.wk[w].planes[:0]
+	for {
+		lo := (int(a.next.Add(1)) - 1) * airParamsChunk
+		if lo >= len(a.drops) {
+			break
 		}
-		d := &a.drops[k]
-		d.r, d.s, d.u = float32(rho), float32(s), [3]float32{float32(u[0]), float32(u[1]), float32(u[2])}
-		// The kernel marching cubes meshes: its radius enlarged to make up for the
-		// facets (airCompensate), at least airMinRadiusCells, and stretched no thinner.
-		r := min(max(airCompensation(airFacets*math.Sqrt(s)/(rho*rho))*rho, airMinRadiusCells), 1.25*airMaxRadiusCells)
-		s = min(s, (r/airMinRadiusCells)*(r/airMinRadiusCells))
-		ra, rb := airKappa*r*s, airKappa*r/math.Sqrt(s) // the kernel's semi-axes along and across v
-		d.reach = float32(ra)
-		ib := 1 / (rb * rb)
-		dd := 1/(ra*ra) - ib
-		d.m = [6]float32{float32(ib + dd*u[0]*u[0]), float32(ib + dd*u[1]*u[1]), float32(ib + dd*u[2]*u[2]),
-			float32(dd * u[0] * u[1]), float32(dd * u[0] * u[2]), float32(dd * u[1] * u[2])}
-		for ax := range 3 {
-			e := math.Sqrt(rb*rb + (ra*ra-rb*rb)*u[ax]*u[ax]) // the ellipsoid's half extent along ax
-			lo := min(max(int32(math.Ceil(p[ax]-e)), 1), a.n[ax]-2)
-			d.lo[ax], d.hi[ax] = lo, min(max(int32(math.Floor(p[ax]+e)), 1), a.n[ax]-2)
-			d.c[ax] = float32(p[ax] - float64(lo))
+		for k := lo; k < min(lo+airParamsChunk, len(a.drops)); k++ {
+			a.planes(&a.drops[k], w, &pl)
 		}
 	}
+	a.wk[w].planes = pl
+}
+
+// planes appends drop d's planes' ranges to pl, worker w's: in plane z (dz from the
+// centre), the kernel's section reaches the rows within sqrt(Ay t) of nyz/nzz dz and
+// the columns within sqrt(Ax t) of nxz/nzz dz, t = 1 - dz^2/nzz (the ellipsoid's
+// projection on the (y, z) plane is the ellipse of N's (y, z) block, Ay = nyy -
+// nyz^2/nzz; so for x; params).
+func (a *AirSurface) planes(d *airDrop, w int, pl *[]uint32) {
+	wx, wy := d.hi[0]-d.lo[0], d.hi[1]-d.lo[1]
+	d.pc, d.po = int32(w), int32(len(*pl))
+	if wx > 255 || wy > 255 { // too wide for a byte: the box's
+		d.po = -1
+		return
+	}
+	nz := int(max(d.hi[2]-d.lo[2]+1, 0))
+	planes := slices.Grow(*pl, nz)
+	n := len(planes)
+	planes = planes[:n+nz]
+	args := airPlanesArgs{c: d.c, pk: d.pk, wx: wx, wy: wy}
+	airPlanes(planes[n:], &args)
+	*pl = planes
+}
+
+// airClamp is x clamped to [lo, hi], for a number x (branches, which the processor
+// predicts: min and max of floats are longer, to order NaNs and zeros).
+func airClamp(x, lo, hi float64) float64 {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
 }
 
 // airFacets is how much of a sphere's volume marching cubes' flat facets cut away, over
@@ -469,55 +674,57 @@ func airCompensation(c float64) float64 {
 	return float64(airCompTable[i]) + f*float64(airCompTable[i+1]-airCompTable[i])
 }
 
-// floorDiv is floor(a / b) for b > 0.
-func floorDiv(a, b int32) int32 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
 // bin lists the tiles the drops reach (tile t owns points [32 t, 32 t + 32) and reads
 // [32 t - 1, 32 t + 33]), in the order the drops first reach them, and each tile's drops
-// in drop order.
+// in drop order; pairs lists each drop's tiles, drop by drop (pairStart[k] the first of
+// drop k's), and pairSlot where each pair is in members.
 func (a *AirSurface) bin() {
-	a.pairs, a.pairDrop = a.pairs[:0], a.pairDrop[:0] // the directory was reset by Append
+	a.pairs = a.pairs[:0] // the directory was reset by Append
+	a.pairStart = slices.Grow(a.pairStart[:0], len(a.drops)+1)[:len(a.drops)+1]
+	nt0, nt01 := int(a.nt[0]), int(a.nt[0])*int(a.nt[1])
+	cnt := a.tileCount[:0] // the tiles' drops, counted, then their next slot in members
 	for k := range a.drops {
 		d := &a.drops[k]
+		a.pairStart[k] = int32(len(a.pairs))
 		var tl, th [3]int32
 		for ax := range 3 {
-			tl[ax] = max(floorDiv(d.lo[ax]-2, airTile), 0)
-			th[ax] = min((d.hi[ax]+1)/airTile, a.nt[ax]-1)
+			tl[ax] = max((d.lo[ax]-2)>>airTileShift, 0) // floor((lo - 2) / airTile)
+			th[ax] = min((d.hi[ax]+1)>>airTileShift, a.nt[ax]-1)
 		}
 		for tz := tl[2]; tz <= th[2]; tz++ {
 			for ty := tl[1]; ty <= th[1]; ty++ {
+				row := int(tz)*nt01 + int(ty)*nt0
 				for tx := tl[0]; tx <= th[0]; tx++ {
-					t := [3]int32{tx, ty, tz}
-					di := a.dirIndex(t)
-					ti := a.dir[di]
+					ti := a.dir[row+int(tx)]
 					if ti < 0 {
 						ti = int32(len(a.tiles))
-						a.tiles = append(a.tiles, airTileRec{t: t})
-						a.dir[di] = ti
+						a.tiles = append(a.tiles, airTileRec{t: [3]int32{tx, ty, tz}})
+						cnt = append(cnt, 0)
+						a.dir[row+int(tx)] = ti
 					}
-					a.tiles[ti].count++
+					cnt[ti]++
 					a.pairs = append(a.pairs, ti)
-					a.pairDrop = append(a.pairDrop, int32(k))
 				}
 			}
 		}
 	}
+	a.pairStart[len(a.drops)] = int32(len(a.pairs))
 	n := int32(0)
 	for i := range a.tiles {
 		t := &a.tiles[i]
-		t.first, n, t.count = n, n+t.count, 0
+		t.first, t.count = n, cnt[i]
+		cnt[i] = n
+		n += t.count
 	}
+	a.tileCount = cnt
 	a.members = slices.Grow(a.members[:0], int(n))[:n]
-	for j, ti := range a.pairs {
-		t := &a.tiles[ti]
-		a.members[t.first+t.count] = a.pairDrop[j]
-		t.count++
+	a.pairSlot = slices.Grow(a.pairSlot[:0], int(n))[:n]
+	for k := range a.drops {
+		for j := a.pairStart[k]; j < a.pairStart[k+1]; j++ {
+			slot := cnt[a.pairs[j]]
+			cnt[a.pairs[j]] = slot + 1
+			a.members[slot], a.pairSlot[j] = int32(k), slot
+		}
 	}
 }
 
@@ -525,26 +732,46 @@ func (a *AirSurface) dirIndex(t [3]int32) int {
 	return (int(t[2])*int(a.nt[1])+int(t[1]))*int(a.nt[0]) + int(t[0])
 }
 
-// tilesWorker meshes tiles until none is left.
-func (a *AirSurface) tilesWorker(w int) {
-	k := &a.wk[w]
+// tileOrder lists the tiles by their number of drops, most first, the order they are
+// taken in (which tile is handled when changes nothing in the mesh): the last ones are
+// short, and the workers finish together.
+func (a *AirSurface) tileOrder() {
+	a.order = a.order[:0]
+	for i := range a.tiles {
+		a.order = append(a.order, int32(i))
+	}
+	slices.SortFunc(a.order, func(x, y int32) int {
+		if c := a.tiles[y].count - a.tiles[x].count; c != 0 {
+			return int(c)
+		}
+		return int(x - y)
+	})
+}
+
+// tilesWorker meshes tiles until none is left, then takes pieces of the drops for
+// aloneChunk.
+func (a *AirSurface) tilesWorker(k *airWorker, w int32) {
+	nc := (len(a.drops) + airScanChunk - 1) / airScanChunk
 	for {
 		i := int(a.next.Add(1)) - 1
-		if i >= len(a.tiles) {
+		switch {
+		case i < len(a.order):
+			a.meshTile(k, w, &a.tiles[a.order[i]])
+		case i < len(a.order)+nc:
+			a.aloneChunk(i - len(a.order))
+		default:
 			return
 		}
-		a.meshTile(k, int32(w), &a.tiles[i])
 	}
 }
 
 const airDim2 = airDim * airDim
 
-// airEdge is a cube edge: its start corner, axis, and the offsets in a tile's buffer of
-// its start point from the cell's and of its end point from its start.
+// airEdge is a cube edge: its start corner, axis, the offset in a tile's buffer of its
+// start point from the cell's, and its entry in vidx less 3 times the cell's point.
 type airEdge struct {
-	d          [3]int32
-	ax         int32
-	off, stepv int32
+	d             [3]int32
+	ax, off, slot int32
 }
 
 // meshTile splats the tile's drops into the worker's buffer, meshes the cells the tile
@@ -554,145 +781,156 @@ func (a *AirSurface) meshTile(k *airWorker, w int32, t *airTileRec) {
 	for ax := range 3 {
 		g0[ax] = t.t[ax]*airTile - 1
 	}
-	field := k.field
 	for _, di := range a.members[t.first : t.first+t.count] {
+		if a.isLone(di) {
+			continue // drawn from the template
+		}
 		d := &a.drops[di]
-		var lo, hi [3]int32
-		empty := false
-		for ax := range 3 {
-			lo[ax], hi[ax] = max(d.lo[ax]-g0[ax], 0), min(d.hi[ax]-g0[ax], airDim-1)
-			empty = empty || lo[ax] > hi[ax]
-		}
-		if empty {
-			continue
-		}
-		mxx, myy, mzz, mxy, mxz, myz := d.m[0], d.m[1], d.m[2], d.m[3], d.m[4], d.m[5]
-		ox, oy := d.lo[0]-g0[0], d.lo[1]-g0[1] // the buffer's x and y of the drop's lo
-		cx, cy := d.c[0], d.c[1]
-		// The rows (y, z) the kernel reaches: min over x of q^2 = the Schur complement's
-		// form sa dy^2 + 2 sb dy dz + sc dz^2 < 1, for each z an interval of y.
-		sa, sb, sc := myy-mxy*mxy/mxx, myz-mxy*mxz/mxx, mzz-mxz*mxz/mxx
-		for z := lo[2]; z <= hi[2]; z++ {
-			dz := float32(z+g0[2]-d.lo[2]) - d.c[2]
-			czz, bz, cyz := mzz*dz*dz, mxz*dz, 2*myz*dz
-			dy2 := sb*dz*sb*dz - sa*(sc*dz*dz-1)
-			if !(dy2 > 0) {
-				continue
-			}
-			sqy := float32(math.Sqrt(float64(dy2)))
-			y0 := max(256-int32(256-((-sb*dz-sqy)/sa+cy))+oy, lo[1])
-			y1 := min(int32((-sb*dz+sqy)/sa+cy+256)-256+oy, hi[1])
-			for y := y0; y <= y1; y++ {
-				dy := float32(y+g0[1]-d.lo[1]) - d.c[1]
-				// q^2 = (mxx dx + rb) dx + rc along the row.
-				rb := 2 * (mxy*dy + bz)
-				rc := (myy*dy+cyz)*dy + czz
-				x0, x1 := lo[0], hi[0]
-				row := z*airDim + y
-				f := field[row*airDim+x0 : row*airDim+x1+1]
-				for j := range f {
-					dx := float32(x0+int32(j)-ox) - cx
-					v := 1 - ((mxx*dx+rb)*dx + rc)
-					b := math.Float32bits(v)
-					v = math.Float32frombits(b &^ uint32(int32(b)>>31)) // 0 beyond the kernel: no branch
-					f[j] += v * v * v
-				}
-				if k.thi[row] < 0 {
-					k.rows = append(k.rows, row)
-				}
-				k.tlo[row], k.thi[row] = min(k.tlo[row], int16(x0)), max(k.thi[row], int16(x1))
+		k.splat(d, a.wk[d.pc].planes[max(d.po, 0):], g0)
+	}
+
+	// Each written row's inside points (F >= iso) as a bit mask, the rows with one.
+	field, mask := k.field, k.mask
+	var inside [airRowWords + 2]uint64 // two more: zero, for airShift
+	for wi, word := range &k.written {
+		for word != 0 {
+			row := int32(wi<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			m := airRowMask(field, row)
+			mask[row] = m
+			if m != 0 {
+				inside[row>>6] |= 1 << (row & 63)
 			}
 		}
 	}
-
-	// Rows' inside ranges; the row quads (the cells between four rows) with an inside
-	// corner, among the cells the tile owns (buffer coordinates 1..airTile).
-	iso := airIso
-	for _, row := range k.rows {
-		f := field[row*airDim : row*airDim+airDim]
-		il, ih := int16(-1), int16(-1)
-		for x := k.tlo[row]; x <= k.thi[row]; x++ {
-			if f[x] >= iso {
-				if il < 0 {
-					il = x
-				}
-				ih = x
-			}
-		}
-		k.ilo[row], k.ihi[row] = il, ih
-		if il < 0 {
-			continue
-		}
-		z, y := row/airDim, row%airDim
-		for qz := max(z-1, 1); qz <= min(z, airTile); qz++ {
-			for qy := max(y-1, 1); qy <= min(y, airTile); qy++ {
-				if q := qz*airDim + qy; !k.rqMark[q] {
-					k.rqMark[q] = true
-					k.rq = append(k.rq, q)
-				}
-			}
-		}
+	// The row quads (the cells between rows q, q + 1, q + airDim and q + airDim + 1)
+	// with an inside corner, among those of the cells the tile owns (buffer coordinates
+	// 1..airTile).
+	var quads [airRowWords]uint64
+	for i := range quads {
+		quads[i] = (inside[i] | airShift(&inside, i, 1) | airShift(&inside, i, airDim) | airShift(&inside, i, airDim+1)) &
+			airQuadBits[i]
 	}
 
 	t.w, t.v0, t.i0, t.l0, t.f0 = w, int32(len(k.pos)/3), int32(len(k.idx)), int32(len(k.low)), int32(len(k.foreign))
-	for _, q := range k.rq {
-		cz, cy := q/airDim, q%airDim
-		r := [4]int32{q, q + 1, q + airDim, q + airDim + 1} // (y, z), (y+1, z), (y, z+1), (y+1, z+1)
-		xlo, xhi := int16(airDim), int16(-1)
-		for _, rr := range r {
-			if k.ilo[rr] >= 0 {
-				xlo, xhi = min(xlo, k.ilo[rr]), max(xhi, k.ihi[rr])
-			}
-		}
-		x0, x1 := max(int32(xlo)-1, 1), min(int32(xhi), airTile)
-		f00 := field[r[0]*airDim : r[0]*airDim+airDim]
-		f10 := field[r[1]*airDim : r[1]*airDim+airDim]
-		f01 := field[r[2]*airDim : r[2]*airDim+airDim]
-		f11 := field[r[3]*airDim : r[3]*airDim+airDim]
-		col := func(x int32) uint8 { // the corners at x: bits 0, 2, 4, 6 of a case
-			return b2u(f00[x] >= iso) | b2u(f10[x] >= iso)<<2 | b2u(f01[x] >= iso)<<4 | b2u(f11[x] >= iso)<<6
-		}
-		prev := col(x0)
-		for x := x0; x <= x1; x++ {
-			nxt := col(x + 1)
-			c := prev | nxt<<1
-			prev = nxt
-			if c == 0 || c == 255 {
-				continue
-			}
-			cell := q*airDim + x
-			for _, e := range airTris[airTriStart[c]:airTriStart[c+1]] {
-				ed := &airEdges[e]
-				if v := k.vidx[3*(cell+ed.off)+ed.ax]; v >= 0 { // made already (the most)
-					k.idx = append(k.idx, uint32(v))
-					continue
-				}
-				k.idx = append(k.idx, a.edgeVertex(k, t, cell, e, [3]int32{x, cy, cz}, g0))
-			}
+	// First the vertices: each edge that crosses the surface starting at a point of
+	// the cells the tile owns is numbered by the cell it starts (the cell's +x, +y and
+	// +z edges); then the triangles, which find them in vidx.
+	for qi, word := range &quads {
+		for word != 0 {
+			q := int32(qi<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			a.quadVertices(k, q, g0)
 		}
 	}
-	t.nv, t.ni, t.nl = int32(len(k.pos)/3)-t.v0, int32(len(k.idx))-t.i0, int32(len(k.low))-t.l0
+	idx := k.idx
+	for qi, word := range &quads {
+		for word != 0 {
+			q := int32(qi<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			a.meshQuad(k, t, q, g0, &idx)
+		}
+	}
+	k.idx = idx
+	// The vertices, from the field, in the order they were numbered.
+	n := len(k.pos)
+	k.pos, k.nor = slices.Grow(k.pos, 3*len(k.pend))[:n+3*len(k.pend)], slices.Grow(k.nor, 3*len(k.pend))[:n+3*len(k.pend)]
+	a.vertices(k, k.pos[n:], k.nor[n:], g0)
+	k.pend = k.pend[:0]
+	t.nv, t.ni, t.nl, t.nf = int32(len(k.pos)/3)-t.v0, int32(len(k.idx))-t.i0, int32(len(k.low))-t.l0, int32(len(k.foreign))-t.f0
 	slices.SortFunc(k.low[t.l0:], cmpAirRef)
 
 	for _, s := range k.slots {
 		k.vidx[s] = -1
 	}
-	for _, row := range k.rows {
-		clear(field[row*airDim+int32(k.tlo[row]) : row*airDim+int32(k.thi[row])+1])
-		k.tlo[row], k.thi[row], k.ilo[row], k.ihi[row] = airDim, -1, -1, -1
+	for wi, word := range &k.written {
+		for word != 0 {
+			row := int32(wi<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			clear(field[row*airDim : row*airDim+airDim])
+			mask[row] = 0
+		}
 	}
-	for _, q := range k.rq {
-		k.rqMark[q] = false
-	}
-	k.slots, k.rows, k.rq = k.slots[:0], k.rows[:0], k.rq[:0]
+	k.written = [airRowWords]uint64{}
+	k.slots = k.slots[:0]
 }
 
-func b2u(b bool) uint8 {
-	if b {
-		return 1
+// quadVertices numbers the vertices on the +x, +y and +z edges of the cells of row
+// quad q (their corner 0 on row q) that cross the surface (their two ends' masks
+// differ), in that order, each by x.
+func (a *AirSurface) quadVertices(k *airWorker, q int32, g0 [3]int32) {
+	cz, cy := q/airDim, q%airDim
+	m00 := k.mask[q]
+	low := cy == 1 || cz == 1 // the row lies on a low face: its vertices are referred to from below
+	for ax, cross := range [3]uint64{m00 ^ m00>>1, m00 ^ k.mask[q+1], m00 ^ k.mask[q+airDim]} {
+		cross &= airCellBits
+		for cross != 0 {
+			x := int32(bits.TrailingZeros64(cross))
+			cross &= cross - 1
+			p := q*airDim + x
+			slot := 3*p + int32(ax)
+			idx := int32(len(k.pend))
+			k.pend = append(k.pend, p<<2|int32(ax))
+			k.vidx[slot] = idx
+			k.slots = append(k.slots, slot)
+			if low || x == 1 {
+				key := ((uint64(cz+g0[2])<<airCoordBits|uint64(cy+g0[1]))<<airCoordBits|uint64(x+g0[0]))<<2 | uint64(ax)
+				k.low = append(k.low, airRef{key, uint32(idx)})
+			}
+		}
 	}
-	return 0
 }
+
+// meshQuad meshes the cells of row quad q (the cells between rows q, q + 1, q + airDim
+// and q + airDim + 1) that have a corner inside and one outside, appending their
+// triangles' corners to idx.
+func (a *AirSurface) meshQuad(k *airWorker, t *airTileRec, q int32, g0 [3]int32, pidx *[]uint32) {
+	idx := *pidx
+	cz, cy := q/airDim, q%airDim
+	m00, m10, m01, m11 := k.mask[q], k.mask[q+1], k.mask[q+airDim], k.mask[q+airDim+1]
+	// The cells with a corner inside and one outside: cell x has its corners at x and
+	// x + 1.
+	or, and := m00|m10|m01|m11, m00&m10&m01&m11
+	cells := (or | or>>1) &^ (and & (and >> 1)) & airCellBits
+	for cells != 0 {
+		x := int32(bits.TrailingZeros64(cells))
+		cells &= cells - 1
+		c := uint8(m00>>x&3) | uint8(m10>>x&3)<<2 | uint8(m01>>x&3)<<4 | uint8(m11>>x&3)<<6
+		cell := q*airDim + x
+		for _, e := range airTris[airTriStart[c]:airTriStart[c+1]] {
+			if v := k.vidx[3*cell+airEdges[e].slot]; v >= 0 { // numbered already (all but the foreign)
+				idx = append(idx, uint32(v))
+				continue
+			}
+			idx = append(idx, a.edgeVertex(k, t, cell, e, [3]int32{x, cy, cz}, g0))
+		}
+	}
+	*pidx = idx
+}
+
+// airRowWords is the number of words of a bit set of a tile buffer's rows.
+const airRowWords = (airDim*airDim + 63) / 64
+
+// airShift returns word i of the bit set b shifted down by n bits (bit j of the result
+// is bit j + n of b), n < 64; b has a zero word past the set's.
+func airShift(b *[airRowWords + 2]uint64, i, n int) uint64 {
+	return b[i]>>n | b[i+1]<<(64-n)
+}
+
+// airQuadBits is the bit set of the row quads of the cells a tile owns: z and y in
+// 1..airTile.
+var airQuadBits = func() (b [airRowWords]uint64) {
+	for z := 1; z <= airTile; z++ {
+		for y := 1; y <= airTile; y++ {
+			q := z*airDim + y
+			b[q>>6] |= 1 << (q & 63)
+		}
+	}
+	return b
+}()
+
+// airCellBits are the cells a tile owns along a row, buffer x 1..airTile.
+const airCellBits = (1<<airTile - 1) << 1
 
 func cmpAirRef(x, y airRef) int {
 	switch {
@@ -704,10 +942,11 @@ func cmpAirRef(x, y airRef) int {
 	return 0
 }
 
-// edgeVertex returns the tile's vertex on edge e of the cell at buffer point cell (buffer
-// coordinates c): made on first use from the field (linear interpolation of the
-// crossing, the normal minus the interpolated central-difference gradient), or, for an
-// edge starting in the next tile, a foreign reference resolved when the mesh is joined.
+// edgeVertex returns the tile's vertex on edge e of the cell at buffer point cell
+// (buffer coordinates c) that vidx does not hold: for an edge starting in the next
+// tile, a foreign reference, resolved when the mesh is joined; else (none:
+// quadVertices numbered every edge that crosses the surface and starts in the tile's
+// cells) a vertex numbered now.
 func (a *AirSurface) edgeVertex(k *airWorker, t *airTileRec, cell int32, e uint8, c [3]int32, g0 [3]int32) uint32 {
 	ed := &airEdges[e]
 	p := cell + ed.off
@@ -718,183 +957,329 @@ func (a *AirSurface) edgeVertex(k *airWorker, t *airTileRec, cell int32, e uint8
 		}
 		return airForeign | uint32(-2-v)
 	}
-	s := [3]int32{c[0] + ed.d[0], c[1] + ed.d[1], c[2] + ed.d[2]}
-	g := [3]int32{s[0] + g0[0], s[1] + g0[1], s[2] + g0[2]}
-	key := ((uint64(g[2])<<airCoordBits|uint64(g[1]))<<airCoordBits|uint64(g[0]))<<2 | uint64(ed.ax)
 	k.slots = append(k.slots, slot)
-	if s[0] > airTile || s[1] > airTile || s[2] > airTile {
-		j := int32(len(k.foreign)) - t.f0
-		k.foreign = append(k.foreign, key)
-		k.vidx[slot] = -2 - j
-		return airForeign | uint32(j)
-	}
-	f := k.field
-	q := p + ed.stepv
-	v0, v1 := f[p], f[q]
-	u := (airIso - v0) / (v1 - v0)
-	if !(u > 0) {
-		u = 0
-	} else if u > 1 {
-		u = 1
-	}
-	ga := [3]float32{f[p+1] - f[p-1], f[p+airDim] - f[p-airDim], f[p+airDim2] - f[p-airDim2]}
-	gb := [3]float32{f[q+1] - f[q-1], f[q+airDim] - f[q-airDim], f[q+airDim2] - f[q-airDim2]}
-	n := [3]float32{-(ga[0] + u*(gb[0]-ga[0])), -(ga[1] + u*(gb[1]-ga[1])), -(ga[2] + u*(gb[2]-ga[2]))}
-	l := float32(math.Sqrt(float64(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])))
-	if l > 0 {
-		il := 1 / l
-		n[0], n[1], n[2] = n[0]*il, n[1]*il, n[2]*il
-	} else { // a flat spot: along the edge, towards its lower end
-		n = [3]float32{}
-		n[ed.ax] = 1
-		if v1 > v0 {
-			n[ed.ax] = -1
+	s := [3]int32{c[0] + ed.d[0], c[1] + ed.d[1], c[2] + ed.d[2]}
+	foreign := s[0] > airTile || s[1] > airTile || s[2] > airTile
+	if foreign || s[0] == 1 || s[1] == 1 || s[2] == 1 {
+		g := [3]int32{s[0] + g0[0], s[1] + g0[1], s[2] + g0[2]}
+		key := ((uint64(g[2])<<airCoordBits|uint64(g[1]))<<airCoordBits|uint64(g[0]))<<2 | uint64(ed.ax)
+		if foreign {
+			j := int32(len(k.foreign)) - t.f0
+			k.foreign = append(k.foreign, key)
+			k.vidx[slot] = -2 - j
+			return airForeign | uint32(j)
 		}
+		k.low = append(k.low, airRef{key, uint32(len(k.pend))})
 	}
-	h := a.h
-	pos := [3]float64{float64(a.o[0]+int64(g[0])) * h, float64(a.o[1]+int64(g[1])) * h, float64(a.o[2]+int64(g[2])) * h}
-	pos[ed.ax] += float64(u) * h
-	idx := int32(len(k.pos)/3) - t.v0
-	k.pos = append(k.pos, float32(pos[0]), float32(pos[1]), float32(pos[2]))
-	k.nor = append(k.nor, n[0], n[1], n[2])
-	if s[0] == 1 || s[1] == 1 || s[2] == 1 {
-		k.low = append(k.low, airRef{key, uint32(idx)})
-	}
+	idx := int32(len(k.pend))
+	k.pend = append(k.pend, p<<2|ed.ax)
 	k.vidx[slot] = idx
 	return uint32(idx)
 }
 
-// copyChunk writes chunk w of the tiles into the mesh.
-func (a *AirSurface) copyChunk(w int) {
-	m := a.m
-	for i := a.bounds[w]; i < a.bounds[w+1]; i++ {
-		t := &a.tiles[i]
-		k := &a.wk[t.w]
-		copy(m.Positions[3*t.base:], k.pos[3*t.v0:3*(t.v0+t.nv)])
-		copy(m.Normals[3*t.base:], k.nor[3*t.v0:3*(t.v0+t.nv)])
-		op := m.Opacity[t.base : t.base+uint32(t.nv)]
-		for j := range op {
-			op[j] = 1
+// vertices makes the tile's vertices listed in k.pend (an edge's start, buffer index
+// p, and axis: p<<2 | axis), into pos and nor: where the field crosses the iso-level
+// along the edge, linearly interpolated; the normal minus the central-difference
+// gradient interpolated along the edge.
+func (a *AirSurface) vertices(k *airWorker, pos, nor []float32, g0 [3]int32) {
+	f := k.field
+	h := a.h
+	for i, pe := range k.pend {
+		p, ax := pe>>2, pe&3
+		q := p + [3]int32{1, airDim, airDim2}[ax]
+		v0, v1 := f[p], f[q]
+		u := (airIso - v0) / (v1 - v0)
+		if !(u > 0) {
+			u = 0
+		} else if u > 1 {
+			u = 1
 		}
-		dst := m.Indices[t.first3 : t.first3+uint32(t.ni)]
-		for j, v := range k.idx[t.i0 : t.i0+t.ni] {
-			if v&airForeign == 0 {
-				dst[j] = t.base + v
-				continue
+		ga := [3]float32{f[p+1] - f[p-1], f[p+airDim] - f[p-airDim], f[p+airDim2] - f[p-airDim2]}
+		gb := [3]float32{f[q+1] - f[q-1], f[q+airDim] - f[q-airDim], f[q+airDim2] - f[q-airDim2]}
+		n := [3]float32{-(ga[0] + u*(gb[0]-ga[0])), -(ga[1] + u*(gb[1]-ga[1])), -(ga[2] + u*(gb[2]-ga[2]))}
+		l := float32(math.Sqrt(float64(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])))
+		if l > 0 {
+			il := 1 / l
+			n[0], n[1], n[2] = n[0]*il, n[1]*il, n[2]*il
+		} else { // a flat spot: along the edge, towards its lower end
+			n = [3]float32{}
+			n[ax] = 1
+			if v1 > v0 {
+				n[ax] = -1
 			}
-			dst[j] = a.resolve(k.foreign[t.f0+int32(v&^airForeign)], t.base)
 		}
-	}
-	for i := a.lbounds[w]; i < a.lbounds[w+1]; i++ {
-		a.lonePut(i)
+		// The start's lattice coordinates.
+		z := p / airDim2
+		y := (p - z*airDim2) / airDim
+		g := [3]int32{p - z*airDim2 - y*airDim + g0[0], y + g0[1], z + g0[2]}
+		pt := [3]float64{float64(a.o[0]+int64(g[0])) * h, float64(a.o[1]+int64(g[1])) * h, float64(a.o[2]+int64(g[2])) * h}
+		pt[ax] += float64(u) * h
+		pos[3*i], pos[3*i+1], pos[3*i+2] = float32(pt[0]), float32(pt[1]), float32(pt[2])
+		nor[3*i], nor[3*i+1], nor[3*i+2] = n[0], n[1], n[2]
 	}
 }
 
-// findLone marks the drops whose kernel meets no other's (kernelsMeet): each is the
-// ellipsoid F = iso on its own, drawn from a template (lonePut) and left out of the
-// lattice. Two drops' boxes meet in some tile both reach: each tile checks its drops
-// (lonesWorker), a drop is lone when it is so in all of its tiles.
-func (a *AirSurface) findLone() {
+// sizes places the tiles' parts of the mesh and the lone drops in it, grows it to hold
+// them, and lets every worker's arena hold the whole frame's (which worker meshes which
+// tile varies from frame to frame: the next frame of this size allocates nothing).
+func (a *AirSurface) sizes() {
+	var nPos, nIdx, nLow, nFor int
+	for w := range a.wk {
+		k := &a.wk[w]
+		nPos, nIdx, nLow, nFor = nPos+len(k.pos), nIdx+len(k.idx), nLow+len(k.low), nFor+len(k.foreign)
+	}
+	for w := range a.wk {
+		k := &a.wk[w]
+		k.pos, k.nor = slices.Grow(k.pos, nPos-len(k.pos)), slices.Grow(k.nor, nPos-len(k.nor))
+		k.idx, k.low = slices.Grow(k.idx, nIdx-len(k.idx)), slices.Grow(k.low, nLow-len(k.low))
+		k.foreign = slices.Grow(k.foreign, nFor-len(k.foreign))
+	}
+	m := a.m
+	nv, ni := uint32(m.NumVertices()), uint32(len(m.Indices))
+	nf, nvt := int32(0), int32(0)
+	for i := range a.tiles {
+		t := &a.tiles[i]
+		nf, nvt = max(nf, t.nf), max(nvt, t.nv)
+		t.base, t.first3 = nv, ni
+		nv += uint32(t.nv)
+		ni += uint32(t.ni)
+	}
+	for w := range a.wk {
+		a.wk[w].res = slices.Grow(a.wk[w].res[:0], int(nf))
+		a.wk[w].pend = slices.Grow(a.wk[w].pend[:0], int(nvt)) // the largest tile's, whichever worker meshes it
+	}
+	a.loneV, a.loneI = nv, ni // the lone drops follow the tiles
+	nv += uint32(len(a.lone) * len(airLoneVerts))
+	ni += uint32(len(a.lone) * 3 * len(airLoneTris))
+	nv0 := m.NumVertices()
+	grow(&m.Positions, 3*(int(nv)-nv0))
+	grow(&m.Normals, 3*(int(nv)-nv0))
+	grow(&m.Opacity, int(nv)-nv0)
+	grow(&m.Indices, int(ni)-len(m.Indices))
+}
+
+// copyWorker writes tiles' parts of the mesh and pieces of the lone drops into it until
+// none is left.
+func (a *AirSurface) copyWorker(k *airWorker) {
+	nl := (len(a.lone) + airLoneChunk - 1) / airLoneChunk
+	for {
+		i := int(a.next.Add(1)) - 1
+		switch {
+		case i < len(a.order):
+			a.copyTile(&a.tiles[a.order[i]], k.res)
+		case i < len(a.order)+nl:
+			lo := (i - len(a.order)) * airLoneChunk
+			for j := lo; j < min(lo+airLoneChunk, len(a.lone)); j++ {
+				a.lonePut(j)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// copyTile writes tile t's part of the mesh into it (res: scratch, for the vertices of
+// its foreign corners).
+func (a *AirSurface) copyTile(t *airTileRec, res []uint32) {
+	m := a.m
+	k := &a.wk[t.w]
+	// Its foreign edges' vertices, each looked up once.
+	fr := res[:t.nf] // sizes made room
+	for j, key := range k.foreign[t.f0 : t.f0+t.nf] {
+		fr[j] = a.resolve(key, t.base)
+	}
+	copy(m.Positions[3*t.base:], k.pos[3*t.v0:3*(t.v0+t.nv)])
+	copy(m.Normals[3*t.base:], k.nor[3*t.v0:3*(t.v0+t.nv)])
+	op := m.Opacity[t.base : t.base+uint32(t.nv)]
+	for j := range op {
+		op[j] = 1
+	}
+	dst := m.Indices[t.first3 : t.first3+uint32(t.ni)]
+	for j, v := range k.idx[t.i0 : t.i0+t.ni] {
+		if v&airForeign == 0 {
+			dst[j] = t.base + v
+			continue
+		}
+		dst[j] = fr[v&^airForeign]
+	}
+}
+
+// lonePrepare readies the search for the lone drops, the drops whose kernel meets no
+// other's (boxesMeet and spheresMeet): each is the ellipsoid F = iso on its own, drawn
+// from a template (lonePut) and left out of the lattice. Two drops' boxes meet in some
+// tile both reach: each tile checks its drops (lonesWorker), a drop is lone when it is
+// so in all of its tiles (isLone).
+func (a *AirSurface) lonePrepare() {
 	n := len(a.drops)
 	a.alone = slices.Grow(a.alone[:0], n)[:n]
 	a.memberLone = slices.Grow(a.memberLone[:0], len(a.members))[:len(a.members)]
-	a.lone = a.lone[:0]
 	if a.mcOnly {
 		return
-	}
-	for k := range a.alone {
-		a.alone[k] = true
 	}
 	most := 0
 	for i := range a.tiles {
 		most = max(most, int(a.tiles[i].count))
 	}
+	hb := max(bits.Len(uint(most)), 5) + 1
 	for w := range a.wk {
-		a.wk[w].order = slices.Grow(a.wk[w].order[:0], most)
+		k := &a.wk[w]
+		k.boxes, k.raw = slices.Grow(k.boxes[:0], most)[:most], slices.Grow(k.raw[:0], most)[:most]
+		k.chain = slices.Grow(k.chain[:0], most)[:most]
+		k.head = slices.Grow(k.head[:0], 1<<hb)[:1<<hb]
 	}
-	a.next.Store(0)
-	a.par.Do(min(a.nw, len(a.tiles)), a.fLone)
-	for j, k := range a.members {
-		a.alone[k] = a.alone[k] && a.memberLone[j]
+}
+
+// isLone tells whether drop k is lone: so in each of its tiles (lonesWorker).
+func (a *AirSurface) isLone(k int32) bool {
+	if a.mcOnly {
+		return false
 	}
-	for k, lone := range a.alone {
+	for _, slot := range a.pairSlot[a.pairStart[k]:a.pairStart[k+1]] {
+		if !a.memberLone[slot] {
+			return false
+		}
+	}
+	return true
+}
+
+// aloneChunk sets alone for piece c of the drops (airScanChunk of them), and lists the
+// piece's lone drops (in scanned, at the piece's start; loneCollect gathers them).
+func (a *AirSurface) aloneChunk(c int) {
+	lo := c * airScanChunk
+	n := 0
+	for k := lo; k < min(lo+airScanChunk, len(a.drops)); k++ {
+		lone := a.isLone(int32(k))
+		a.alone[k] = lone
 		if lone {
-			a.lone = append(a.lone, int32(k))
+			a.scanned[lo+n] = int32(k)
+			n++
 		}
 	}
-	for i := range a.tiles {
-		t := &a.tiles[i]
-		mem := a.members[t.first : t.first+t.count]
-		j := 0
-		for _, k := range mem {
-			if !a.alone[k] {
-				mem[j] = k
-				j++
-			}
-		}
-		t.count = int32(j)
+	a.scanCount[c] = int32(n)
+}
+
+// loneCollect lists the lone drops, in order.
+func (a *AirSurface) loneCollect() {
+	a.lone = a.lone[:0]
+	for c := range (len(a.drops) + airScanChunk - 1) / airScanChunk {
+		a.lone = append(a.lone, a.scanned[c*airScanChunk:c*airScanChunk+int(a.scanCount[c])]...)
 	}
 }
 
 // lonesWorker sets memberLone for the drops of tiles until none is left: whether no
-// other drop of the tile has a box meeting theirs. The drops are swept in order of their
-// boxes' low x, each looking both ways until it finds a box it meets or the boxes are
-// too far in x: in a stream, a drop meets the first it looks at.
-func (a *AirSurface) lonesWorker(w int) {
-	k := &a.wk[w]
+// other drop of the tile has a kernel meeting theirs. The drops' boxes are sorted by
+// their low x and swept, each looking both ways until it finds a kernel it meets or the
+// boxes are too far in x: in a stream, a drop meets the first it looks at.
+func (a *AirSurface) lonesWorker(k *airWorker) {
 	for {
 		i := int(a.next.Add(1)) - 1
-		if i >= len(a.tiles) {
+		if i >= len(a.order) {
 			return
 		}
-		t := &a.tiles[i]
+		t := &a.tiles[a.order[i]]
 		mem := a.members[t.first : t.first+t.count]
 		flags := a.memberLone[t.first : t.first+t.count]
-		// Counting sort by low x: the drops reaching the tile have it in [32 t - 147,
-		// 32 t + 33] (a box is at most 145 wide).
-		base := t.t[0]*airTile - 147
-		clear(k.count[:])
-		width := int32(0)
-		for _, d := range mem {
-			dr := &a.drops[d]
-			k.count[dr.lo[0]-base+1]++
-			width = max(width, dr.hi[0]-dr.lo[0])
-		}
-		for b := 1; b < len(k.count); b++ {
-			k.count[b] += k.count[b-1]
-		}
-		order := slices.Grow(k.order[:0], len(mem))[:len(mem)]
+		// The boxes, in the tile's order, then sorted by low x: counting (by comparisons
+		// where the lows span more than 255 points: boxes over 200 cells wide, with a
+		// MaxStretch above 3).
+		raw, boxes := k.raw[:len(mem)], k.boxes[:len(mem)]
+		lo0, hi0, width := int32(math.MaxInt32), int32(math.MinInt32), int32(0)
 		for j, d := range mem {
-			b := a.drops[d].lo[0] - base
-			order[k.count[b]] = uint64(a.drops[d].lo[0])<<32 | uint64(j)
-			k.count[b]++
+			raw[j] = a.kbox[d]
+			raw[j].j = int32(j)
+			lo0, hi0 = min(lo0, raw[j].lo[0]), max(hi0, raw[j].lo[0])
+			width = max(width, raw[j].hi[0]-raw[j].lo[0])
 		}
-		k.order = order
-		for p, o := range order {
-			j := uint32(o)
-			d := &a.drops[mem[j]]
+		if span := hi0 - lo0 + 2; span <= int32(len(k.count)) {
+			count := k.count[:span]
+			clear(count)
+			for j := range raw {
+				count[raw[j].lo[0]-lo0+1]++
+			}
+			sum := int32(0)
+			for b, n := range count {
+				sum += n
+				count[b] = sum
+			}
+			for j := range raw {
+				b := raw[j].lo[0] - lo0
+				boxes[count[b]] = raw[j]
+				count[b]++
+			}
+		} else {
+			copy(boxes, raw)
+			slices.SortFunc(boxes, func(x, y airKernelBox) int { return int(x.lo[0] - y.lo[0]) })
+		}
+		// First the drops whose boxes' low corners share a block of 4^3 points (a hash
+		// table of chains, about twice as many slots as drops): most drops of a stream
+		// meet one of those.
+		hb := uint32(max(bits.Len(uint(len(boxes))), 5) + 1)
+		head := k.head[:1<<hb]
+		for i := range head {
+			head[i] = -1
+		}
+		chain := k.chain[:len(boxes)]
+		for p := range boxes {
+			b := airBlockHash(&boxes[p], hb)
+			chain[p], head[b] = head[b], int32(p)
+		}
+		for p := range boxes {
+			d := &boxes[p]
 			lone := true
-			for q := p + 1; lone && q < len(order) && int32(order[q]>>32) <= d.hi[0]; q++ {
-				lone = !kernelsMeet(d, &a.drops[mem[uint32(order[q])]])
+			for q, n := head[airBlockHash(d, hb)], 0; lone && q >= 0 && n < 4; q, n = chain[q], n+1 {
+				if q != int32(p) && boxesMeet(d, &boxes[q]) {
+					lone = !spheresMeet(d, &boxes[q])
+				}
 			}
-			for q := p - 1; lone && q >= 0 && int32(order[q]>>32) >= d.lo[0]-width; q-- {
-				lone = !kernelsMeet(d, &a.drops[mem[uint32(order[q])]])
+			if !lone {
+				flags[d.j] = false
+				continue
 			}
-			flags[j] = lone
+			// Then every box that may meet its own.
+			for q := p + 1; lone && q < len(boxes) && boxes[q].lo[0] <= d.hi[0]; q++ {
+				if boxesMeet(d, &boxes[q]) {
+					lone = !spheresMeet(d, &boxes[q])
+				}
+			}
+			for q := p - 1; lone && q >= 0 && boxes[q].lo[0] >= d.lo[0]-width; q-- {
+				if boxesMeet(d, &boxes[q]) {
+					lone = !spheresMeet(d, &boxes[q])
+				}
+			}
+			flags[d.j] = lone
 		}
 	}
 }
 
-// kernelsMeet tells whether two drops' kernels may overlap: their boxes share a lattice
-// point and their bounding spheres (the longest semi-axis) meet. Kernels that do not
-// overlap give no lattice point two drops' values, and no cell inside corners of both
-// (an inside point lies at least 0.9 cells within its kernel: airMinRadiusCells): the
-// mesh of the one is the same with or without the other.
-func kernelsMeet(x, y *airDrop) bool {
-	if !(x.lo[0] <= y.hi[0] && y.lo[0] <= x.hi[0] && x.lo[1] <= y.hi[1] && y.lo[1] <= x.hi[1] &&
-		x.lo[2] <= y.hi[2] && y.lo[2] <= x.hi[2]) {
-		return false
-	}
+// airBlockHash is the slot of the block of 4^3 lattice points holding the low corner of
+// box d in a hash table of 2^hb slots (lonesWorker).
+func airBlockHash(d *airKernelBox, hb uint32) uint32 {
+	return (uint32(d.lo[0]>>2)*0x9E3779B1 ^ uint32(d.lo[1]>>2)*0x85EBCA77 ^ uint32(d.lo[2]>>2)*0xC2B2AE3D) >> (32 - hb)
+}
+
+// airKernelBox is a drop's kernel's box, centre and reach, for boxesMeet and
+// spheresMeet; j: the drop's place in its tile's list.
+type airKernelBox struct {
+	lo, hi [3]int32
+	c      [3]float32
+	reach  float32
+	j      int32
+}
+
+// Two drops' kernels meet (may overlap) where their boxes share a lattice point
+// (boxesMeet) and their bounding spheres, of the longest semi-axis, meet (spheresMeet).
+// Kernels that do not overlap give no lattice point two drops' values, and no cell
+// inside corners of both (an inside point lies at least 0.9 cells within its kernel:
+// airMinRadiusCells): the mesh of the one is the same with or without the other.
+
+// boxesMeet tells whether two drops' boxes share a lattice point: no difference of a
+// high and a low coordinate is negative (lattice coordinates: no overflow).
+func boxesMeet(x, y *airKernelBox) bool {
+	return (y.hi[0]-x.lo[0])|(x.hi[0]-y.lo[0])|(y.hi[1]-x.lo[1])|(x.hi[1]-y.lo[1])|(y.hi[2]-x.lo[2])|(x.hi[2]-y.lo[2]) >= 0
+}
+
+// spheresMeet tells whether two drops' bounding spheres meet.
+func spheresMeet(x, y *airKernelBox) bool {
 	var d2 float32
 	for ax := range 3 {
 		d := float32(x.lo[ax]-y.lo[ax]) + x.c[ax] - y.c[ax]
@@ -915,19 +1300,8 @@ func (a *AirSurface) lonePut(i int) {
 	r := float32(a.h) * d.r * airLoneScale
 	ra, rb := r*d.s, r/float32(math.Sqrt(float64(d.s)))
 	na, nb := 1/d.s, float32(math.Sqrt(float64(d.s))) // the normal's parts, along and across
-	u := d.u
-	pos := m.Positions[3*v0 : 3*(v0+uint32(len(airLoneVerts)))]
-	nor := m.Normals[3*v0 : 3*(v0+uint32(len(airLoneVerts)))]
-	for j := range airLoneVerts {
-		t := &airLoneVerts[j]
-		ut := u[0]*t[0] + u[1]*t[1] + u[2]*t[2] // 0 at rest
-		pos[3*j] = src.X + ra*ut*u[0] + rb*(t[0]-ut*u[0])
-		pos[3*j+1] = src.Y + ra*ut*u[1] + rb*(t[1]-ut*u[1])
-		pos[3*j+2] = src.Z + ra*ut*u[2] + rb*(t[2]-ut*u[2])
-		n := [3]float32{na*ut*u[0] + nb*(t[0]-ut*u[0]), na*ut*u[1] + nb*(t[1]-ut*u[1]), na*ut*u[2] + nb*(t[2]-ut*u[2])}
-		l := 1 / float32(math.Sqrt(float64(n[0]*n[0]+n[1]*n[1]+n[2]*n[2])))
-		nor[3*j], nor[3*j+1], nor[3*j+2] = n[0]*l, n[1]*l, n[2]*l
-	}
+	lp := airLoneArgs{x: src.X, y: src.Y, z: src.Z, ra: ra, rb: rb, na: na, nb: nb, u: d.u}
+	airLone(m.Positions[3*v0:3*(v0+uint32(len(airLoneVerts)))], m.Normals[3*v0:3*(v0+uint32(len(airLoneVerts)))], &lp)
 	op := m.Opacity[v0 : v0+uint32(len(airLoneVerts))]
 	for j := range op {
 		op[j] = 1
@@ -987,14 +1361,14 @@ func (a *AirSurface) resolve(key uint64, fallback uint32) uint32 {
 	if ti := a.dir[a.dirIndex(tc)]; ti >= 0 {
 		o := &a.tiles[ti]
 		refs := a.wk[o.w].low[o.l0 : o.l0+o.nl]
-		lo, hi := 0, len(refs)
-		for lo < hi {
-			mid := (lo + hi) / 2
-			if refs[mid].key < key {
-				lo = mid + 1
-			} else {
-				hi = mid
+		// The last ref with a key <= key (a search without branches to mispredict).
+		lo := 0
+		for n := len(refs); n > 1; {
+			half := n / 2
+			if refs[lo+half].key <= key {
+				lo += half
 			}
+			n -= half
 		}
 		if lo < len(refs) && refs[lo].key == key {
 			return o.base + refs[lo].idx
@@ -1024,8 +1398,8 @@ func airTables() (edges [12]airEdge, start [257]uint16, tris []uint8) {
 		c0 := u<<other[ax][0] | v<<other[ax][1]
 		ec[e] = [2]int{c0, c0 | 1<<ax}
 		d := [3]int32{int32(c0 & 1), int32(c0 >> 1 & 1), int32(c0 >> 2 & 1)}
-		edges[e] = airEdge{d: d, ax: int32(ax), off: d[0] + d[1]*airDim + d[2]*airDim2,
-			stepv: [3]int32{1, airDim, airDim2}[ax]}
+		off := d[0] + d[1]*airDim + d[2]*airDim2
+		edges[e] = airEdge{d: d, ax: int32(ax), off: off, slot: 3*off + int32(ax)}
 	}
 	corner := func(c int) [3]float64 { return [3]float64{float64(c & 1), float64(c >> 1 & 1), float64(c >> 2 & 1)} }
 	mid := func(e int) [3]float64 {
@@ -1191,4 +1565,27 @@ func airTriangulate(tris []uint8, loop []int, faces [12]uint8) []uint8 {
 		tris = append(tris, uint8(loop[0]), uint8(loop[j]), uint8(loop[j+1]))
 	}
 	return tris
+}
+
+// splat adds drop d's kernel to the worker's buffer, whose point (0, 0, 0) is lattice
+// point g0, and marks the rows it writes. Only the planes, rows and columns the kernel
+// reaches (pl, its planes' ranges) are evaluated; the values are from the points'
+// lattice coordinates alone: a point gets the same bits in every tile whose buffer
+// holds it.
+func (k *airWorker) splat(d *airDrop, pl []uint32, g0 [3]int32) {
+	a := airSplatArgs{m: d.m, c: d.c}
+	for ax := range 3 {
+		a.o[ax] = d.lo[ax] - g0[ax] // the buffer's coordinates of the box's low corner
+		a.lo[ax], a.hi[ax] = max(a.o[ax], 0), min(d.hi[ax]-g0[ax], airDim-1)
+		if a.lo[ax] > a.hi[ax] {
+			return
+		}
+	}
+	if d.po < 0 { // a box too wide for its planes' ranges: the box's
+		for z := a.lo[2]; z <= a.hi[2]; z++ {
+			airSplatPlane(k.field, &k.written, z, a.lo[1], a.hi[1], a.lo[0], a.hi[0], &a)
+		}
+		return
+	}
+	airSplat(k.field, &k.written, pl[a.lo[2]-a.o[2]:a.hi[2]-a.o[2]+1], &a)
 }

@@ -500,3 +500,93 @@ func TestAirSurfaceReusedAcrossLattices(t *testing.T) {
 		}
 	}
 }
+
+// Kernels longer than the defaults allow (MaxStretch 40): a box over 255 cells wide
+// (splat takes its box's planes, not their ranges) and tiles whose drops' boxes start
+// more than 255 cells apart in x (lonesWorker's sort by comparisons) mesh closed, the
+// same for any number of workers.
+func TestAirSurfaceLongKernels(t *testing.T) {
+	s := DefaultAirSettings()
+	s.MaxStretch = 40
+	s.Spacing = 0.0001
+	drops := []Drop{
+		{X: 0.05, Y: 0.05, Z: 0.02, Radius: 0.0012, VX: 30}, // 1,256 cells long
+		{X: 0.05, Y: 0.0502, Z: 0.0201, Radius: 0.0003, VZ: 3},
+		{X: 0.051, Y: 0.0505, Z: 0.02, Radius: 0.0003},
+		{X: 0.03, Y: 0.03, Z: 0.01, Radius: 0.0003},
+	}
+	s.Workers = 1
+	ref, a := airBuild(t, s, false, drops...)
+	airCheck(t, ref, 0, 0)
+	if a.drops[0].po >= 0 || a.drops[0].hi[0]-a.drops[0].lo[0] <= 255 {
+		t.Fatalf("the long drop's box %v..%v: want one over 255 wide", a.drops[0].lo, a.drops[0].hi)
+	}
+	for _, w := range []int{2, 3} {
+		s.Workers = w
+		if m, _ := airBuild(t, s, false, drops...); !sameMesh(ref, m) {
+			t.Fatalf("%d workers give another mesh than 1", w)
+		}
+	}
+}
+
+// The lone drops (drawn from the template) are exactly the drops whose kernel meets no
+// other's (boxes sharing a lattice point, bounding spheres meeting: boxesMeet and
+// spheresMeet, here written out, every pair tried), on random clouds and the
+// benchmark's drops.
+func TestAirSurfaceLoneDrops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	clouds := [][]Drop{airBenchDrops(2000)}
+	for trial := range 4 {
+		var drops []Drop
+		spread := 0.002 * float64(1+3*trial)
+		for range 300 + 200*trial {
+			d := Drop{X: 0.05 + float32(rng.NormFloat64()*spread), Y: 0.05 + float32(rng.NormFloat64()*spread),
+				Z: 0.025 + float32(rng.NormFloat64()*spread/2), Radius: float32(0.0002 + 0.0006*rng.Float64())}
+			if rng.IntN(2) == 0 {
+				d.VX, d.VY, d.VZ = float32(rng.NormFloat64()*0.3), float32(rng.NormFloat64()*0.3), float32(rng.NormFloat64()-0.5)
+			}
+			drops = append(drops, d)
+		}
+		clouds = append(clouds, drops)
+	}
+	for c, drops := range clouds {
+		_, a := airMesh(t, 2, drops...)
+		n := len(a.drops)
+		meet := func(x, y *airDrop) bool {
+			for ax := range 3 {
+				if x.lo[ax] > y.hi[ax] || y.lo[ax] > x.hi[ax] {
+					return false
+				}
+			}
+			var d2 float32
+			for ax := range 3 {
+				d := float32(x.lo[ax]-y.lo[ax]) + x.c[ax] - y.c[ax]
+				d2 += d * d
+			}
+			return d2 < (x.reach+y.reach)*(x.reach+y.reach)
+		}
+		lone := make([]bool, n)
+		for k := range lone {
+			lone[k] = true
+		}
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				if meet(&a.drops[i], &a.drops[j]) {
+					lone[i], lone[j] = false, false
+				}
+			}
+		}
+		count := 0
+		for k := range n {
+			if a.alone[k] != lone[k] {
+				t.Fatalf("cloud %d: drop %d lone %v, want %v", c, k, a.alone[k], lone[k])
+			}
+			if lone[k] {
+				count++
+			}
+		}
+		if count != len(a.lone) || count == 0 || count == n {
+			t.Fatalf("cloud %d: %d lone drops listed, %d of %d lone", c, len(a.lone), count, n)
+		}
+	}
+}
