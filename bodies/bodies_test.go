@@ -401,3 +401,22 @@ func TestSleepAndWake(t *testing.T) {
 		t.Errorf("pushed for 0.2 s, the box moved %.2f mm", (b.x.X-x0)*1e3)
 	}
 }
+
+// TestCoupleAllocs: once warm, an update allocates nothing.
+func TestCoupleAllocs(t *testing.T) {
+	sim, w := pool(t, 40, 0.001, 0.03, 0.006, 1)
+	sh := box(t, vec{X: 0.5, Y: 0.5, Z: 0.5}, vec{X: 0.008, Y: 0.008, Z: 0.002})
+	for k := range 3 {
+		if _, err := w.Add(sh, 400, [3]float64{0.01 + 0.01*float64(k), 0.02, floorZ + 0.007}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, sim, w, 0.5)
+	if n := testing.AllocsPerRun(20, func() {
+		if err := w.Couple(sim, Interval); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations an update", n)
+	}
+}

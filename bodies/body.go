@@ -96,12 +96,6 @@ func (b *Body) Lowest() float64 {
 	return b.x.Z + z
 }
 
-// ToWorld maps a body-frame point (centre of mass at the origin) to the world.
-func (b *Body) ToWorld(p [3]float64) [3]float64 {
-	w := b.q.matrix().mul(vec{X: p[0], Y: p[1], Z: p[2]}).Add(b.x)
-	return [3]float64{w.X, w.Y, w.Z}
-}
-
 // setDensity changes the density: the mass and the inertia follow.
 func (b *Body) setDensity(rho float64) error {
 	if !(rho > 0) || math.IsInf(rho, 0) {

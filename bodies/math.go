@@ -103,7 +103,7 @@ func (m mat3) solve(b vec) vec {
 	return inv.mul(b).Scale(1 / det)
 }
 
-// outerCross adds w (|r|^2 I - r r^T) to m: the inertia tensor's term of a point mass w
+// addPoint adds w (|r|^2 I - r r^T) to m: the inertia tensor's term of a point mass w
 // at r.
 func (m *mat3) addPoint(r vec, w float64) {
 	r2 := r.Dot(r)
@@ -170,11 +170,4 @@ func (q quat) axisAngle() (vec, float64) {
 		return vec{Z: 1}, 0
 	}
 	return vec{X: q.X / s, Y: q.Y / s, Z: q.Z / s}, 2 * math.Atan2(s, q.W)
-}
-
-// quatAxisAngle is the rotation by angle about axis (any length but 0).
-func quatAxisAngle(axis vec, angle float64) quat {
-	axis = axis.Unit()
-	s := math.Sin(angle / 2)
-	return quat{math.Cos(angle / 2), axis.X * s, axis.Y * s, axis.Z * s}
 }

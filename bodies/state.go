@@ -113,6 +113,7 @@ func (w *World) Restore(st State) (dropped int, err error) {
 		b.splatCol, b.splatVol = slices.Clone(s.SplatCol), slices.Clone(s.SplatVol)
 	}
 	w.time, w.lastDt = st.Time, st.LastDt
+	w.liveStale = true
 	for _, i := range w.touched {
 		w.applied[i], w.mark[i] = 0, false
 	}

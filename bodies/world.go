@@ -70,10 +70,13 @@ type World struct {
 	cols   *terrain.Columns
 	domain Box
 	bodies []*Body
-	nextID int
-	time   float64
-	lastDt float64 // the last Step's dt, s
-	dt     float64 // the Step's dt, while it runs
+	// live is Bodies' list, made again when liveStale (a body added or removed).
+	live      []*Body
+	liveStale bool
+	nextID    int
+	time      float64
+	lastDt    float64 // the last Step's dt, s
+	dt        float64 // the Step's dt, while it runs
 
 	lift    []float64 // per column: the displacement summed this update, m^3 (touched only)
 	touched []int32   // the columns with lift != 0 this update
@@ -142,27 +145,23 @@ func (w *World) SetColumns(cols *terrain.Columns) error {
 	return nil
 }
 
-// Bodies returns the bodies not removed, in the order they were made.
+// Bodies returns the bodies not removed, in the order they were made: the world's own
+// list (read it, do not change it), made again only when a body is added or removed.
 func (w *World) Bodies() []*Body {
-	out := make([]*Body, 0, len(w.bodies))
-	for _, b := range w.bodies {
-		if !b.removed {
-			out = append(out, b)
+	if w.liveStale {
+		w.live = w.live[:0]
+		for _, b := range w.bodies {
+			if !b.removed {
+				w.live = append(w.live, b)
+			}
 		}
+		w.liveStale = false
 	}
-	return out
+	return w.live
 }
 
 // Count is the number of bodies not removed.
-func (w *World) Count() int {
-	n := 0
-	for _, b := range w.bodies {
-		if !b.removed {
-			n++
-		}
-	}
-	return n
-}
+func (w *World) Count() int { return len(w.Bodies()) }
 
 // Add makes a body of the shape and density with its centre of mass at at, turned by
 // rot (nil: as the solid was given), at rest. The body must lie inside the domain.
@@ -185,11 +184,15 @@ func (w *World) Add(sh *Shape, density float64, at [3]float64, rot *[3][3]float6
 	w.nextID++
 	b.id = w.nextID
 	w.bodies = append(w.bodies, b)
+	w.liveStale = true
 	return b, nil
 }
 
 // Remove takes a body out: its displacement goes at the next update.
-func (w *World) Remove(b *Body) { b.removed = true }
+func (w *World) Remove(b *Body) {
+	b.removed = true
+	w.liveStale = true
+}
 
 // Time is the world's clock, s: the sum of the steps taken.
 func (w *World) Time() float64 { return w.time }

@@ -24,7 +24,9 @@ type liftState struct {
 	floor  []float32 // the floors in use; nil while no floor was ever lifted (cols.Base)
 	lifted []int32   // the columns whose floor is above Base, in no order
 	at     []int32   // per column: its index in lifted, or -1 (nil while floor is nil)
-	volume float64   // the lifted volume, m^3: quantum times dx^2 times q
+	// scratch holds LiftFloors' new floors (reused: the bodies lift 60 times a second).
+	scratch []float32
+	volume  float64 // the lifted volume, m^3: quantum times dx^2 times q
 	// q is the sum over the columns of their lift in units of liftQuantum, rounded: an
 	// integer sum, so that it is the same whatever order columns were lifted in, kept up
 	// as columns change (O(columns lifted) a call) and recomputed equal from a
@@ -87,7 +89,10 @@ func (s *Sim) LiftFloors(cols []int32, lift []float32, h []float32) error {
 		}
 	}
 	base, top := s.cols.Base, s.cols.Max
-	floor := make([]float32, len(cols)) // the new floors, in cols' order
+	if cap(l.scratch) < len(cols) {
+		l.scratch = make([]float32, len(cols))
+	}
+	floor := l.scratch[:len(cols)] // the new floors, in cols' order
 	for k, i := range cols {
 		old := l.floor[i]
 		want := float64(base[i]) + float64(lift[k])

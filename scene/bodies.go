@@ -101,7 +101,8 @@ func (s *Scene) SetBodyColor(b *bodies.Body, c [3]float32) {
 	}
 }
 
-// Bodies returns the bodies not removed, in the order they were made (nil: none).
+// Bodies returns the bodies not removed, in the order they were made (nil: none): the
+// world's own list, to read and not to keep past the next body made or removed.
 func (s *Scene) Bodies() []*bodies.Body {
 	if s.bodies.world == nil {
 		return nil
@@ -136,7 +137,7 @@ func (s *Scene) bodyEvery() int64 {
 // stepWithBodies runs n solver steps, updating the bodies on every bodyEvery-th step.
 func (s *Scene) stepWithBodies(n int) {
 	w := s.bodies.world
-	if w == nil || len(w.Bodies()) == 0 && !w.Lifting() {
+	if w == nil || w.Count() == 0 && !w.Lifting() {
 		s.sim.Step(n)
 		s.bodies.last = 0
 		return
