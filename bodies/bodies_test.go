@@ -2,6 +2,7 @@ package bodies
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim"
@@ -418,5 +419,52 @@ func TestCoupleAllocs(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("%v allocations an update", n)
+	}
+}
+
+// TestMeshBody: a closed triangle mesh (a 10 x 10 x 4 mm box read from OBJ, whose distance
+// is a weak lower bound: the sampling finds it by its inside) floats half under at
+// density 500, like the box primitive.
+func TestMeshBody(t *testing.T) {
+	const obj = `v 0 0 0
+v 0.01 0 0
+v 0.01 0.01 0
+v 0 0.01 0
+v 0 0 0.004
+v 0.01 0 0.004
+v 0.01 0.01 0.004
+v 0 0.01 0.004
+f 1 3 2
+f 1 4 3
+f 5 6 7
+f 5 7 8
+f 1 2 6
+f 1 6 5
+f 2 3 7
+f 2 7 6
+f 3 4 8
+f 3 8 7
+f 4 1 5
+f 4 5 8
+`
+	solid, err := terrain.ParseOBJ(strings.NewReader(obj), "box.obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := NewShape(solid, Box{Min: vec{X: -0.06, Y: -0.06, Z: -0.05}, Max: vec{X: 0.12, Y: 0.12, Z: 0.1}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := sh.Volume; math.Abs(v-4e-7) > 0.03*4e-7 {
+		t.Errorf("the mesh box's sampled volume is %.4g mm^3, want 400", v*1e9)
+	}
+	sim, w := pool(t, 40, 0.001, 0.05, 0.01, 1)
+	b, err := w.Add(sh, 500, [3]float64{0.02, 0.02, floorZ + 0.012}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, sim, w, 4)
+	if f := b.Submerged() / b.Volume(); math.Abs(f-0.5) > 0.05 {
+		t.Errorf("the mesh box is %.0f%% under, want half", f*100)
 	}
 }

@@ -1,6 +1,7 @@
 package bodies
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -147,26 +148,50 @@ func (sh *Shape) Dist(p vec) float64 { return sh.Solid.Dist(p.Add(sh.Offset)) }
 // bounds finds the box around the solid inside search: the solid is sampled on a
 // lattice of about 96 cells along the longest side, and every lattice point whose
 // distance is under the half-diagonal of a cell (a Lipschitz distance cannot hide the
-// solid from it) counts, then the box is refined on a lattice 8x finer around it. A
-// solid that reaches search's sides is unbounded there (a plane, a heightfield): an error.
+// solid from it; for a solid whose distance is a sign only, a mesh, the points inside)
+// counts, then the box is refined on a lattice about 8x finer around it. A solid that
+// reaches search's sides is unbounded there (a plane, a heightfield): an error.
 func bounds(solid terrain.Solid, search Box) (lo, hi vec, err error) {
 	ext := search.Max.Sub(search.Min)
 	if !(ext.X > 0 && ext.Y > 0 && ext.Z > 0) {
 		return lo, hi, fmt.Errorf("body: the domain box %v - %v is empty", search.Min, search.Max)
 	}
+	// A lower bound of the distance may be weak (a mesh's is a few of its cells) and then
+	// every lattice point seems near the solid: then the points inside alone.
+	var out error
+	for _, signOnly := range []bool{!terrain.IsLipschitz(solid), true} {
+		lo, hi, err := boundsBy(solid, search, signOnly)
+		if err == nil || errors.Is(err, errNotInDomain) {
+			return lo, hi, err
+		}
+		out = err
+		if signOnly {
+			break
+		}
+	}
+	return lo, hi, out
+}
+
+// errNotInDomain is bounds' error for a solid with no part in the search box.
+var errNotInDomain = errors.New("body: the solid does not reach into the domain: place it inside, or give `at`")
+
+// boundsBy is bounds with the lattice points counted by their distance (signOnly false)
+// or by being inside.
+func boundsBy(solid terrain.Solid, search Box, signOnly bool) (lo, hi vec, err error) {
+	ext := search.Max.Sub(search.Min)
 	h := max(ext.X, ext.Y, ext.Z) / 96
-	lo, hi, ok, err := scan(solid, search, h)
+	lo, hi, ok, err := scan(solid, search, h, signOnly)
 	if err != nil {
 		return lo, hi, err
 	}
 	if !ok {
-		return lo, hi, fmt.Errorf("body: the solid does not reach into the domain (%v - %v): place it inside, or give `at`", search.Min, search.Max)
+		return lo, hi, errNotInDomain
 	}
 	// Refine around what was found, one coarse cell of margin.
 	margin := vec{X: h, Y: h, Z: h}
 	fine := Box{Min: maxVec(lo.Sub(margin), search.Min), Max: minVec(hi.Add(margin), search.Max)}
 	fext := fine.Max.Sub(fine.Min)
-	lo2, hi2, ok, err := scan(solid, fine, max(fext.X, fext.Y, fext.Z)/96)
+	lo2, hi2, ok, err := scan(solid, fine, max(fext.X, fext.Y, fext.Z)/96, signOnly)
 	if err != nil || !ok {
 		return lo, hi, err
 	}
@@ -249,11 +274,14 @@ func tighten(solid terrain.Solid, lo, hi vec) (vec, vec) {
 
 // scan samples solid on a lattice of spacing about h over b and returns the box of the
 // cells that may hold some of it (see bounds), clipped to b.
-func scan(solid terrain.Solid, b Box, h float64) (lo, hi vec, ok bool, err error) {
+func scan(solid terrain.Solid, b Box, h float64, signOnly bool) (lo, hi vec, ok bool, err error) {
 	ext := b.Max.Sub(b.Min)
 	nx, ny, nz := max(1, int(math.Ceil(ext.X/h))), max(1, int(math.Ceil(ext.Y/h))), max(1, int(math.Ceil(ext.Z/h)))
 	hx, hy, hz := ext.X/float64(nx), ext.Y/float64(ny), ext.Z/float64(nz)
 	reach := 0.5 * math.Sqrt(hx*hx+hy*hy+hz*hz)
+	if signOnly {
+		reach = 0 // the points inside
+	}
 	lo = vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
 	hi = vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}
 	for k := range nz {
