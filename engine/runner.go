@@ -549,6 +549,12 @@ func (r *Runner) state() State {
 	st.Settings = sim.Settings()
 	st.Waves, st.WaveCount = r.scene.WavesOn(), r.scene.WaveCount()
 	st.Bodies, st.Sprays = r.scene.BodyCount(), sim.Sprays()
+	st.MeterRates, st.MeterTotals = nil, nil
+	for id := range sim.Meters() {
+		q, _ := sim.MeterRate(id)
+		v, _ := sim.MeterTotal(id)
+		st.MeterRates, st.MeterTotals = append(st.MeterRates, q), append(st.MeterTotals, v)
+	}
 	st.Total = r.clocks.timings()
 	r.win.close(time.Now(), st.Total.Render)
 	var rt rates

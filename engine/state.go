@@ -126,9 +126,12 @@ type State struct {
 	WaveCount int
 	// Bodies is the number of floating bodies, Sprays the sprays still pouring.
 	Bodies, Sprays int
-	Nx, Ny, Layers int
-	Dx             float64
-	Settings       gpusim.Settings
+	// Meters are the flow meters' rates (m^3/s) and totals (m^3), in the order the script
+	// made them (sim:flow); empty without meters.
+	MeterRates, MeterTotals []float64
+	Nx, Ny, Layers          int
+	Dx                      float64
+	Settings                gpusim.Settings
 
 	Layer Layer
 	Map   DepthMap

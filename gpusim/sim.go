@@ -32,8 +32,9 @@ type Sim struct {
 	holder   *backendHolder // be, for the cleanup that stops it (install)
 	opts     backendOptions // every backend this Sim makes (install) is made with them
 	em       emitterSet
-	fall     *fallState // liquid in the air, and the pipes that may release more
-	lift     liftState  // floors bodies lifted (floors.go)
+	fall     *fallState   // liquid in the air, and the pipes that may release more
+	lift     liftState    // floors bodies lifted (floors.go)
+	meters   []meterState // flow meters (meters.go)
 	warnings []string
 
 	time  float64
@@ -298,6 +299,12 @@ func (s *Sim) Step(n int) {
 	if n <= 0 {
 		return
 	}
+	if len(s.meters) > 0 && n > 1 { // the meters count each step's fluxes
+		for range n {
+			s.Step(1)
+		}
+		return
+	}
 	if s.fall.active() || s.em.pours(s.time) {
 		s.stepFalling(n)
 		return
@@ -306,6 +313,7 @@ func (s *Sim) Step(n int) {
 	pb, ok := s.be.(pipelinedBackend)
 	if !s.pipelined || !ok || s.snapVelocity {
 		a := s.be.step(n, s.time, &s.em, s.back.Height, s.back.residual)
+		s.countMeters()
 		s.wall += time.Since(t0)
 		s.book(a)
 		s.steps += int64(n)
@@ -342,6 +350,7 @@ func (s *Sim) stepFalling(n int) {
 	var h, r []float32
 	for range n {
 		a := s.be.step(1, s.time, &s.em, nil, nil)
+		s.countMeters()
 		t1 := time.Now()
 		a.added += s.fall.pour(&s.em, s.time, s.dt, s.steps)
 		s.book(a)

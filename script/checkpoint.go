@@ -142,6 +142,10 @@ type ckHeader struct {
 	// again (their solids are Lua's) and are warned. Absent before the bodies existed
 	// (gob leaves it nil).
 	Bodies *bodies.State
+	// Meters are the flow meters' totals (gpusim.Sim.MeterTotals), in the order made: the
+	// resume's set-up makes its meters again and they take their totals; meters a
+	// callback made are not made again and are warned.
+	Meters []float64
 }
 
 // paramsHash is the SHA-256 of the parameters, sorted by name, "name=value\n" each.
@@ -187,6 +191,7 @@ func (s *Scenario) WriteCheckpoint(w io.Writer) error {
 		h.Columns = s.scene.Sim().Columns()
 	}
 	h.Bodies = s.scene.BodyStates()
+	h.Meters = s.scene.Sim().MeterTotals()
 	top := map[*event]bool{}
 	for _, e := range s.ck.timers {
 		top[e] = true
@@ -324,6 +329,13 @@ func (s *Scenario) Resume(r io.Reader, name string) error {
 		return fmt.Errorf("resume %s: the solver's state: %v", name, err)
 	}
 	s.scene.Sim().Warnings() // the original run warned them
+	if n := s.scene.Sim().Meters(); len(h.Meters) < n {
+		return fmt.Errorf("resume %s: the checkpoint has %d flow meters, the script's set-up made %d", name, len(h.Meters), n)
+	} else if err := s.scene.Sim().SetMeterTotals(h.Meters[:n]); err != nil {
+		return fmt.Errorf("resume %s: checkpoint is corrupt: %v", name, err)
+	} else if len(h.Meters) > n {
+		s.warn(fmt.Sprintf("%d flow meters made after the set-up (by callbacks) are not made again: they are gone from the resumed run", len(h.Meters)-n))
+	}
 	if dropped, err := s.scene.RestoreBodies(h.Bodies); err != nil {
 		return fmt.Errorf("resume %s: the floating bodies: %v", name, err)
 	} else if dropped > 0 {

@@ -26,7 +26,7 @@ func TestDocsDeclareTheSameNames(t *testing.T) {
 		}
 	}
 	// The tables scripts see are the declared ones.
-	for prefix, mt := range map[string]*lua.LTable{"sim:": s.mt.sim, "solid:": s.mt.solid, "source:": s.mt.emitter, "timer:": s.mt.timer, "body:": s.mt.body} {
+	for prefix, mt := range map[string]*lua.LTable{"sim:": s.mt.sim, "solid:": s.mt.solid, "source:": s.mt.emitter, "timer:": s.mt.timer, "body:": s.mt.body, "meter:": s.mt.meter} {
 		idx := mt.RawGetString("__index").(*lua.LTable)
 		idx.ForEach(func(k, _ lua.LValue) {
 			if !declared[prefix+k.String()] {
@@ -45,7 +45,7 @@ func TestDocsDeclareTheSameNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	documented := map[string]bool{}
-	name := regexp.MustCompile("`(?:function )?((?:vp\\.|sim:|solid:|source:|timer:|body:)[a-z_]+)")
+	name := regexp.MustCompile("`(?:function )?((?:vp\\.|sim:|solid:|source:|timer:|body:|meter:)[a-z_]+)")
 	for _, line := range strings.Split(string(md), "\n") {
 		if !strings.HasPrefix(line, "### ") {
 			continue

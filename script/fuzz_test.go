@@ -292,6 +292,9 @@ var apiSpecs = map[string][]apiArg{
 	"body:push":          {tableArg("force:vel3!", "at:vec3", "duration:t")},
 	"body:set":           {tableArg("density:density", "velocity:vel3", "color:color")},
 	"body:remove":        {},
+	"sim:flow":           {tableArg("from:vec2!", "to:vec2!", "zmin:z", "zmax:z")},
+	"meter:rate":         {},
+	"meter:total":        {},
 }
 
 // chooser drives the generator: intn(n) is in [0, n). The fuzz target's chooser reads
@@ -374,6 +377,7 @@ local SRC = sim:source{ at = {I.dx / 2, I.dx / 2, I.height / 2}, rate = 1e-9 }
 local SNK = sim:sink{ at = {I.dx / 2, I.dx / 2, I.height / 2}, rate = 1e-9 }
 local TMR = sim:at(1e9, function() end)
 local BOD = sim:body{ solid = vp.box{ min = {0.004, 0.004, 0.001}, max = {0.008, 0.008, 0.003} }, density = 500 }
+local _, MET = pcall(sim.flow, sim, { from = {I.dx * 2, 0}, to = {I.dx * 2, I.dx * 4} })
 `)
 	for i := 0; i < 2+g.n(10); i++ {
 		b.WriteString(g.stmt("top", 0))
@@ -421,7 +425,7 @@ func (g *progGen) stmt(ctx string, depth int) string {
 	fnExpr, self := name, ""
 	if method != "" {
 		obj, s := map[string][2]string{"sim": {"sim", "sim"}, "solid": {"SOL", g.pick("SOL", "SOL", "SOL:scale(0.5)", g.slot())},
-			"source": {"SRC", g.pick("SRC", "SNK")}, "timer": {"TMR", "TMR"}, "body": {"BOD", "BOD"}}[prefix], ""
+			"source": {"SRC", g.pick("SRC", "SNK")}, "timer": {"TMR", "TMR"}, "body": {"BOD", "BOD"}, "meter": {"MET", "MET"}}[prefix], ""
 		if obj[0] == "" { // a new kind of object: call it on the values there are
 			obj = [2]string{"SOL", "SOL"}
 		}

@@ -18,7 +18,7 @@ const maxRepBytes = 64 << 20
 
 // metatables are the metatables of the userdata scripts see.
 type metatables struct {
-	sim, solid, emitter, timer, body *lua.LTable
+	sim, solid, emitter, timer, body, meter *lua.LTable
 }
 
 // newState makes the sandboxed Lua state: base (without dofile, loadfile, load,
@@ -69,6 +69,7 @@ func (s *Scenario) newState() {
 		emitter: s.newMetatable("source", s.emitterMethods()),
 		timer:   s.newMetatable("timer", s.timerMethods()),
 		body:    s.newMetatable("body", s.bodyHandleMethods()),
+		meter:   s.newMetatable("meter", s.meterMethods()),
 	}
 	s.vpMod = s.newVPModule()
 	L.SetGlobal("vp", s.vpMod)

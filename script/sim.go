@@ -14,7 +14,7 @@ import (
 
 // simMethods are the sim object's methods.
 func (s *Scenario) simMethods() []decl {
-	return decls(s.terrainMethods(), s.sourceMethods(), s.sprayMethods(), s.bodyMethods(), s.settingsMethods(), s.timeMethods(), s.queryMethods(), s.waveMethods(), s.outputMethods(), s.checkpointMethods(), s.reportMethods())
+	return decls(s.terrainMethods(), s.sourceMethods(), s.sprayMethods(), s.bodyMethods(), s.flowMethods(), s.settingsMethods(), s.timeMethods(), s.queryMethods(), s.waveMethods(), s.outputMethods(), s.checkpointMethods(), s.reportMethods())
 }
 
 // simCall starts a sim method: it checks self and that no heightfield fn is running.

@@ -432,3 +432,18 @@ func TestViewShowsTheWaves(t *testing.T) {
 	m.Update(st)
 	wantIn(t, m.Rendered(), "waves            0.500     1.250     0.400     1.500       412", "waves on: 1234 wave particles (W: off)")
 }
+
+// TestViewShowsBodiesAndMeters: a line counts the floating bodies and sprays, another
+// gives each flow meter's rate and total; without them neither shows.
+func TestViewShowsBodiesAndMeters(t *testing.T) {
+	m, _ := newTestModel(t, 130, 40)
+	st := knownState()
+	m.Update(st)
+	if v := m.Rendered(); strings.Contains(v, "floating bodies") || strings.Contains(v, "flow meters") {
+		t.Errorf("no bodies nor meters, the view shows them:\n%s", v)
+	}
+	st.Bodies, st.Sprays = 6, 1
+	st.MeterRates, st.MeterTotals = []float64{2e-6, -1e-7}, []float64{5.5e-6, -3e-7}
+	m.Update(st)
+	wantIn(t, m.Rendered(), "floating bodies 6 (b: each one's depth and speed in the log) │ sprays 1", "flow meters: #1", "#2")
+}

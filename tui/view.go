@@ -130,6 +130,16 @@ func (m *Model) render() string {
 	if st.Waves {
 		add("waves on: %d wave particles (W: off)", st.WaveCount)
 	}
+	if len(st.MeterRates) > 0 {
+		var b strings.Builder
+		for i, q := range st.MeterRates {
+			if i > 0 {
+				b.WriteString(" │ ")
+			}
+			fmt.Fprintf(&b, "#%d %s/s (%s through)", i+1, volume(q), volume(st.MeterTotals[i]))
+		}
+		add("flow meters: %s", b.String())
+	}
 	if st.Bodies > 0 || st.Sprays > 0 {
 		add("floating bodies %d (b: each one's depth and speed in the log) │ sprays %d", st.Bodies, st.Sprays)
 	}
