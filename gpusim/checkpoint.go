@@ -18,10 +18,11 @@ import (
 )
 
 // CheckpointVersion is the version of the checkpoint format WriteCheckpoint writes.
-// ReadCheckpoint reads it and the earlier ones: version 2 has no lifted floors (a run
-// without bodies), version 1 neither those nor the spray fields of its sources and sinks
+// ReadCheckpoint reads it and the earlier ones: version 3 has no held levels (Emitter.Holds,
+// Level: read as false and 0), version 2 neither those nor lifted floors (a run without
+// bodies), version 1 none of those nor the spray fields of its sources and sinks
 // (Emitter.Spread, Seed: read as {0, 0} and 0, a version 1 run having no sprays).
-const CheckpointVersion = 3
+const CheckpointVersion = 4
 
 // checkpointMagic opens every checkpoint.
 const checkpointMagic = "vpbench-checkpoint"
@@ -75,6 +76,13 @@ func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 	s.Sync()
 	if version < 3 && len(s.lift.lifted) > 0 {
 		return fmt.Errorf("checkpoint: bodies lift %d columns' floors: version %d cannot save them", len(s.lift.lifted), version)
+	}
+	if version < 4 {
+		for id := range s.em.list {
+			if s.em.list[id].Holds {
+				return fmt.Errorf("checkpoint: source %d holds a level: version %d cannot save it", id, version)
+			}
+		}
 	}
 	if version == 1 {
 		for id := range s.em.list {
@@ -140,6 +148,10 @@ func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 			e.f64(em.Spread[1])
 			e.u64(em.Seed)
 		}
+		if version >= 4 {
+			e.bool(em.Holds)
+			e.f64(em.Level)
+		}
 		e.bool(s.em.active[id])
 	}
 
@@ -198,7 +210,7 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	d := ckDec{b: payload, v1: checkpointFormat(data) == 1, lifts: checkpointFormat(data) >= 3}
+	d := ckDec{b: payload, v1: checkpointFormat(data) == 1, lifts: checkpointFormat(data) >= 3, held: checkpointFormat(data) >= 4}
 	fp := decodeFingerprint(&d)
 	if d.err != nil {
 		return d.err
@@ -350,6 +362,9 @@ func decodeCheckpoint(d *ckDec) *checkpoint {
 	if d.v1 {
 		size = 7*8 + 1 + 3*8 + 1
 	}
+	if d.held {
+		size += 1 + 8
+	}
 	ne := d.count(size)
 	for range ne {
 		var e Emitter
@@ -358,6 +373,9 @@ func decodeCheckpoint(d *ckDec) *checkpoint {
 		e.VX, e.VY, e.VZ = d.f64(), d.f64(), d.f64()
 		if !d.v1 {
 			e.Spread[0], e.Spread[1], e.Seed = d.f64(), d.f64(), d.u64()
+		}
+		if d.held {
+			e.Holds, e.Level = d.bool(), d.f64()
 		}
 		cp.emitters = append(cp.emitters, e)
 		cp.active = append(cp.active, d.bool())
@@ -831,6 +849,8 @@ type ckDec struct {
 	v1   bool   // a version 1 payload: sources and sinks without the spray fields
 	// lifts: a version 3 payload or later, which ends with the lifted floors
 	lifts bool
+	// held: a version 4 payload or later, whose sources have Holds and Level
+	held bool
 }
 
 func (d *ckDec) take(n int) []byte {

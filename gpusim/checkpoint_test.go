@@ -231,7 +231,7 @@ func decodeAll(t *testing.T, data []byte) *checkpoint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := ckDec{b: p, lifts: true}
+	d := ckDec{b: p, lifts: true, held: true}
 	decodeFingerprint(&d)
 	cp := decodeCheckpoint(&d)
 	if d.err != nil || len(d.b) != 0 {
@@ -363,7 +363,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"empty", "truncated", nil},
 		{"wrong magic", "wrong magic", mod(func(b []byte) []byte { b[0] = 'x'; return b })},
 		{"not a checkpoint", "wrong magic", []byte("hello, world: a text file")},
-		{"wrong version", "format version 4: this build reads versions 1 to 3", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 4); return b })},
+		{"wrong version", "format version 5: this build reads versions 1 to 4", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 5); return b })},
 		{"another grid", "checkpoint is for a 30x30x3 grid of", otherData},
 		{"another terrain", "checkpoint is for another terrain", sameGridData},
 		{"truncated header", "truncated", good[:m+2]},
@@ -456,7 +456,7 @@ var checkpointLedger = map[string]map[string]string{
 	},
 	"Emitter": {
 		"X": "saved", "Y": "saved", "Z": "saved", "Radius": "saved", "Rate": "saved", "Start": "saved", "Stop": "saved",
-		"Falls": "saved", "VX": "saved", "VY": "saved", "VZ": "saved", "Spread": "saved (version 2)", "Seed": "saved (version 2)",
+		"Falls": "saved", "VX": "saved", "VY": "saved", "VZ": "saved", "Spread": "saved (version 2)", "Seed": "saved (version 2)", "Holds": "saved (version 4)", "Level": "saved (version 4)",
 	},
 	"accounting": {"added": "saved", "removed": "saved", "rejected": "saved", "outflow": "saved"},
 }

@@ -35,6 +35,18 @@ type Emitter struct {
 	// id, the step, the parcel), so the same seed sprays the same bits, with any number of
 	// workers and after a checkpoint, and another seed sprays otherwise.
 	Seed uint64
+	// Holds makes a source hold its columns' liquid at Level (m, absolute): each step it
+	// adds what brings a column up to Level, up to its rate's share, and nothing where the
+	// liquid stands at or above it (a reservoir, a constant-head inlet; docs/solver.md,
+	// "Held levels"). Not for sinks, nor sources that fall; the CPU backend only.
+	Holds bool
+	Level float64
+}
+
+// held is what a held-level source adds to a column whose exact height is old: want (its
+// rate's share, > 0) cut to what brings the column up to Level, m^3.
+func (e *Emitter) held(want, old, dx2 float64) float64 {
+	return min(want, max(0, (e.Level-old)*dx2))
 }
 
 // Spraying tells whether e sprays (Spread is not {0, 0}).
@@ -144,6 +156,16 @@ func validateEmitter(e Emitter) error {
 			if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 				return fmt.Errorf("%s is %v: it must be a finite number of m/s", f.name, f.v)
 			}
+		}
+	}
+	if e.Holds {
+		switch {
+		case math.IsNaN(e.Level) || math.IsInf(e.Level, 0):
+			return fmt.Errorf("level is %v: it must be a finite height (m)", e.Level)
+		case e.Rate < 0:
+			return fmt.Errorf("level: a sink takes what is there; only a source holds a level")
+		case e.Falls:
+			return fmt.Errorf("level: a source that falls pours from a point; one that holds a level puts its liquid into its columns")
 		}
 	}
 	for i, a := range e.Spread {
@@ -344,6 +366,9 @@ func (s *emitterSet) apply(t, dt, dx2 float64, h, r, base, top []float32, acct *
 			i := s.tCol[k]
 			want := v * s.tWeight[k]
 			old := float64(h[i]) + float64(r[i]) // the column's exact height
+			if em.Holds {
+				want = em.held(want, old, dx2)
+			}
 			target := old + want/dx2
 			switch {
 			case want > 0 && target >= float64(top[i]):

@@ -314,6 +314,9 @@ func (c *cpuBackend) denseEmit(w int, t float64, parity int) {
 		i := s.tCol[k]
 		want := v * s.tWeight[k]
 		old := float64(h[i]) + float64(r[i])
+		if em.Holds {
+			want = em.held(want, old, dx2)
+		}
 		target := old + want/dx2
 		switch {
 		case want > 0 && target >= float64(top[i]):

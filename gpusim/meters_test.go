@@ -117,3 +117,66 @@ func TestFlowMeterErrors(t *testing.T) {
 		t.Error("MeterRate of a meter never made: no error")
 	}
 }
+
+// TestHeldLevel: a source holding 5 mm over a 40 x 10 mm basin while a sink at its other
+// end drains 1 ml/s keeps its columns within a millimetre of the level (it adds what
+// flows away, up to its 3 ml/s); over liquid standing higher it adds nothing; the
+// accounting stays exact.
+func TestHeldLevel(t *testing.T) {
+	const nx, ny, dx = 40, 10, 0.001
+	cells := make([][]terrain.Interval, nx*ny)
+	for i := range cells {
+		cells[i] = []terrain.Interval{{Min: 0.001, Base: 0.001, Max: 0.03}}
+	}
+	cols, err := terrain.FromIntervals(nx, ny, dx, 0.03, 1, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := DefaultSettings()
+	st.Workers = 2
+	sim := newSim(t, cols, st)
+	const level = 0.006 // 5 mm over the floor
+	if _, err := sim.AddEmitter(Emitter{X: 0.003, Y: 0.005, Z: 0.002, Radius: 0.003, Rate: 3e-6, Stop: math.Inf(1), Holds: true, Level: level}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.AddEmitter(Emitter{X: 0.037, Y: 0.005, Z: 0.002, Radius: 0.002, Rate: -1e-6, Stop: math.Inf(1)}); err != nil {
+		t.Fatal(err)
+	}
+	lo, _ := cols.Cell(3, 5)
+	worst := 0.0
+	for sim.Time() < 6 {
+		sim.Step(10)
+		if sim.Time() > 3 {
+			worst = max(worst, math.Abs(float64(sim.LiveHeights(nil)[lo])-level))
+		}
+	}
+	if worst > 0.001 {
+		t.Errorf("the held column strays %.3g mm from its level", worst*1e3)
+	}
+	added, removed, _ := sim.Accounting()
+	if v := sim.Volume(); math.Abs(v-(added-removed)) > 1e-12 {
+		t.Errorf("volume %g, added - removed %g", v, added-removed)
+	}
+	if removed < 2e-6 {
+		t.Errorf("the sink took %.3g ml in 6 s: it did not drain", removed*1e6)
+	}
+	// Over liquid standing higher than its level, it adds nothing.
+	if _, err := sim.Fill(0.02, 0.005, 0.002, 0.008); err != nil {
+		t.Fatal(err)
+	}
+	a0, _, _ := sim.Accounting()
+	sim.Step(5)
+	if a1, _, _ := sim.Accounting(); a1 != a0 {
+		t.Errorf("over liquid above its level the source added %g m^3", a1-a0)
+	}
+	t.Logf("held within %.3f mm; drained %.3f ml", worst*1e3, removed*1e6)
+	for _, bad := range []Emitter{
+		{X: 0.01, Y: 0.005, Z: 0.002, Rate: -1e-6, Holds: true, Level: level},
+		{X: 0.01, Y: 0.005, Z: 0.002, Rate: 1e-6, Holds: true, Level: math.NaN()},
+		{X: 0.01, Y: 0.005, Z: 0.01, Rate: 1e-6, Holds: true, Level: level, Falls: true},
+	} {
+		if _, err := sim.AddEmitter(bad); err == nil || !strings.Contains(err.Error(), "level") {
+			t.Errorf("%+v: %v, want an error about the level", bad, err)
+		}
+	}
+}

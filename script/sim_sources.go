@@ -87,7 +87,7 @@ func (e *emitterVal) describe() string {
 // addEmitter is sim:source and sim:sink: rate >= 0 in both (a sink removes it).
 func (s *Scenario) addEmitter(c call, sink bool) int {
 	t := c.table(2, "{at = {x, y, z}, radius = r, rate = q, start = t0, stop = t1}")
-	c.keys(t, "at", "radius", "rate", "start", "stop", "falls", "velocity")
+	c.keys(t, "at", "radius", "rate", "start", "stop", "falls", "velocity", "level")
 	at := c.vec(t, "at", 3)
 	radius := c.num(t, "radius", numField{hasMin: true, unit: "m"})
 	rate := c.num(t, "rate", numField{required: true, hasMin: true, unit: "m^3/s"})
@@ -110,6 +110,16 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 	if !hasVel {
 		vel = []float64{0, 0, 0}
 	}
+	holds, level := t.RawGetString("level") != lua.LNil, 0.0
+	if holds {
+		if sink {
+			c.fail("level is for a source: a sink takes what is there")
+		}
+		if falls {
+			c.fail("level is for a source that puts its liquid into its columns, not one that falls")
+		}
+		level = c.num(t, "level", numField{required: true, want: "a height in m (the level the source holds)", unit: "m"})
+	}
 	c.ensureSim()
 	c.atInDomain(at)
 	q := rate
@@ -117,7 +127,7 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 		q = -rate
 	}
 	return c.pushEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
-		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2]}, emitterVal{sink: sink, rate: rate})
+		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2], Holds: holds, Level: level}, emitterVal{sink: sink, rate: rate})
 }
 
 // pushEmitter adds e to the solver and pushes its handle (val, with its scenario and id
