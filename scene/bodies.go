@@ -236,13 +236,17 @@ func (s *Scene) BodyMesh() (*BodyMesh, error) {
 }
 
 // shapeMesh is a shape's surface in its body frame, meshed once: marching cubes of its
-// solid on a lattice a third of its thinnest side, at most 1/32 of its longest.
+// solid on a lattice a third of its thinnest side, at most 1/32 of its longest, and never
+// finer than 1/160 of it (a needle 50 mm long and 0.1 mm thin would otherwise ask for a
+// lattice of a billion points; thinner than the lattice, it may not show in pictures,
+// though it floats as it should).
 func (s *Scene) shapeMesh(sh *bodies.Shape) (*terrain.Mesh, error) {
 	if m, ok := s.bodies.meshes[sh]; ok {
 		return m, nil
 	}
 	ext := sh.Max.Sub(sh.Min)
-	h := min(min(ext.X, ext.Y, ext.Z)/3, max(ext.X, ext.Y, ext.Z)/32)
+	longest := max(ext.X, ext.Y, ext.Z)
+	h := max(min(min(ext.X, ext.Y, ext.Z)/3, longest/32), longest/160)
 	// The solid moved so that its box starts two lattice cells above the origin: the
 	// floor slab SurfaceMesh adds lies below it and is dropped.
 	lo := sh.Min.Add(sh.Offset) // the box's corner in the solid's coordinates
