@@ -16,14 +16,7 @@ const floorZ = 0.001
 // filled to depth, and a World on it.
 func pool(t testing.TB, n int, dx, height, depth float64, workers int) (*gpusim.Sim, *World) {
 	t.Helper()
-	cells := make([][]terrain.Interval, n*n)
-	for i := range cells {
-		cells[i] = []terrain.Interval{{Min: floorZ, Base: floorZ, Max: float32(height)}}
-	}
-	cols, err := terrain.FromIntervals(n, n, dx, height, 1, cells)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cols := flat(t, n, n, dx, height)
 	st := gpusim.DefaultSettings()
 	st.Workers = workers
 	st.Backend = "cpu"
@@ -42,6 +35,34 @@ func pool(t testing.TB, n int, dx, height, depth float64, workers int) (*gpusim.
 		t.Fatal(err)
 	}
 	return sim, w
+}
+
+// flat is an nx x ny grid of cell dx with a flat floor at floorZ, one column a cell up to
+// height.
+func flat(t testing.TB, nx, ny int, dx, height float64) *terrain.Columns {
+	t.Helper()
+	cells := make([][]terrain.Interval, nx*ny)
+	for i := range cells {
+		cells[i] = []terrain.Interval{{Min: floorZ, Base: floorZ, Max: float32(height)}}
+	}
+	cols, err := terrain.FromIntervals(nx, ny, dx, height, 1, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cols
+}
+
+// floatingBox is a 60 x 60 mm pool of water 10 mm deep (dx 1 mm) and a 10 x 10 x 4 mm box
+// of density 500 let go over its middle with its centre at z.
+func floatingBox(t *testing.T, z float64) (*gpusim.Sim, *World, *Body) {
+	t.Helper()
+	sim, w := pool(t, 60, 0.001, 0.05, 0.01, 2)
+	sh := box(t, vec{X: 0.5, Y: 0.5, Z: 0.5}, vec{X: 0.01, Y: 0.01, Z: 0.004})
+	b, err := w.Add(sh, 500, [3]float64{0.03, 0.03, z}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sim, w, b
 }
 
 // box is a body-sized box solid centred at c with sides s.
@@ -105,13 +126,7 @@ func outsideLevel(sim *gpusim.Sim, margin int) float64 {
 // liquid's volume stays exact.
 func TestArchimedes(t *testing.T) {
 	const dx, depth, n = 0.001, 0.01, 60
-	sim, w := pool(t, n, dx, 0.05, depth, 2)
-	sh := box(t, vec{X: 0.5, Y: 0.5, Z: 0.5}, vec{X: 0.01, Y: 0.01, Z: 0.004})
-	c := n * dx / 2
-	b, err := w.Add(sh, 500, [3]float64{c, c, floorZ + depth + 0.002}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim, w, b := floatingBox(t, floorZ+depth+0.002)
 	v0 := sim.Volume()
 	run(t, sim, w, 4)
 	var draft, level, speed float64
@@ -175,14 +190,8 @@ func TestSinkAndRest(t *testing.T) {
 // TestDropBobs: a light box let go 10 mm above the surface falls, dips below where it
 // floats, comes back up and settles there.
 func TestDropBobs(t *testing.T) {
-	const dx, depth, n = 0.001, 0.01, 60
-	sim, w := pool(t, n, dx, 0.05, depth, 2)
-	sh := box(t, vec{X: 0.5, Y: 0.5, Z: 0.5}, vec{X: 0.01, Y: 0.01, Z: 0.004})
-	c := n * dx / 2
-	b, err := w.Add(sh, 500, [3]float64{c, c, floorZ + depth + 0.012}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	const depth = 0.01
+	sim, w, b := floatingBox(t, floorZ+depth+0.012)
 	rest := floorZ + depth + 0.002 - 0.002 // the centre where it floats: bottom 2 mm under
 	lowest, rose := math.Inf(1), false
 	for sim.Time() < 5 {
@@ -205,14 +214,7 @@ func TestDropBobs(t *testing.T) {
 // 20%.
 func TestCarriedByCurrent(t *testing.T) {
 	const dx, nx, ny = 0.001, 120, 16
-	cells := make([][]terrain.Interval, nx*ny)
-	for i := range cells {
-		cells[i] = []terrain.Interval{{Min: floorZ, Base: floorZ, Max: 0.03}}
-	}
-	cols, err := terrain.FromIntervals(nx, ny, dx, 0.03, 1, cells)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cols := flat(t, nx, ny, dx, 0.03)
 	st := gpusim.DefaultSettings()
 	st.Workers, st.Backend = 2, "cpu"
 	st.Sides[gpusim.SidePlusX] = gpusim.SideOpen

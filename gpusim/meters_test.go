@@ -8,19 +8,27 @@ import (
 	"github.com/vpbench/vpbench/terrain"
 )
 
-// channel is a 60 x 10 cell channel of dx 1 mm, flat, open at +x, water 3 mm deep, with a
-// 2 ml/s source over its first cells.
-func channel(t *testing.T, workers int) *Sim {
+// flatFloor is nx x ny cells of dx 1 mm with a flat floor 1 mm up, one column a cell up
+// to 30 mm.
+func flatFloor(t *testing.T, nx, ny int) *terrain.Columns {
 	t.Helper()
-	const nx, ny, dx = 60, 10, 0.001
 	cells := make([][]terrain.Interval, nx*ny)
 	for i := range cells {
 		cells[i] = []terrain.Interval{{Min: 0.001, Base: 0.001, Max: 0.03}}
 	}
-	cols, err := terrain.FromIntervals(nx, ny, dx, 0.03, 1, cells)
+	cols, err := terrain.FromIntervals(nx, ny, 0.001, 0.03, 1, cells)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cols
+}
+
+// channel is a 60 x 10 cell channel of dx 1 mm, flat, open at +x, water 3 mm deep, with a
+// 2 ml/s source over its first cells.
+func channel(t *testing.T, workers int) *Sim {
+	t.Helper()
+	const ny, dx = 10, 0.001
+	cols := flatFloor(t, 60, ny)
 	st := DefaultSettings()
 	st.Workers = workers
 	st.Sides[SidePlusX] = SideOpen
@@ -123,15 +131,7 @@ func TestFlowMeterErrors(t *testing.T) {
 // flows away, up to its 3 ml/s); over liquid standing higher it adds nothing; the
 // accounting stays exact.
 func TestHeldLevel(t *testing.T) {
-	const nx, ny, dx = 40, 10, 0.001
-	cells := make([][]terrain.Interval, nx*ny)
-	for i := range cells {
-		cells[i] = []terrain.Interval{{Min: 0.001, Base: 0.001, Max: 0.03}}
-	}
-	cols, err := terrain.FromIntervals(nx, ny, dx, 0.03, 1, cells)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cols := flatFloor(t, 40, 10)
 	st := DefaultSettings()
 	st.Workers = 2
 	sim := newSim(t, cols, st)

@@ -84,6 +84,20 @@ func (e *emitterVal) describe() string {
 	return fmt.Sprintf("%s %d (rate %g m^3/s)", kind, e.id, e.rate)
 }
 
+// schedule reads a source's start (default 0, >= 0) and stop (default never; after
+// start), s: sim:source, sim:sink and sim:spray.
+func (c call) schedule(t *lua.LTable) (start, stop float64) {
+	start = c.num(t, "start", numField{hasMin: true, unit: "s"})
+	stop = math.Inf(1)
+	if t.RawGetString("stop") != lua.LNil {
+		stop = c.num(t, "stop", numField{required: true})
+		if stop <= start {
+			c.fail("stop is %s s: it must be after start (%s s)", fmtNum(stop), fmtNum(start))
+		}
+	}
+	return start, stop
+}
+
 // addEmitter is sim:source and sim:sink: rate >= 0 in both (a sink removes it).
 func (s *Scenario) addEmitter(c call, sink bool) int {
 	t := c.table(2, "{at = {x, y, z}, radius = r, rate = q, start = t0, stop = t1}")
@@ -91,14 +105,7 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 	at := c.vec(t, "at", 3)
 	radius := c.num(t, "radius", numField{hasMin: true, unit: "m"})
 	rate := c.num(t, "rate", numField{required: true, hasMin: true, unit: "m^3/s"})
-	start := c.num(t, "start", numField{hasMin: true, unit: "s"})
-	stop := math.Inf(1)
-	if t.RawGetString("stop") != lua.LNil {
-		stop = c.num(t, "stop", numField{required: true})
-		if stop <= start {
-			c.fail("stop is %s s: it must be after start (%s s)", fmtNum(stop), fmtNum(start))
-		}
-	}
+	start, stop := c.schedule(t)
 	falls := c.boolean(t, "falls", false)
 	vel, hasVel := c.optVec(t, "velocity", 3)
 	if sink && falls {

@@ -39,14 +39,7 @@ func (s *Scenario) simSpray(L *lua.LState) int {
 	speed := c.num(t, "speed", numField{required: true, want: "a speed in m/s (> 0)", hasMin: true, above: true, unit: "m/s"})
 	spread := c.spread(t)
 	rate := c.num(t, "rate", numField{required: true, hasMin: true, unit: "m^3/s"})
-	start := c.num(t, "start", numField{hasMin: true, unit: "s"})
-	stop := math.Inf(1)
-	if t.RawGetString("stop") != lua.LNil {
-		stop = c.num(t, "stop", numField{required: true})
-		if stop <= start {
-			c.fail("stop is %s s: it must be after start (%s s)", fmtNum(stop), fmtNum(start))
-		}
-	}
+	start, stop := c.schedule(t)
 	seed := c.integer(t, "seed", intField{def: 0, min: 0, max: 1 << 53})
 	radius := c.num(t, "radius", numField{hasMin: true, unit: "m"})
 	c.ensureSim()
