@@ -64,8 +64,9 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			}
 			added, removed, _ := dev.Accounting()
 			added -= a0
-			if err := math.Abs(dv - (v0 + added - removed)); err > gpuVolumeTol*v0 {
-				t.Errorf("cuda volume %g, start %g + added %g - removed %g: off by %g", dv, v0, added, removed, err)
+			out := dev.Outflow() // the open sides' drains
+			if err := math.Abs(dv - (v0 + added - removed - out)); err > gpuVolumeTol*v0 {
+				t.Errorf("cuda volume %g, start %g + added %g - removed %g - outflow %g: off by %g", dv, v0, added, removed, out, err)
 			}
 			t.Logf("%s: %d steps, %d of them not bit-identical to the cpu", dev.Stats().Backend, tc.steps, differ)
 		})
@@ -89,6 +90,9 @@ func TestCUDAPipelinedMatchesCPU(t *testing.T) {
 		return -1
 	}
 	for _, tc := range conformanceCases() {
+		if tc.st.Falling == FallingParticles {
+			continue // while liquid may fall, Step runs one step at a time, not pipelined
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			cpu, dev := tc.pair(t, "cuda", 7)
 			v0 := dev.Volume()
@@ -116,8 +120,9 @@ func TestCUDAPipelinedMatchesCPU(t *testing.T) {
 			dv := dev.Volume()
 			added, removed, _ := dev.Accounting()
 			added -= a0
-			if err := math.Abs(dv - (v0 + added - removed)); err > gpuVolumeTol*v0 {
-				t.Errorf("cuda volume %g, start %g + added %g - removed %g: off by %g", dv, v0, added, removed, err)
+			out := dev.Outflow()
+			if err := math.Abs(dv - (v0 + added - removed - out)); err > gpuVolumeTol*v0 {
+				t.Errorf("cuda volume %g, start %g + added %g - removed %g - outflow %g: off by %g", dv, v0, added, removed, out, err)
 			}
 			db := dev.be.(*deviceBackend)
 			t.Logf("%d steps; %d passage rebuilds, %d frames resumed after a flip", got.Steps, db.rebuilds, db.resumes)

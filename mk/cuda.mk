@@ -59,12 +59,14 @@ cuda-vet: deps
 
 # gpu-bundle: what a machine with a GPU runs (the device tool's has no Go toolchain): the
 # cuda builds of the gpusim and scripts test binaries and bin/vpbench-cuda, in
-# .cache/gpu (carry that path); tools/gpu-run.sh runs them there (docs/cuda.md).
+# .cache/gpu (carry that path); tools/gpu-run.sh runs them there (docs/cuda.md). Its
+# vpbench-cuda is built without the preview (tag nopreview): GPU servers often have no libGL.
 GPU_BUNDLE := .cache/gpu
 .PHONY: gpu-bundle
 gpu-bundle: cuda
 	@$(CUDA_ENV) && mkdir -p $(GPU_BUNDLE) && \
 	$(GO) test -c -tags cuda -o $(GPU_BUNDLE)/gpusim.test ./gpusim/ && \
 	$(GO) test -c -tags cuda -o $(GPU_BUNDLE)/scripts.test ./scripts/ && \
-	cp $(CUDA_BIN) $(GPU_BUNDLE)/ && du -sh $(GPU_BUNDLE) && \
+	$(GO) build -tags "cuda nopreview" -o $(GPU_BUNDLE)/vpbench-cuda ./cmd/vpbench && \
+	patchelf --remove-needed libcuda.so.1 $(GPU_BUNDLE)/vpbench-cuda && du -sh $(GPU_BUNDLE) && \
 	echo "carry $(GPU_BUNDLE) and run tools/gpu-run.sh on the GPU machine"
