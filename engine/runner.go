@@ -544,6 +544,7 @@ func (r *Runner) state() State {
 	st.Outflow = r.snap.Outflow
 	st.Wet, st.Columns, st.Pipes = r.snap.Wet, c.NumColumns(), stats.Pipes
 	st.Extended, st.Passages = r.snap.Extended, r.snap.Passages
+	st.Substeps = r.snap.Substeps
 	st.Particles, st.Airborne, st.FallDrop = len(r.snap.Particles), r.snap.Airborne, sim.FallDrop()
 	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
 	st.Settings = sim.Settings()

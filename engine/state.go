@@ -116,6 +116,8 @@ type State struct {
 	Outflow             float64
 	Wet, Columns, Pipes int
 	Extended, Passages  int
+	// Substeps: the shallow water equations' substeps so far (0 with the pipes).
+	Substeps int64
 	// Particles are the parcels of liquid in the air and Airborne their volume, m^3 (part
 	// of Volume); FallDrop is the release threshold in use, m (gpusim.Sim.FallDrop).
 	Particles int

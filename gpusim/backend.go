@@ -54,6 +54,7 @@ type pipelinedBackend interface {
 // arithmetic, and the rest a step needs.
 type stepParams struct {
 	element.Params
+	st          Settings // what they were made from (the SWE makes its substeps' from them)
 	dt, dx, dx2 float64
 	extended    ExtendedPipes
 	cap         capParams // the capillary head (capillary.go)
@@ -89,7 +90,13 @@ func newBackend(topo *topology, st Settings, o backendOptions) (backend, error) 
 		}
 	}
 	if name == "" || name == "cpu" {
-		return newCPUBackend(topo, st.Workers, st.ExtendedPipes, o), nil
+		if st.Method == MethodSWE {
+			o.general = true // the SWE runs on the general layout (swe.go)
+		}
+		return newCPUBackend(topo, st.Workers, st.ExtendedPipes, st.Method, o), nil
+	}
+	if st.Method == MethodSWE {
+		return nil, fmt.Errorf("method \"swe\" runs on the cpu backend only, not on %q: use backend = \"cpu\" (docs/solver.md, \"The shallow water equations\")", name)
 	}
 	open, ok := runtimes[name]
 	if !ok {

@@ -18,11 +18,12 @@ import (
 )
 
 // CheckpointVersion is the version of the checkpoint format WriteCheckpoint writes.
-// ReadCheckpoint reads it and the earlier ones: version 3 has no held levels (Emitter.Holds,
+// ReadCheckpoint reads it and the earlier ones: version 4 has no method (read as the pipes)
+// nor the shallow water equations' velocities, version 3 no held levels (Emitter.Holds,
 // Level: read as false and 0), version 2 neither those nor lifted floors (a run without
 // bodies), version 1 none of those nor the spray fields of its sources and sinks
 // (Emitter.Spread, Seed: read as {0, 0} and 0, a version 1 run having no sprays).
-const CheckpointVersion = 4
+const CheckpointVersion = 5
 
 // checkpointMagic opens every checkpoint.
 const checkpointMagic = "vpbench-checkpoint"
@@ -83,6 +84,9 @@ func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 				return fmt.Errorf("checkpoint: source %d holds a level: version %d cannot save it", id, version)
 			}
 		}
+	}
+	if version < 5 && s.settings.Method != MethodPipes {
+		return fmt.Errorf("checkpoint: method %q: version %d cannot save it", s.settings.Method, version)
 	}
 	if version == 1 {
 		for id := range s.em.list {
@@ -181,6 +185,13 @@ func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 			e.f32(s.lift.floor[i])
 		}
 	}
+	if version >= 5 {
+		e.u8(uint8(s.settings.Method))
+		if sw := cb.saveSWE(); sw != nil {
+			e.f32s(sw.u)
+			e.f32s(sw.d)
+		}
+	}
 
 	binary.LittleEndian.PutUint64(e.b[checkpointHeader-8:], uint64(len(e.b)-checkpointHeader))
 	e.u32(crc32.ChecksumIEEE(e.b))
@@ -210,7 +221,8 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	d := ckDec{b: payload, v1: checkpointFormat(data) == 1, lifts: checkpointFormat(data) >= 3, held: checkpointFormat(data) >= 4}
+	v := checkpointFormat(data)
+	d := ckDec{b: payload, v1: v == 1, lifts: v >= 3, held: v >= 4, method: v >= 5}
 	fp := decodeFingerprint(&d)
 	if d.err != nil {
 		return d.err
@@ -232,6 +244,10 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 
 	// Nothing has changed so far; from here on nothing fails.
 	s.em = em
+	if st.Method != s.settings.Method {
+		_ = s.switchMethod(st) // a cpu backend (checked): a new one for the checkpoint's method
+		cb = s.be.(checkpointBackend)
+	}
 	s.apply(st)
 	s.restoreLifts(cp.liftCol, cp.liftFloor) // before the heights, which it would move
 	s.be.writeHeight(cp.h)
@@ -241,6 +257,9 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		cb.restoreCap(cp.capPrev, cp.capFresh) // after writeHeight, which marks it fresh
 	}
 	cb.restoreExt(cp.ext) // after writeHeight: the next step rebuilds the passages
+	if cp.sweU != nil {
+		cb.restoreSWE(cp.sweU, cp.sweD)
+	}
 	s.fall.restore(&cp.fall)
 	s.time, s.steps, s.acct = cp.time, cp.steps, cp.acct
 	s.publish()
@@ -308,6 +327,9 @@ type checkpoint struct {
 	// (version 3; floors.go).
 	liftCol   []int32
 	liftFloor []float32
+	// sweU and sweD are the shallow water equations' velocities and face depths per pipe
+	// (version 5; swe.go).
+	sweU, sweD []float32
 }
 
 // extSaved is the extended pipes' flux history: what the next rebuild of the passages
@@ -403,6 +425,14 @@ func decodeCheckpoint(d *ckDec) *checkpoint {
 			cp.liftCol[k], cp.liftFloor[k] = int32(d.u32()), d.f32()
 		}
 	}
+	if d.method {
+		d.what = "the method"
+		cp.settings.Method = Method(d.u8())
+		if cp.settings.Method == MethodSWE {
+			d.what = "the velocities"
+			cp.sweU, cp.sweD = d.f32s(), d.f32s()
+		}
+	}
 	return cp
 }
 
@@ -418,6 +448,20 @@ func (s *Sim) checkCheckpoint(cp *checkpoint) (Settings, emitterSet, error) {
 	st.Backend, st.Workers = s.settings.Backend, s.settings.Workers
 	if err := st.Validate(); err != nil {
 		return bad("settings: %v", err)
+	}
+	if st.Method != s.settings.Method && s.be.name() != "cpu" {
+		return Settings{}, emitterSet{}, fmt.Errorf("checkpoint: it is of a run with method %q, which runs on the cpu backend only, not on %s",
+			st.Method, s.be.name())
+	}
+	if st.Method == MethodSWE {
+		if len(cp.sweU) != np || len(cp.sweD) != np {
+			return bad("%d velocities and %d face depths for %d pipes", len(cp.sweU), len(cp.sweD), np)
+		}
+		for p := range cp.sweU {
+			if !finite32(cp.sweU[p]) || !(cp.sweD[p] >= 0) || !finite32(cp.sweD[p]) {
+				return bad("pipe %d: velocity %g, face depth %g", p, cp.sweU[p], cp.sweD[p])
+			}
+		}
 	}
 	dt := st.Dt
 	if dt == 0 {
@@ -593,6 +637,10 @@ type checkpointBackend interface {
 	// restoreExt installs a history for the next rebuild (after setParams and
 	// writeHeight: the next step rebuilds the passages from the heights).
 	restoreExt(x extSaved)
+	// saveSWE returns the shallow water equations' state (nil for the pipes); restoreSWE
+	// sets its velocities and face depths.
+	saveSWE() *sweState
+	restoreSWE(u, d []float32)
 }
 
 func (c *cpuBackend) saveCap(prev []float32) (fresh, on bool) {
@@ -650,6 +698,10 @@ func (d *deviceBackend) saveExt() extSaved {
 	}
 	return x
 }
+
+// The device backend runs the pipes only (newBackend refuses the SWE on it).
+func (d *deviceBackend) saveSWE() *sweState        { return nil }
+func (d *deviceBackend) restoreSWE(u, _ []float32) {}
 
 func (d *deviceBackend) restoreExt(x extSaved) {
 	d.inFlight("checkpoint")
@@ -851,6 +903,9 @@ type ckDec struct {
 	lifts bool
 	// held: a version 4 payload or later, whose sources have Holds and Level
 	held bool
+	// method: a version 5 payload or later, which ends with the method and, for the
+	// shallow water equations, the pipes' velocities and face depths
+	method bool
 }
 
 func (d *ckDec) take(n int) []byte {

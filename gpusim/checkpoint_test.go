@@ -62,11 +62,15 @@ func ckScenes() []ckScene {
 		{X: 0.007, Y: 0.007, Z: 0.05, Radius: 0.001, Rate: 1e-6, Stop: 0.09},
 		{X: 0.0045, Y: 0.0045, Z: 0.025, Radius: 0.001, Rate: 1e-6, Falls: true, VY: 0.01},
 	}
+	swe := func(st Settings) Settings { st.Method = MethodSWE; return st }
 	return []ckScene{
 		{name: "ledge/dense", cols: ledge, st: drip(3), ems: ledgeEms, stop: 4, n: 400, m: 60},
 		{name: "ledge/general", cols: ledge, st: drip(2), general: true, ems: ledgeEms, stop: 4, n: 400, m: 60},
 		{name: "overhang/unified", cols: over, st: overSt(ExtendedUnified, true), random: true, ems: overEms, stop: 2, n: 40, m: 40},
 		{name: "overhang/axis", cols: over, st: overSt(ExtendedAxis, false), random: true, ems: overEms, stop: 2, n: 40, m: 40},
+		// The shallow water equations: the velocities and face depths saved (version 5),
+		// and read into a Sim made with the pipes (the checkpoint brings the method).
+		{name: "overhang/swe", cols: over, st: swe(overSt(ExtendedUnified, true)), random: true, ems: overEms, stop: 2, n: 40, m: 40},
 	}
 }
 
@@ -231,7 +235,7 @@ func decodeAll(t *testing.T, data []byte) *checkpoint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := ckDec{b: p, lifts: true, held: true}
+	d := ckDec{b: p, lifts: true, held: true, method: true}
 	decodeFingerprint(&d)
 	cp := decodeCheckpoint(&d)
 	if d.err != nil || len(d.b) != 0 {
@@ -363,7 +367,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"empty", "truncated", nil},
 		{"wrong magic", "wrong magic", mod(func(b []byte) []byte { b[0] = 'x'; return b })},
 		{"not a checkpoint", "wrong magic", []byte("hello, world: a text file")},
-		{"wrong version", "format version 5: this build reads versions 1 to 4", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 5); return b })},
+		{"wrong version", "format version 6: this build reads versions 1 to 5", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 6); return b })},
 		{"another grid", "checkpoint is for a 30x30x3 grid of", otherData},
 		{"another terrain", "checkpoint is for another terrain", sameGridData},
 		{"truncated header", "truncated", good[:m+2]},
@@ -442,7 +446,7 @@ var checkpointLedger = map[string]map[string]string{
 	"cpuBackend": {
 		"topo": "derived", "base": "derived, lifted from Sim.lift", "ownBase": "derived (restoreLifts)", "top": "derived", "h": "saved", "r": "saved", "k": "computed every step",
 		"s": "computed every step", "f": "saved (fluxes)", "dense": "saved (fluxes)", "capSt": "saved (capState)",
-		"ext": "saved (extended)", "p": "derived", "rows": "the reader's", "nw": "the reader's", "ranges": "derived",
+		"ext": "saved (extended)", "swe": "saved (version 5: velocities and face depths; the rest computed every step)", "p": "derived", "rows": "the reader's", "nw": "the reader's", "ranges": "derived",
 		"pipes": "derived", "flag": "scratch", "regular": "derived", "strided": "derived", "pairAt": "derived", "runs": "derived",
 		"csrBuf": "scratch", "csrMask": "scratch", "csrFluxBuf": "scratch", "pipeBase": "derived", "bar": "not state",
 		"pool": "not state", "jobSteps": "scratch", "runJob": "derived", "forN": "scratch", "forFn": "scratch",
@@ -452,7 +456,7 @@ var checkpointLedger = map[string]map[string]string{
 		"Dt": "saved", "Viscosity": "saved", "Damping": "saved", "Gravity": "saved", "CrossSection": "saved",
 		"ExtendedPipes": "saved", "Falling": "saved", "FallDrop": "saved", "Workers": "saved, the reader's kept",
 		"Backend": "saved, the reader's kept", "SurfaceTension": "saved", "Density": "saved", "ContactAngle": "saved",
-		"Sides": "saved", "ContactHysteresis": "saved", "CapillaryPressure": "saved",
+		"Sides": "saved", "ContactHysteresis": "saved", "CapillaryPressure": "saved", "Method": "saved (version 5)",
 	},
 	"Emitter": {
 		"X": "saved", "Y": "saved", "Z": "saved", "Radius": "saved", "Rate": "saved", "Start": "saved", "Stop": "saved",

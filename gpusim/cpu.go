@@ -50,6 +50,7 @@ type cpuBackend struct {
 	f      []float32
 	dense  *denseGrid // the fluxes of the dense layout, instead of f
 	capSt  capState   // the capillary head's driving heights (capillary.go), with surface tension
+	swe    *sweState  // the shallow water equations' velocities (swe.go); nil for the pipes
 	ext    *extended  // extended pipes (general layout only); nil when no passage can form
 	p      stepParams
 	rows   rows.Kernels // the AVX2 row kernels or their Go twins, chosen at construction
@@ -89,7 +90,7 @@ type cpuBackend struct {
 	outR []float32
 }
 
-func newCPUBackend(t *topology, workers int, mode ExtendedPipes, o backendOptions) *cpuBackend {
+func newCPUBackend(t *topology, workers int, mode ExtendedPipes, method Method, o backendOptions) *cpuBackend {
 	n := t.cols.NumColumns()
 	c := &cpuBackend{
 		topo: t,
@@ -110,6 +111,9 @@ func newCPUBackend(t *topology, workers int, mode ExtendedPipes, o backendOption
 		c.k = make([]float32, n)
 		c.s = make([]float32, n)
 		c.regular = regularColumns(t)
+	}
+	if method == MethodSWE {
+		c.swe = newSWEState(t)
 	}
 	c.setWorkers(workers)
 	return c
@@ -161,6 +165,9 @@ func (c *cpuBackend) setWorkers(n int) {
 	if c.ext != nil {
 		c.ext.setWorkers(n)
 	}
+	if c.swe != nil {
+		c.swe.speed = make([]float32, n)
+	}
 	c.bar = barrier{n: int32(n)}
 	c.pool = parallel.New(n)
 	if c.runJob == nil {
@@ -193,6 +200,11 @@ func split(n, w int) [][2]int {
 
 func (c *cpuBackend) setParams(p stepParams) {
 	c.p = p
+	if c.swe != nil {
+		c.swe.full, c.swe.subM = p, 0
+		c.swe.g, c.swe.dx = float32(p.st.Gravity), float32(p.dx)
+		c.swe.setSubsteps(1) // until the first step measures the waves
+	}
 	if p.cap.on {
 		c.capSt.ensure(c.topo, &p.cap)
 	}
@@ -217,6 +229,9 @@ func (c *cpuBackend) step(n int, t0 float64, em *emitterSet, height, residual []
 	}
 	c.jobSteps = n
 	c.pool.Do(c.nw, c.runJob)
+	if c.swe != nil {
+		c.p = c.swe.full // the substeps' parameters stay inside the step
+	}
 	if n > 0 {
 		c.capSt.fresh = false // the ripple damping's rise is known from here on
 	}
@@ -247,22 +262,30 @@ func (c *cpuBackend) run(w, n int) {
 func (c *cpuBackend) runGeneral(w, n int) {
 	emit := c.em != nil && c.em.any()
 	lo, hi := c.ranges[w][0], c.ranges[w][1]
+	full := &c.p
+	if c.swe != nil {
+		full = &c.swe.full // c.p holds the substeps' parameters while a step runs
+	}
 	for k := range n {
-		if c.p.cap.on {
-			c.capColumns(lo, hi, k == 0 && c.capSt.fresh)
+		if c.swe != nil {
+			c.sweStep(w)
+		} else {
+			if c.p.cap.on {
+				c.capColumns(lo, hi, k == 0 && c.capSt.fresh)
+			}
+			c.csrStep(w)
 		}
-		c.csrStep(w)
 		if emit {
 			c.bar.wait()
 			if w == 0 {
-				c.em.apply(c.t, c.p.dt, c.p.dx2, c.h, c.r, c.base, c.top, &c.acct)
+				c.em.apply(c.t, full.dt, full.dx2, c.h, c.r, c.base, c.top, &c.acct)
 				if c.ext != nil && c.ext.mode != ExtendedOff {
 					c.ext.refreshTargets(c.em, c.h)
 				}
 			}
 		}
 		if w == 0 {
-			c.t += c.p.dt
+			c.t += full.dt
 		}
 		c.bar.wait()
 	}
@@ -288,10 +311,14 @@ func (c *cpuBackend) readFlux(dst []float32) {
 	}
 }
 
-// writeFlux sets the fluxes, in topology order.
+// writeFlux sets the fluxes, in topology order (after the heights: the SWE derives its
+// velocities from both).
 func (c *cpuBackend) writeFlux(src []float32) {
 	for p, f := range src {
 		*c.flux(p) = f
+	}
+	if c.swe != nil {
+		c.swe.fromFluxes(c)
 	}
 }
 

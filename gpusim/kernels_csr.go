@@ -184,7 +184,11 @@ func (c *cpuBackend) csrStep(w int) {
 	if ext != nil && w == 0 { // serial, beside the other workers' share of the flux phase
 		ext.rawFluxes(c.h, &c.p)
 	}
-	c.csrFlux(w, pr[0], pr[1])
+	if c.swe != nil {
+		c.sweFlux(pr[0], pr[1])
+	} else {
+		c.csrFlux(w, pr[0], pr[1])
+	}
 	c.bar.wait()
 	sums := ext.sums() // nil in a step without openings: the column phases skip the sums
 	c.csrOutflow(w, cr[0], cr[1], sums)
@@ -192,6 +196,9 @@ func (c *cpuBackend) csrStep(w int) {
 	c.csrInflow(w, sums)
 	c.bar.wait()
 	c.csrFinal(w, pr[0], pr[1])
+	if c.swe != nil {
+		c.sweFinal(pr[0], pr[1])
+	}
 	if ext != nil && w == 0 {
 		ext.final(c.k, c.s, c.r, &c.p)
 	}

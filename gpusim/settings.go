@@ -40,6 +40,41 @@ func ParseCrossSection(s string) (CrossSection, error) {
 	return 0, fmt.Errorf("cross_section %q: want \"paper\" or \"film\"", s)
 }
 
+// Method is the heightfield method the solver steps (docs/method.md, "Two methods").
+type Method int
+
+const (
+	// MethodPipes is the paper's extended virtual pipes: a flux per pipe, driven by the
+	// head difference, with no advection of momentum.
+	MethodPipes Method = iota
+	// MethodSWE is the shallow water equations on the same columns and pipes: a velocity
+	// per pipe, advected with the flow, the head gradient as pressure, the flux the
+	// velocity times the upwind depth (docs/solver.md, "The shallow water equations").
+	MethodSWE
+)
+
+// String returns the name scripts use: "pipes" or "swe".
+func (m Method) String() string {
+	switch m {
+	case MethodPipes:
+		return "pipes"
+	case MethodSWE:
+		return "swe"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// ParseMethod reads a script's method value.
+func ParseMethod(s string) (Method, error) {
+	switch s {
+	case "pipes":
+		return MethodPipes, nil
+	case "swe":
+		return MethodSWE, nil
+	}
+	return 0, fmt.Errorf("method %q: want \"pipes\" or \"swe\"", s)
+}
+
 // ExtendedPipes selects how fully flooded passages pass liquid (docs/method.md, "Extended pipes").
 type ExtendedPipes int
 
@@ -169,6 +204,10 @@ type Settings struct {
 	// 2 l_c sin(theta_r / 2) (RecedingHead) recedes, so a puddle rests anywhere between
 	// the two heads. 0: one angle, and a puddle stops at the wetting head.
 	ContactHysteresis float64
+	// Method is the heightfield method: the virtual pipes (the zero value) or the shallow
+	// water equations, which run on the CPU backend. A change mid-run remakes the backend
+	// with the liquid and its flow carried over (the SWE's velocities from the fluxes).
+	Method Method
 	// CapillaryPressure adds the capillary pressure -sigma*kappa to the pipes' head (with
 	// surface tension on): ripples, rounded edges, beaded drops. Off, surface tension acts
 	// at the contact line alone (docs/method.md, "Surface tension"); off by default, for
@@ -250,6 +289,9 @@ func (s Settings) Validate() error {
 			return fmt.Errorf("%s is %g: it must be %s", f.name, f.v, f.want)
 		}
 	}
+	if s.Method != MethodPipes && s.Method != MethodSWE {
+		return fmt.Errorf("method is %v: want \"pipes\" or \"swe\"", s.Method)
+	}
 	if s.CrossSection != CrossPaper && s.CrossSection != CrossFilm {
 		return fmt.Errorf("cross_section is %v: want \"paper\" or \"film\"", s.CrossSection)
 	}
@@ -312,8 +354,8 @@ func (s Settings) String() string {
 	if s.Dt > 0 {
 		dt = fmt.Sprintf("%g", s.Dt)
 	}
-	fmt.Fprintf(&b, "dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s falling=%s fall_drop=%g workers=%d surface_tension=%g density=%g contact_angle=%g sides=%s",
-		dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Falling, s.FallDrop, s.Workers, s.SurfaceTension, s.Density, s.ContactAngle, s.SidesString())
+	fmt.Fprintf(&b, "method=%s dt=%s viscosity=%g damping=%g gravity=%g cross_section=%s extended_pipes=%s falling=%s fall_drop=%g workers=%d surface_tension=%g density=%g contact_angle=%g sides=%s",
+		s.Method, dt, s.Viscosity, s.Damping, s.Gravity, s.CrossSection, s.ExtendedPipes, s.Falling, s.FallDrop, s.Workers, s.SurfaceTension, s.Density, s.ContactAngle, s.SidesString())
 	return b.String()
 }
 

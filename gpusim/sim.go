@@ -216,29 +216,7 @@ func (s *Sim) apply(st Settings) {
 	if s.dt == 0 {
 		s.dt = AutoDt(dx, st.Gravity)
 	}
-	p := stepParams{
-		Params: element.Params{
-			Zeta:       float32(math.Pow(st.Damping, s.dt)),
-			Visc3:      float32(3 * s.dt * st.Viscosity),
-			Film:       st.CrossSection == CrossFilm,
-			Dxf:        float32(dx),
-			DtOverDx2:  float32(s.dt / (dx * dx)),
-			Dx2OverDt:  float32(dx * dx / s.dt),
-			DtOverDx2d: s.dt / (dx * dx),
-			Wet:        float32(st.WettingHead()),
-			DryDepth:   DryDepth,
-		},
-		dt:       s.dt,
-		dx:       dx,
-		dx2:      dx * dx,
-		extended: st.ExtendedPipes,
-		cap:      newCapParams(st, s.dt, dx),
-	}
-	if p.Film {
-		p.Accel = float32(s.dt * st.Gravity) // times min(H, dx) per pipe
-	} else {
-		p.Accel = float32(s.dt * st.Gravity * dx)
-	}
+	p := makeStepParams(st, s.dt, dx)
 	s.em.setDrains(s.cols, st.Sides, s.dt, st.Gravity, p.Film)
 	s.be.setWorkers(st.Workers)
 	s.be.setParams(p)
@@ -246,6 +224,36 @@ func (s *Sim) apply(st Settings) {
 	s.mu.Lock()
 	s.backendName, s.workers = s.be.name(), s.be.workers()
 	s.mu.Unlock()
+}
+
+// makeStepParams derives the per-step constants of settings st for a step of dt on cells
+// of dx.
+func makeStepParams(st Settings, dt, dx float64) stepParams {
+	p := stepParams{
+		Params: element.Params{
+			Zeta:       float32(math.Pow(st.Damping, dt)),
+			Visc3:      float32(3 * dt * st.Viscosity),
+			Film:       st.CrossSection == CrossFilm,
+			Dxf:        float32(dx),
+			DtOverDx2:  float32(dt / (dx * dx)),
+			Dx2OverDt:  float32(dx * dx / dt),
+			DtOverDx2d: dt / (dx * dx),
+			Wet:        float32(st.WettingHead()),
+			DryDepth:   DryDepth,
+		},
+		st:       st,
+		dt:       dt,
+		dx:       dx,
+		dx2:      dx * dx,
+		extended: st.ExtendedPipes,
+		cap:      newCapParams(st, dt, dx),
+	}
+	if p.Film {
+		p.Accel = float32(dt * st.Gravity) // times min(H, dx) per pipe
+	} else {
+		p.Accel = float32(dt * st.Gravity * dx)
+	}
+	return p
 }
 
 // Set changes settings mid-run. Invalid settings change nothing and return an error naming
@@ -257,6 +265,13 @@ func (s *Sim) Set(st Settings) error {
 	}
 	if st.Backend != s.settings.Backend {
 		return fmt.Errorf("backend cannot change mid-run (%q, asked for %q)", s.settings.Backend, st.Backend)
+	}
+	if st.Method != s.settings.Method {
+		if err := s.switchMethod(st); err != nil {
+			return err
+		}
+		s.warnDt()
+		return nil
 	}
 	s.apply(st)
 	s.warnDt()

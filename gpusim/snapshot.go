@@ -38,6 +38,9 @@ type Snapshot struct {
 	// Extended is the number of extended pipes active in the last step (axis pipes, or
 	// unified boundary connections) and Passages the number of flooded passages.
 	Extended, Passages int
+	// Substeps counts the shallow water equations' substeps since the start (0 with the
+	// pipes): each step takes as many as its fastest wave needs (docs/solver.md).
+	Substeps int64
 	// VX and VY are the columns' depth-averaged velocities, m/s (Sim.Velocities), when
 	// the Sim publishes them (SetSnapshotVelocity); nil otherwise.
 	VX, VY []float32
@@ -92,8 +95,9 @@ type Stats struct {
 	Dt       float64
 	Columns  int
 	Pipes    int
-	Extended int // active extended pipes
-	Passages int // flooded passages
+	Extended int   // active extended pipes
+	Passages int   // flooded passages
+	Substeps int64 // the shallow water equations' substeps so far (Snapshot.Substeps)
 	Wet      int
 	// Particles is the number of particles in the air and Airborne their volume with
 	// the drops hanging at dripping edges, m^3 (part of Volume).
@@ -158,6 +162,10 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b.Outflow = s.acct.outflow
 	b.StepWall, b.ParticleWall = s.wall, s.fall.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
+	b.Substeps = 0
+	if c, ok := s.be.(*cpuBackend); ok {
+		b.Substeps = c.swe.substepsOr()
+	}
 	b.Particles = s.fall.particles(b.Particles)
 	if s.snapVelocity {
 		b.VX, b.VY = s.velocities(b.Height, b.VX, b.VY)
@@ -224,7 +232,7 @@ func (s *Sim) Stats() Stats {
 		Steps: p.Steps, Time: p.Time, Dt: p.Dt,
 		Columns: s.cols.NumColumns(), Pipes: s.topo.numPipes(),
 		Wet: p.Wet, Particles: len(p.Particles), Airborne: p.Airborne, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected, Outflow: p.Outflow,
-		Extended: p.Extended, Passages: p.Passages,
+		Extended: p.Extended, Passages: p.Passages, Substeps: p.Substeps,
 		StepWall: p.StepWall, ParticleWall: p.ParticleWall,
 	}
 	s.mu.Unlock()

@@ -233,7 +233,7 @@ var settingFields = []string{"viscosity:visc", "damping:unit", "gravity:grav", "
 	"extended_pipes:choice:unified|axis|off", "falling:choice:particles|off", "fall_drop:len", "dt:dt", "workers:workers",
 	"depth_max:len", "meniscus_length:len", "contact_angle:contact", "meniscus:bool", "liquid:liquid", "absorption:absorb",
 	"capillarity:choice:on|off", "surface_tension:tension", "density:density", "sides:sides", "capillary_pressure:choice:on|off",
-	"waves:choice:on|off", "wave_amplitude:unit", "wave_particles:workers"}
+	"waves:choice:on|off", "wave_amplitude:unit", "wave_particles:workers", "method:choice:pipes|swe"}
 
 // apiSpecs are the arguments of every declared function. A function missing here is
 // still fuzzed (with arguments of any kind), but TestLuaAPIFuzzKnowsEveryFunction fails.

@@ -40,6 +40,9 @@ type Options struct {
 	// Backend "" keeps the script's backend; "auto", "cpu" or "cuda" override vp.sim's
 	// for the whole run.
 	Backend string
+	// Method "" keeps the script's method; "pipes" or "swe" override vp.sim's and
+	// sim:set's for the whole run (docs/solver.md, "The shallow water equations").
+	Method string
 	// Workers < 0 keeps the script's worker count; >= 0 overrides vp.sim's and sim:set's
 	// for the whole run (0 = all cores). Note that the zero Options override it with 0.
 	Workers int
@@ -157,6 +160,9 @@ func LoadSource(name string, src []byte, opt Options) (*Scenario, error) {
 func checkOptions(opt Options) error {
 	if !gpusim.HasBackend(opt.Backend) { // (tests may add the host-kernel backends)
 		return fmt.Errorf("script: backend %q: want \"auto\", \"cpu\" or \"cuda\"", opt.Backend)
+	}
+	if _, err := gpusim.ParseMethod(opt.Method); opt.Method != "" && err != nil {
+		return fmt.Errorf("script: %v", err)
 	}
 	if opt.Workers > maxWorkers {
 		return fmt.Errorf("script: workers is %d: at most %d", opt.Workers, maxWorkers)

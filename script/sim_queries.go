@@ -152,6 +152,7 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	set("viscosity", in.Settings.Viscosity)
 	set("damping", in.Settings.Damping)
 	set("gravity", in.Settings.Gravity)
+	t.RawSetString("method", lua.LString(in.Settings.Method.String()))
 	t.RawSetString("cross_section", lua.LString(in.Settings.CrossSection.String()))
 	t.RawSetString("extended_pipes", lua.LString(in.Settings.ExtendedPipes.String()))
 	t.RawSetString("falling", lua.LString(in.Settings.Falling.String()))

@@ -22,7 +22,7 @@ func (s *Scenario) settingsMethods() []decl {
 var (
 	changeable = []string{"viscosity", "damping", "gravity", "cross_section", "extended_pipes", "falling", "fall_drop", "dt", "workers",
 		"depth_max", "meniscus_length", "contact_angle", "meniscus", "liquid", "absorption",
-		"capillarity", "surface_tension", "density", "sides", "capillary_pressure", "waves", "wave_amplitude", "wave_particles"}
+		"capillarity", "surface_tension", "density", "sides", "capillary_pressure", "waves", "wave_amplitude", "wave_particles", "method"}
 	fixed = []string{"size", "height", "dx", "layers", "backend"}
 )
 
@@ -54,6 +54,10 @@ func (c call) settings(t *lua.LTable, st scene.Settings) scene.Settings {
 	sv := &st.Solver
 	if t.RawGetString("dt") != lua.LNil {
 		sv.Dt = c.dt(t)
+	}
+	sv.Method, _ = gpusim.ParseMethod(c.choice(t, "method", sv.Method.String(), "pipes", "swe"))
+	if m := c.s.opt.Method; m != "" { // --method: the whole run's
+		sv.Method, _ = gpusim.ParseMethod(m)
 	}
 	sv.Viscosity = c.num(t, "viscosity", numField{def: sv.Viscosity})
 	sv.Damping = c.num(t, "damping", numField{def: sv.Damping})

@@ -125,9 +125,12 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 			c.fail("backend = \"cuda\": %v", err)
 		}
 	}
-	if backend == "auto" { // cuda when this build has it and a GPU is usable
+	if backend == "cuda" && st.Solver.Method == gpusim.MethodSWE {
+		c.fail("method = \"swe\" runs on the cpu backend only: use backend = \"cpu\" or \"auto\", or method = \"pipes\" on cuda")
+	}
+	if backend == "auto" { // cuda when this build has it and a GPU is usable (and the method runs there)
 		backend = "cpu"
-		if _, err := gpusim.CUDAAvailable(); err == nil {
+		if _, err := gpusim.CUDAAvailable(); err == nil && st.Solver.Method == gpusim.MethodPipes {
 			backend = "cuda"
 		}
 	}

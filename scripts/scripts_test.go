@@ -42,10 +42,18 @@ type run struct {
 // load loads scripts/<name> with the given parameters.
 func load(t *testing.T, name string, params map[string]string) *run {
 	t.Helper()
+	return loadMethod(t, name, params, "")
+}
+
+// loadMethod is load with the whole run's method set from outside (--method; "" keeps
+// the script's).
+func loadMethod(t *testing.T, name string, params map[string]string, method string) *run {
+	t.Helper()
 	r := &run{t: t, name: name, chunk: 25}
 	opt := script.Options{
 		Print:   func(msg string) { r.out = append(r.out, msg) },
 		Params:  params,
+		Method:  method,
 		Workers: -1,
 	}
 	start := time.Now()

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/vpbench/vpbench/engine"
+	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/timing"
 )
 
@@ -79,7 +80,7 @@ func (m *Model) render() string {
 	if name == "" {
 		name = "(loading)"
 	}
-	title := fmt.Sprintf(" vpbench │ %s │ %s │ %s ", name, st.Speed, backend)
+	title := fmt.Sprintf(" vpbench │ %s │ %s │ %s │ %s ", name, st.Speed, backend, method(st))
 	if st.Recording != "" {
 		title += fmt.Sprintf("│ ● rec %s ", st.Recording)
 	}
@@ -324,4 +325,16 @@ func falling(st *engine.State) string {
 		return f
 	}
 	return fmt.Sprintf("particles below %.3g mm", st.FallDrop*1e3)
+}
+
+// method names the heightfield method in the title: "pipes", or "swe" with the substeps
+// a step it has taken so far.
+func method(st *engine.State) string {
+	if st.Settings.Method != gpusim.MethodSWE {
+		return "pipes"
+	}
+	if st.Steps > 0 && st.Substeps > 0 {
+		return fmt.Sprintf("swe, %.1f substeps/step", float64(st.Substeps)/float64(st.Steps))
+	}
+	return "swe"
 }

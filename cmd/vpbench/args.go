@@ -89,6 +89,7 @@ func (p paramFlags) Set(s string) error {
 type scenarioFlags struct {
 	params       paramFlags
 	backend      string
+	method       string
 	workers      int
 	scriptMemory sizeFlag
 }
@@ -97,12 +98,13 @@ func (f *scenarioFlags) register(fs *flag.FlagSet) {
 	f.params = paramFlags{}
 	fs.Var(f.params, "param", "a scenario parameter name=value, read by vp.param (repeatable)")
 	fs.StringVar(&f.backend, "backend", "", `solver backend: "cpu", "cuda" or "auto" (default: the script's)`)
+	fs.StringVar(&f.method, "method", "", `heightfield method: "pipes" or "swe" (the shallow water equations; default: the script's)`)
 	fs.IntVar(&f.workers, "workers", -1, "CPU threads (0 = all cores; default: the script's)")
 	fs.Var(&f.scriptMemory, "script-memory", "the memory the script may use (512MiB, 2GiB, 1e9 bytes; default 1GiB): a script that grows past it is stopped with an error")
 }
 
 func (f *scenarioFlags) options(print func(string)) script.Options {
-	return script.Options{Print: print, Params: f.params, Backend: f.backend, Workers: f.workers, MemoryLimit: int64(f.scriptMemory)}
+	return script.Options{Print: print, Params: f.params, Backend: f.backend, Method: f.method, Workers: f.workers, MemoryLimit: int64(f.scriptMemory)}
 }
 
 // sizeFlag is a size in bytes: a number (1e9, 1048576) with an optional unit, B, KB, MB,

@@ -60,15 +60,17 @@ type runReport struct {
 	// OutflowMl is what left through the domain's open sides (absent with walls).
 	OutflowMl float64 `json:"outflow_ml,omitempty"`
 	// ConservationError is (volume - (added - removed - outflow)) / added: float rounding only.
-	ConservationError float64  `json:"conservation_error"`
-	Wet               int      `json:"wet_columns"`
-	Passages          int      `json:"passages"`
-	Extended          int      `json:"extended_pipes"`
-	Particles         int      `json:"particles"`
-	AirborneMl        float64  `json:"airborne_ml"`
-	Warnings          []string `json:"warnings,omitempty"`
-	Error             string   `json:"error,omitempty"`
-	Interrupted       bool     `json:"interrupted,omitempty"`
+	ConservationError float64 `json:"conservation_error"`
+	Wet               int     `json:"wet_columns"`
+	Passages          int     `json:"passages"`
+	Extended          int     `json:"extended_pipes"`
+	// SubstepsPerStep is the shallow water equations' substeps a step (absent with the pipes).
+	SubstepsPerStep float64  `json:"substeps_per_step,omitempty"`
+	Particles       int      `json:"particles"`
+	AirborneMl      float64  `json:"airborne_ml"`
+	Warnings        []string `json:"warnings,omitempty"`
+	Error           string   `json:"error,omitempty"`
+	Interrupted     bool     `json:"interrupted,omitempty"`
 }
 
 func phase(p timing.PhaseTiming) phaseReport {
@@ -91,6 +93,9 @@ func makeReport(res engine.Result) runReport {
 		Wet:       st.Wet, Passages: st.Passages, Extended: st.Extended,
 		Particles: st.Particles, AirborneMl: st.Airborne * 1e6,
 		Warnings: info.Warnings,
+	}
+	if st.Substeps > 0 && st.Steps > 0 {
+		r.SubstepsPerStep = float64(st.Substeps) / float64(st.Steps)
 	}
 	if tm.Waves.Frames > 0 {
 		p := phase(tm.Waves)
@@ -151,6 +156,9 @@ func (r runReport) print(w io.Writer) {
 		r.VolumeMl, r.AddedMl, r.RemovedMl, outflow, r.RejectedMl, r.ConservationError)
 	fmt.Fprintf(w, "  wet columns %d, flooded passages %d, extended pipes %d, in the air %.4f ml in %d particles\n",
 		r.Wet, r.Passages, r.Extended, r.AirborneMl, r.Particles)
+	if r.SubstepsPerStep > 0 {
+		fmt.Fprintf(w, "  shallow water equations: %.2f substeps a step (the fastest wave's)\n", r.SubstepsPerStep)
+	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}

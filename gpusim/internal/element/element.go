@@ -36,6 +36,12 @@ func upwind(x, a, b float32) float32 {
 	return math.Float32frombits(bb ^ ((ba ^ bb) & mask))
 }
 
+// Upwind is upwind for the solver's other kernels (the SWE's face depth).
+func Upwind(x, a, b float32) float32 { return upwind(x, a, b) }
+
+// Abs32 is abs32 for the solver's other kernels.
+func Abs32(u float32) float32 { return abs32(u) }
+
 // abs32 is |u|: the sign bit cleared.
 func abs32(u float32) float32 {
 	return math.Float32frombits(math.Float32bits(u) &^ (1 << 31))

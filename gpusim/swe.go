@@ -1,0 +1,433 @@
+package gpusim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/vpbench/vpbench/gpusim/internal/element"
+)
+
+// The shallow water equations on the pipes (docs/solver.md, "The shallow water
+// equations"; Settings.Method = MethodSWE). The same columns, pipes, outflow and inflow
+// scaling and height update as the virtual pipes; what differs is the state a pipe
+// carries and how its flux is made:
+//
+//   - the state is a velocity u per pipe (m/s, positive from its end a to its end b),
+//     not a flux;
+//   - each substep advects u with the flow, semi-Lagrangian: along the pipe's axis
+//     towards the centre of the column upstream (whose velocity is the mean of its
+//     faces' fluxes over its depth, as Sim.Velocities reports it), then across it
+//     towards the columns beside, where the transverse velocity carries it; both are
+//     linear interpolations, so the advected velocity is bounded by its neighbours';
+//   - the head difference accelerates it, u += dt g (h_a - h_b) / dx, then damping
+//     (zeta), the contact-line law and the paper's viscosity factor act on it as on a
+//     pipe's flux;
+//   - the flux is u dx D, D the depth of the column upstream (upwind), and the outflow
+//     scaling (K) and inflow scaling (S) then scale flux and velocity alike. A face whose
+//     upstream column is dry carries no velocity.
+//
+// A lake at rest has equal heights, so zero head differences and zero velocities: it
+// stays exactly at rest over any terrain. Volume is exact as for the pipes (the same
+// scaling and height update). Each step is cut into substeps short enough for the
+// fastest wave: sqrt(2 g d) + |u| over the deepest, fastest column, times the substep,
+// at most sweCFL cells. The SWE runs on the general layout, on the CPU backend.
+
+// sweCFL is the share of a cell the fastest wave may cross in one substep. The
+// symplectic step of the gravity waves is stable to dt sqrt(2 g d) / dx = 1 on a
+// 4-neighbour grid; 0.9 keeps a margin for the advection beside it.
+const sweCFL = 0.9
+
+// sweMaxSubsteps caps the substeps of one step: 64 cover liquid 4,000 cells deep at the
+// paper's step; a deeper pool moves slower than its waves would (the velocity clamp).
+const sweMaxSubsteps = 64
+
+// sweClamp is the largest velocity a pipe may carry, in cells a substep (Chentanez and
+// Mueller's velocity clamp): it binds only where the substep is capped.
+const sweClamp = 0.5
+
+// sweMinDepth is the depth below which a column has no velocity for the advection, m.
+const sweMinDepth = 1e-7
+
+// sweState is the SWE's state and scratch on a cpuBackend.
+type sweState struct {
+	u    []float32 // per pipe: velocity after the last substep's scaling, m/s
+	uRaw []float32 // per pipe: this substep's velocity before scaling
+	d    []float32 // per pipe: the face depth its flux was made with (f = u dx d), m
+	// qx, qy: per column, the discharge per unit width along x and y (the mean of its two
+	// faces' fluxes over dx), m^2/s; ux, uy the velocity the momentum it carries out has:
+	// its upstream face's (Stelling and Duinmeijer's upwind choice).
+	qx, qy, ux, uy []float32
+	// cu, cv: per column, the depth-averaged velocity along x and y, m/s.
+	cu, cv []float32
+	// side: per column, the mean along-velocity of its neighbours on each side, for the
+	// transverse advection: [0] cu of the -y neighbours, [1] of the +y ones, [2] cv of the
+	// -x neighbours, [3] of the +x ones (its own where it has none: free slip).
+	side   [4][]float32
+	alongX []bool // per pipe: joins +x neighbours (else +y)
+	// side8: per entry of the topology's adjacency, which side of its column the pipe
+	// leaves by: 0 -x, 1 +x, 2 -y, 3 +y.
+	side8 []uint8
+	speed []float32 // per worker: its columns' fastest wave, m/s
+	full  stepParams
+	sub   stepParams // the substep's parameters, for subM substeps a step
+	subM  int
+	// Per substep constants, set with sub.
+	gDtDx    float32 // g dt / dx
+	twoDtDx  float32 // 2 dt / dx: the along-axis interpolation weight per m/s
+	dtDx     float32 // dt / dx: the transverse one
+	vmax     float32 // the velocity clamp, m/s
+	g        float32
+	dx       float32
+	substeps int64 // substeps taken so far (Stats)
+}
+
+func newSWEState(t *topology) *sweState {
+	n, np := t.cols.NumColumns(), t.numPipes()
+	s := &sweState{u: make([]float32, np), uRaw: make([]float32, np), d: make([]float32, np),
+		cu: make([]float32, n), cv: make([]float32, n),
+		qx: make([]float32, n), qy: make([]float32, n), ux: make([]float32, n), uy: make([]float32, n),
+		alongX: make([]bool, np)}
+	for k := range s.side {
+		s.side[k] = make([]float32, n)
+	}
+	c := t.cols
+	cellOf := make([]int32, n)
+	for k := 0; k < c.Nx*c.Ny; k++ {
+		for i := c.CellStart[k]; i < c.CellStart[k+1]; i++ {
+			cellOf[i] = int32(k)
+		}
+	}
+	for p := range np {
+		s.alongX[p] = c.Nx > 1 && cellOf[t.pipeB[p]]-cellOf[t.pipeA[p]] == 1
+	}
+	s.side8 = make([]uint8, len(t.adjPipe))
+	for k, p := range t.adjPipe {
+		side := uint8(2)
+		if s.alongX[p] {
+			side = 0
+		}
+		if t.adjSign[k] > 0 { // the column is the pipe's a: the face is on its + side
+			side++
+		}
+		s.side8[k] = side
+	}
+	return s
+}
+
+// setSubsteps makes the parameters of m substeps a step from the full step's.
+func (s *sweState) setSubsteps(m int) {
+	if m == s.subM {
+		return
+	}
+	s.subM = m
+	f := &s.full
+	s.sub = makeStepParams(f.st, f.dt/float64(m), f.dx)
+	dt := s.sub.dt
+	s.g = float32(f.st.Gravity)
+	s.dx = float32(f.dx)
+	s.gDtDx = float32(dt * f.st.Gravity / f.dx)
+	s.twoDtDx = float32(2 * dt / f.dx)
+	s.dtDx = float32(dt / f.dx)
+	s.vmax = float32(sweClamp * f.dx / dt)
+}
+
+// substepsFor is how many substeps a step of dt needs for waves of speed v (m/s) on
+// cells of dx.
+func substepsFor(v, dt, dx float64) int {
+	m := math.Ceil(v * dt / (sweCFL * dx))
+	return int(min(max(m, 1), sweMaxSubsteps))
+}
+
+// sweColumns computes, for columns [lo, hi), from the current fluxes and face depths:
+// the discharges, the upwind velocities of the momentum they carry, the depth-averaged
+// velocities and, with speed, the fastest wave among them into s.speed[w]. A regular
+// column (four pipes: -y, -x, +x, +y; kernels_csr.go) reads its faces directly; the
+// others sum theirs by side.
+func (c *cpuBackend) sweColumns(w, lo, hi int, speed bool) {
+	s, t := c.swe, c.topo
+	h, base, f, dd := c.h, c.base, c.f, s.d
+	as, ap, side := t.adjStart, t.adjPipe, s.side8
+	invdx := 1 / s.dx
+	var vmax float32
+	for i := lo; i < hi; i++ {
+		// Flux and depth through the faces on i's -x, +x, -y and +y sides.
+		var fW, fE, fS, fN, dW, dE, dS, dN float32
+		e := as[i]
+		if c.regular[i] {
+			pS, pW, pE, pN := ap[e], ap[e+1], ap[e+2], ap[e+3]
+			fS, fW, fE, fN = f[pS], f[pW], f[pE], f[pN]
+			dS, dW, dE, dN = dd[pS], dd[pW], dd[pE], dd[pN]
+		} else {
+			for k := e; k < as[i+1]; k++ {
+				p := ap[k]
+				switch side[k] {
+				case 0:
+					fW, dW = fW+f[p], dW+dd[p]
+				case 1:
+					fE, dE = fE+f[p], dE+dd[p]
+				case 2:
+					fS, dS = fS+f[p], dS+dd[p]
+				default:
+					fN, dN = fN+f[p], dN+dd[p]
+				}
+			}
+		}
+		uW, uE, uS, uN := faceVelocity(fW, dW, invdx), faceVelocity(fE, dE, invdx), faceVelocity(fS, dS, invdx), faceVelocity(fN, dN, invdx)
+		qx, qy := 0.5*invdx*(fW+fE), 0.5*invdx*(fS+fN)
+		s.qx[i], s.qy[i] = qx, qy
+		s.ux[i], s.uy[i] = uE, uN
+		if qx > 0 {
+			s.ux[i] = uW
+		}
+		if qy > 0 {
+			s.uy[i] = uS
+		}
+		d := h[i] - base[i]
+		if d < sweMinDepth {
+			s.cu[i], s.cv[i] = 0, 0
+			continue
+		}
+		// The mean of its faces' velocities (a wall's, or a dry face's, 0): bounded by
+		// them, where the discharge over the column's own depth is not at a thin edge.
+		u, v := 0.5*(uW+uE), 0.5*(uS+uN)
+		s.cu[i], s.cv[i] = u, v
+		if speed {
+			vmax = max(vmax, float32(math.Sqrt(float64(2*s.g*d)))+max(element.Abs32(u), element.Abs32(v)))
+		}
+	}
+	if speed {
+		s.speed[w] = vmax
+	}
+}
+
+// faceVelocity is the velocity of a face that carries flux f through depth d (summed
+// over its pipes), m/s: 0 where it has none.
+func faceVelocity(f, d, invdx float32) float32 {
+	if d > 0 {
+		return f * invdx / d
+	}
+	return 0
+}
+
+// sweSides fills s.side for columns [lo, hi) from the neighbours' velocities: the mean
+// of the wet neighbours' on each side, the column's own where it has none.
+func (c *cpuBackend) sweSides(lo, hi int) {
+	s, t := c.swe, c.topo
+	h, base := c.h, c.base
+	as, ao, side := t.adjStart, t.adjOther, s.side8
+	sS, sN, sW, sE := s.side[0], s.side[1], s.side[2], s.side[3]
+	wet := func(o int32) bool { return h[o]-base[o] >= sweMinDepth }
+	for i := lo; i < hi; i++ {
+		e := as[i]
+		u, v := s.cu[i], s.cv[i]
+		if c.regular[i] {
+			oS, oW, oE, oN := ao[e], ao[e+1], ao[e+2], ao[e+3]
+			sS[i], sN[i], sW[i], sE[i] = u, u, v, v
+			if wet(oS) {
+				sS[i] = s.cu[oS]
+			}
+			if wet(oN) {
+				sN[i] = s.cu[oN]
+			}
+			if wet(oW) {
+				sW[i] = s.cv[oW]
+			}
+			if wet(oE) {
+				sE[i] = s.cv[oE]
+			}
+			continue
+		}
+		var sum, n [4]float32
+		for k := e; k < as[i+1]; k++ {
+			o := ao[k]
+			if !wet(o) {
+				continue // a dry neighbour: the liquid's edge, not a still neighbour
+			}
+			switch side[k] {
+			case 0: // -x: its cv
+				sum[2], n[2] = sum[2]+s.cv[o], n[2]+1
+			case 1:
+				sum[3], n[3] = sum[3]+s.cv[o], n[3]+1
+			case 2: // -y: its cu
+				sum[0], n[0] = sum[0]+s.cu[o], n[0]+1
+			default:
+				sum[1], n[1] = sum[1]+s.cu[o], n[1]+1
+			}
+		}
+		own := [4]float32{u, u, v, v}
+		for k := range 4 {
+			if n[k] > 0 {
+				own[k] = sum[k] / n[k]
+			}
+			s.side[k][i] = own[k]
+		}
+	}
+}
+
+// sweFlux is the flux phase of pipes [lo, hi) (see the top of this file): the advected,
+// accelerated, damped and viscous velocity into uRaw, and the raw flux u dx D into f.
+func (c *cpuBackend) sweFlux(lo, hi int) {
+	s := c.swe
+	p := &c.p
+	h, dh0, base := c.h, c.driveHeights(), c.base
+	pa, pb := c.topo.pipeA, c.topo.pipeB
+	for j := lo; j < hi; j++ {
+		a, b := pa[j], pb[j]
+		q, us, trans, minus, plus := s.qx, s.ux, s.cv, s.side[0], s.side[1]
+		if !s.alongX[j] {
+			q, us, trans, minus, plus = s.qy, s.uy, s.cu, s.side[2], s.side[3]
+		}
+		u0 := s.u[j]
+		da, db := h[a]-base[a], h[b]-base[b]
+		// Along the axis, in momentum-conserving form (Stelling and Duinmeijer): what the
+		// discharges carry in and out of the face's cell, less what the face's own velocity
+		// is carried with, over the face's mean depth.
+		ua := u0
+		if hm := 0.5 * (da + db); hm > sweMinDepth {
+			qa, qb := q[a], q[b]
+			adv := (float32(qb*us[b]) - float32(qa*us[a])) - float32(u0*(qb-qa))
+			ua = u0 - float32(s.dtDx*adv)/hm
+		}
+		// Across it: towards the neighbours' along-velocity, a cell away.
+		vt := 0.5 * (trans[a] + trans[b])
+		nb := 0.5 * (plus[a] + plus[b])
+		if vt > 0 {
+			nb = 0.5 * (minus[a] + minus[b])
+		}
+		ut := ua + min(element.Abs32(vt)*s.dtDx, 1)*(nb-ua)
+
+		dh := dh0[a] - dh0[b]
+		t1 := float32(p.Zeta * ut)
+		un := t1 + float32(s.gDtDx*dh)
+		if p.Wet > 0 {
+			un = p.Wetting(un, t1, s.gDtDx, dh, da, db)
+		}
+		un = p.Viscous(un, da, db)
+		un = min(max(un, -s.vmax), s.vmax)
+		d := max(element.Upwind(un, da, db), 0)
+		if d == 0 {
+			un = 0
+		}
+		s.uRaw[j], s.d[j] = un, d
+		c.f[j] = element.FlushFlux(float32(un*p.Dxf) * d)
+	}
+}
+
+// sweFinal scales the velocities of pipes [lo, hi) as csrFinal scaled their fluxes.
+func (c *cpuBackend) sweFinal(lo, hi int) {
+	s := c.swe
+	pa, pb := c.topo.pipeA, c.topo.pipeB
+	kk, ss := c.k, c.s
+	for j := lo; j < hi; j++ {
+		a, b := pa[j], pb[j]
+		s.u[j] = element.FlushFlux(element.FinalFlux(s.uRaw[j], kk[a], kk[b], ss[a], ss[b]))
+	}
+}
+
+// sweStep is one worker's share of one SWE step: the substeps' count from the fastest
+// wave, then each substep's column velocities, sides and the general layout's phases
+// with the substep's parameters.
+func (c *cpuBackend) sweStep(w int) {
+	s := c.swe
+	lo, hi := c.ranges[w][0], c.ranges[w][1]
+	c.sweColumns(w, lo, hi, true)
+	c.bar.wait()
+	if w == 0 {
+		var v float32
+		for _, x := range s.speed {
+			v = max(v, x)
+		}
+		s.setSubsteps(substepsFor(float64(v), s.full.dt, s.full.dx))
+		c.p = s.sub
+		s.substeps += int64(s.subM)
+	}
+	c.bar.wait()
+	for k := range s.subM {
+		if k > 0 {
+			c.sweColumns(w, lo, hi, false)
+			c.bar.wait()
+		}
+		c.sweSides(lo, hi)
+		if c.p.cap.on {
+			c.capColumns(lo, hi, k == 0 && c.capSt.fresh)
+		}
+		c.bar.wait()
+		c.csrStep(w)
+		c.bar.wait()
+	}
+}
+
+// substepsOr: substeps so far (0 without the SWE).
+func (s *sweState) substepsOr() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.substeps
+}
+
+func (c *cpuBackend) saveSWE() *sweState { return c.swe }
+
+func (c *cpuBackend) restoreSWE(u, d []float32) {
+	copy(c.swe.u, u)
+	copy(c.swe.d, d)
+}
+
+// switchMethod changes the method mid-run (Sim.Set): a new CPU backend for st, with the
+// heights, residuals, lifted floors, capillary head and extended pipes' history carried
+// over, and the fluxes, from which the new method takes its state (writeFlux: the SWE
+// derives each pipe's velocity from its flux and upwind depth; the pipes keep the
+// fluxes the SWE's velocities made). Only the CPU backend runs the SWE.
+func (s *Sim) switchMethod(st Settings) error {
+	if name := s.be.name(); name != "cpu" {
+		return fmt.Errorf("method cannot change to %q mid-run on the %s backend: the shallow water equations run on the cpu backend only", st.Method, name)
+	}
+	old, ok := s.be.(checkpointBackend)
+	if !ok {
+		return fmt.Errorf("method cannot change mid-run on the %s backend", s.be.name())
+	}
+	n := s.cols.NumColumns()
+	h, r, prev := make([]float32, n), make([]float32, n), make([]float32, n)
+	s.be.readHeight(h)
+	s.be.readResidual(r)
+	f := s.Fluxes(nil)
+	fresh, capOn := old.saveCap(prev)
+	ext := old.saveExt()
+	var floors []float32
+	var cols []int32
+	for _, i := range s.lift.lifted {
+		cols = append(cols, i)
+		floors = append(floors, s.lift.floor[i])
+	}
+	s.be.close()
+	if err := s.install(s.cols, s.topo, st); err != nil {
+		return err // not reached: a cpu backend is always made
+	}
+	s.apply(st)
+	if len(cols) > 0 {
+		_ = s.be.liftFloors(cols, floors)
+	}
+	s.be.writeHeight(h)
+	s.be.writeResidual(r)
+	s.be.writeFlux(f)
+	cb := s.be.(checkpointBackend)
+	if capOn {
+		cb.restoreCap(prev, fresh)
+	}
+	cb.restoreExt(ext)
+	s.publish()
+	return nil
+}
+
+// fromFluxes sets each pipe's velocity and face depth from its flux and the heights:
+// d the depth of the column it comes from, u = f / (dx d) (0 where that is dry).
+func (s *sweState) fromFluxes(c *cpuBackend) {
+	pa, pb := c.topo.pipeA, c.topo.pipeB
+	for p, f := range c.f {
+		a, b := pa[p], pb[p]
+		d := max(element.Upwind(f, c.h[a]-c.base[a], c.h[b]-c.base[b]), 0)
+		s.u[p], s.d[p] = 0, d
+		if d > 0 {
+			s.u[p] = f / (s.dx * d)
+		}
+	}
+}
