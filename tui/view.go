@@ -8,7 +8,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/vpbench/vpbench/engine"
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/timing"
 )
 
@@ -330,7 +329,7 @@ func falling(st *engine.State) string {
 // method names the heightfield method in the title: "pipes", or "swe" with the substeps
 // a step it has taken so far.
 func method(st *engine.State) string {
-	if st.Settings.Method != gpusim.MethodSWE {
+	if st.Settings.Method.String() != "swe" {
 		return "pipes"
 	}
 	if st.Steps > 0 && st.Substeps > 0 {
