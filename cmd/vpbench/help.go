@@ -47,6 +47,11 @@ func commands() []command {
 			"Runs a scenario headless to simulated time T and renders the preview's picture offscreen into a PNG; or " +
 				"the pictures at simulated times A, A + 1/F, ... up to B into a video (through ffmpeg) or numbered PNGs. " +
 				"Needs an X display for OpenGL; without DISPLAY it starts a private Xvfb when Xvfb is installed.", renderCommand},
+		{"validate", "validate [--only NAME[,NAME]] [--method pipes|swe|both] [--short] [--out DIR]",
+			"Runs the analytic validation suite (docs/validation.md): dam breaks, Thacker's oscillation, viscous " +
+				"gravity currents, communicating vessels, a ballistic drop, the wave ring; prints each measured number " +
+				"against its analytic value and, with --out, writes DIR/report.md with a plot per case. Exit status 1 " +
+				"when a result expected to pass fails.", validateCommand},
 		{"help", "help [command]", "Prints this help (also -h, --help), or one command's in full (also vpbench COMMAND -h).", nil},
 		{"version", "version", "Prints vpbench's version: the scripting API's (vp.version) and the Go release it was built with (also --version).", nil},
 	}

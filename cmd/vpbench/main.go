@@ -8,6 +8,7 @@
 //	vpbench check scenario.lua            build the scene, report it, run nothing
 //	vpbench bench [--plot FILE.png]       run the scenario library and compare timings
 //	vpbench render --at T scenario.lua    draw the preview's picture at time T into a PNG
+//	vpbench validate [--short] [--out DIR] the analytic validation suite (docs/validation.md)
 //	vpbench help [command]                every command's flags (help.go), or one's in full
 //	vpbench version                       the scripting API's version and the Go release
 //
@@ -73,13 +74,13 @@ func main() {
 }
 
 // mayDraw reports whether the command line may use the preview: every command but check,
-// bench, help and version.
+// bench, validate, help and version.
 func mayDraw(args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
 	switch args[0] {
-	case "check", "bench", "help", "-h", "-help", "--help", "version", "-version", "--version":
+	case "check", "bench", "validate", "help", "-h", "-help", "--help", "version", "-version", "--version":
 		return false
 	}
 	return true
