@@ -188,7 +188,6 @@ func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 	if version >= 5 {
 		e.u8(uint8(s.settings.Method))
 		if sw := cb.saveSWE(); sw != nil {
-			e.f32s(sw.u)
 			e.f32s(sw.d)
 		}
 	}
@@ -257,8 +256,8 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		cb.restoreCap(cp.capPrev, cp.capFresh) // after writeHeight, which marks it fresh
 	}
 	cb.restoreExt(cp.ext) // after writeHeight: the next step rebuilds the passages
-	if cp.sweU != nil {
-		cb.restoreSWE(cp.sweU, cp.sweD)
+	if cp.sweD != nil {
+		cb.restoreSWE(cp.sweD)
 	}
 	s.fall.restore(&cp.fall)
 	s.time, s.steps, s.acct = cp.time, cp.steps, cp.acct
@@ -327,9 +326,8 @@ type checkpoint struct {
 	// (version 3; floors.go).
 	liftCol   []int32
 	liftFloor []float32
-	// sweU and sweD are the shallow water equations' velocities and face depths per pipe
-	// (version 5; swe.go).
-	sweU, sweD []float32
+	// sweD is the shallow water equations' face depth per pipe (version 5; swe.go).
+	sweD []float32
 }
 
 // extSaved is the extended pipes' flux history: what the next rebuild of the passages
@@ -429,8 +427,8 @@ func decodeCheckpoint(d *ckDec) *checkpoint {
 		d.what = "the method"
 		cp.settings.Method = Method(d.u8())
 		if cp.settings.Method == MethodSWE {
-			d.what = "the velocities"
-			cp.sweU, cp.sweD = d.f32s(), d.f32s()
+			d.what = "the face depths"
+			cp.sweD = d.f32s()
 		}
 	}
 	return cp
@@ -454,12 +452,12 @@ func (s *Sim) checkCheckpoint(cp *checkpoint) (Settings, emitterSet, error) {
 			st.Method, s.be.name())
 	}
 	if st.Method == MethodSWE {
-		if len(cp.sweU) != np || len(cp.sweD) != np {
-			return bad("%d velocities and %d face depths for %d pipes", len(cp.sweU), len(cp.sweD), np)
+		if len(cp.sweD) != np {
+			return bad("%d face depths for %d pipes", len(cp.sweD), np)
 		}
-		for p := range cp.sweU {
-			if !finite32(cp.sweU[p]) || !(cp.sweD[p] >= 0) || !finite32(cp.sweD[p]) {
-				return bad("pipe %d: velocity %g, face depth %g", p, cp.sweU[p], cp.sweD[p])
+		for p, d := range cp.sweD {
+			if !(d >= 0) || !finite32(d) {
+				return bad("pipe %d: face depth %g", p, d)
 			}
 		}
 	}
@@ -640,7 +638,7 @@ type checkpointBackend interface {
 	// saveSWE returns the shallow water equations' state (nil for the pipes); restoreSWE
 	// sets its velocities and face depths.
 	saveSWE() *sweState
-	restoreSWE(u, d []float32)
+	restoreSWE(d []float32)
 }
 
 func (c *cpuBackend) saveCap(prev []float32) (fresh, on bool) {
@@ -700,8 +698,8 @@ func (d *deviceBackend) saveExt() extSaved {
 }
 
 // The device backend runs the pipes only (newBackend refuses the SWE on it).
-func (d *deviceBackend) saveSWE() *sweState        { return nil }
-func (d *deviceBackend) restoreSWE(u, _ []float32) {}
+func (d *deviceBackend) saveSWE() *sweState   { return nil }
+func (d *deviceBackend) restoreSWE([]float32) {}
 
 func (d *deviceBackend) restoreExt(x extSaved) {
 	d.inFlight("checkpoint")
@@ -904,7 +902,7 @@ type ckDec struct {
 	// held: a version 4 payload or later, whose sources have Holds and Level
 	held bool
 	// method: a version 5 payload or later, which ends with the method and, for the
-	// shallow water equations, the pipes' velocities and face depths
+	// shallow water equations, the pipes' face depths
 	method bool
 }
 

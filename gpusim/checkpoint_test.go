@@ -446,7 +446,7 @@ var checkpointLedger = map[string]map[string]string{
 	"cpuBackend": {
 		"topo": "derived", "base": "derived, lifted from Sim.lift", "ownBase": "derived (restoreLifts)", "top": "derived", "h": "saved", "r": "saved", "k": "computed every step",
 		"s": "computed every step", "f": "saved (fluxes)", "dense": "saved (fluxes)", "capSt": "saved (capState)",
-		"ext": "saved (extended)", "swe": "saved (version 5: velocities and face depths; the rest computed every step)", "p": "derived", "rows": "the reader's", "nw": "the reader's", "ranges": "derived",
+		"ext": "saved (extended)", "swe": "saved (version 5: the face depths; the rest computed every step)", "p": "derived", "rows": "the reader's", "nw": "the reader's", "ranges": "derived",
 		"pipes": "derived", "flag": "scratch", "regular": "derived", "strided": "derived", "pairAt": "derived", "runs": "derived",
 		"csrBuf": "scratch", "csrMask": "scratch", "csrFluxBuf": "scratch", "pipeBase": "derived", "bar": "not state",
 		"pool": "not state", "jobSteps": "scratch", "runJob": "derived", "forN": "scratch", "forFn": "scratch",

@@ -196,9 +196,6 @@ func (c *cpuBackend) csrStep(w int) {
 	c.csrInflow(w, sums)
 	c.bar.wait()
 	c.csrFinal(w, pr[0], pr[1])
-	if c.swe != nil {
-		c.sweFinal(pr[0], pr[1])
-	}
 	if ext != nil && w == 0 {
 		ext.final(c.k, c.s, c.r, &c.p)
 	}

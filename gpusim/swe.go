@@ -50,20 +50,27 @@ const sweMinDepth = 1e-7
 
 // sweState is the SWE's state and scratch on a cpuBackend.
 type sweState struct {
-	u    []float32 // per pipe: velocity after the last substep's scaling, m/s
-	uRaw []float32 // per pipe: this substep's velocity before scaling
-	d    []float32 // per pipe: the face depth its flux was made with (f = u dx d), m
-	// qx, qy: per column, the discharge per unit width along x and y (the mean of its two
-	// faces' fluxes over dx), m^2/s; ux, uy the velocity the momentum it carries out has:
-	// its upstream face's (Stelling and Duinmeijer's upwind choice).
-	qx, qy, ux, uy []float32
-	// cu, cv: per column, the depth-averaged velocity along x and y, m/s.
-	cu, cv []float32
-	// side: per column, the mean along-velocity of its neighbours on each side, for the
-	// transverse advection: [0] cu of the -y neighbours, [1] of the +y ones, [2] cv of the
-	// -x neighbours, [3] of the +x ones (its own where it has none: free slip).
-	side   [4][]float32
-	alongX []bool // per pipe: joins +x neighbours (else +y)
+	// d is, per pipe, the face depth its flux was made with, m: with the flux (the
+	// backend's f, scaled) it is the state, the pipe's velocity being f / (dx d) (0 where
+	// d is 0). Keeping the velocity as that quotient, rather than as an array of its
+	// own scaled like the flux, saves a pass over the pipes a substep.
+	d []float32
+	// The per-column values are interleaved by axis (index 2i for x, 2i+1 for y; the
+	// sides 4i + 2 axis + 0 or 1), so that a pipe reads its axis's values by index
+	// arithmetic (sweFlux), not by switching between arrays.
+	//
+	// q: the discharge per unit width along each axis (the mean of the column's two faces'
+	// fluxes over dx), m^2/s; us the velocity the momentum it carries out has: its
+	// upstream face's (Stelling and Duinmeijer's upwind choice); cuv the depth-averaged
+	// velocity along each axis, m/s.
+	q, us, cuv []float32
+	// sides: the mean along-velocity of the column's neighbours on each side, for the
+	// transverse advection: 4i+0 cu of the -y neighbours, 4i+1 of the +y ones (what an x
+	// pipe reads), 4i+2 cv of the -x neighbours, 4i+3 of the +x ones (a y pipe's); the
+	// column's own where it has none (free slip).
+	sides  []float32
+	axis   []uint8 // per pipe: 0 along x, 1 along y
+	alongX []bool  // per pipe: joins +x neighbours (else +y)
 	// side8: per entry of the topology's adjacency, which side of its column the pipe
 	// leaves by: 0 -x, 1 +x, 2 -y, 3 +y.
 	side8 []uint8
@@ -83,13 +90,9 @@ type sweState struct {
 
 func newSWEState(t *topology) *sweState {
 	n, np := t.cols.NumColumns(), t.numPipes()
-	s := &sweState{u: make([]float32, np), uRaw: make([]float32, np), d: make([]float32, np),
-		cu: make([]float32, n), cv: make([]float32, n),
-		qx: make([]float32, n), qy: make([]float32, n), ux: make([]float32, n), uy: make([]float32, n),
-		alongX: make([]bool, np)}
-	for k := range s.side {
-		s.side[k] = make([]float32, n)
-	}
+	s := &sweState{d: make([]float32, np),
+		q: make([]float32, 2*n), us: make([]float32, 2*n), cuv: make([]float32, 2*n), sides: make([]float32, 4*n),
+		alongX: make([]bool, np), axis: make([]uint8, np)}
 	c := t.cols
 	cellOf := make([]int32, n)
 	for k := 0; k < c.Nx*c.Ny; k++ {
@@ -99,6 +102,9 @@ func newSWEState(t *topology) *sweState {
 	}
 	for p := range np {
 		s.alongX[p] = c.Nx > 1 && cellOf[t.pipeB[p]]-cellOf[t.pipeA[p]] == 1
+		if !s.alongX[p] {
+			s.axis[p] = 1
+		}
 	}
 	s.side8 = make([]uint8, len(t.adjPipe))
 	for k, p := range t.adjPipe {
@@ -174,23 +180,19 @@ func (c *cpuBackend) sweColumns(w, lo, hi int, speed bool) {
 		}
 		uW, uE, uS, uN := faceVelocity(fW, dW, invdx), faceVelocity(fE, dE, invdx), faceVelocity(fS, dS, invdx), faceVelocity(fN, dN, invdx)
 		qx, qy := 0.5*invdx*(fW+fE), 0.5*invdx*(fS+fN)
-		s.qx[i], s.qy[i] = qx, qy
-		s.ux[i], s.uy[i] = uE, uN
-		if qx > 0 {
-			s.ux[i] = uW
-		}
-		if qy > 0 {
-			s.uy[i] = uS
-		}
+		s.q[2*i], s.q[2*i+1] = qx, qy
+		// The upstream face's velocity, chosen without a branch (upwind picks its second
+		// value for a negative discharge).
+		s.us[2*i], s.us[2*i+1] = element.Upwind(-qx, uE, uW), element.Upwind(-qy, uN, uS)
 		d := h[i] - base[i]
 		if d < sweMinDepth {
-			s.cu[i], s.cv[i] = 0, 0
+			s.cuv[2*i], s.cuv[2*i+1] = 0, 0
 			continue
 		}
 		// The mean of its faces' velocities (a wall's, or a dry face's, 0): bounded by
 		// them, where the discharge over the column's own depth is not at a thin edge.
 		u, v := 0.5*(uW+uE), 0.5*(uS+uN)
-		s.cu[i], s.cv[i] = u, v
+		s.cuv[2*i], s.cuv[2*i+1] = u, v
 		if speed {
 			vmax = max(vmax, float32(math.Sqrt(float64(2*s.g*d)))+max(element.Abs32(u), element.Abs32(v)))
 		}
@@ -209,49 +211,48 @@ func faceVelocity(f, d, invdx float32) float32 {
 	return 0
 }
 
-// sweSides fills s.side for columns [lo, hi) from the neighbours' velocities: the mean
-// of the wet neighbours' on each side, the column's own where it has none.
+// sweSides fills s.sides for columns [lo, hi) from the neighbours' velocities: the
+// mean of the wet neighbours' on each side, the column's own where it has none.
 func (c *cpuBackend) sweSides(lo, hi int) {
 	s, t := c.swe, c.topo
-	h, base := c.h, c.base
+	h, base, cuv, sd := c.h, c.base, s.cuv, s.sides
 	as, ao, side := t.adjStart, t.adjOther, s.side8
-	sS, sN, sW, sE := s.side[0], s.side[1], s.side[2], s.side[3]
-	wet := func(o int32) bool { return h[o]-base[o] >= sweMinDepth }
 	for i := lo; i < hi; i++ {
 		e := as[i]
-		u, v := s.cu[i], s.cv[i]
+		u, v := cuv[2*i], cuv[2*i+1]
 		if c.regular[i] {
 			oS, oW, oE, oN := ao[e], ao[e+1], ao[e+2], ao[e+3]
-			sS[i], sN[i], sW[i], sE[i] = u, u, v, v
-			if wet(oS) {
-				sS[i] = s.cu[oS]
+			sS, sN, sW, sE := u, u, v, v
+			if h[oS]-base[oS] >= sweMinDepth {
+				sS = cuv[2*oS]
 			}
-			if wet(oN) {
-				sN[i] = s.cu[oN]
+			if h[oN]-base[oN] >= sweMinDepth {
+				sN = cuv[2*oN]
 			}
-			if wet(oW) {
-				sW[i] = s.cv[oW]
+			if h[oW]-base[oW] >= sweMinDepth {
+				sW = cuv[2*oW+1]
 			}
-			if wet(oE) {
-				sE[i] = s.cv[oE]
+			if h[oE]-base[oE] >= sweMinDepth {
+				sE = cuv[2*oE+1]
 			}
+			sd[4*i], sd[4*i+1], sd[4*i+2], sd[4*i+3] = sS, sN, sW, sE
 			continue
 		}
-		var sum, n [4]float32
+		var sum, n [4]float32 // in sides order: -y, +y (their cu), -x, +x (their cv)
 		for k := e; k < as[i+1]; k++ {
 			o := ao[k]
-			if !wet(o) {
+			if h[o]-base[o] < sweMinDepth {
 				continue // a dry neighbour: the liquid's edge, not a still neighbour
 			}
 			switch side[k] {
-			case 0: // -x: its cv
-				sum[2], n[2] = sum[2]+s.cv[o], n[2]+1
-			case 1:
-				sum[3], n[3] = sum[3]+s.cv[o], n[3]+1
-			case 2: // -y: its cu
-				sum[0], n[0] = sum[0]+s.cu[o], n[0]+1
-			default:
-				sum[1], n[1] = sum[1]+s.cu[o], n[1]+1
+			case 0: // -x
+				sum[2], n[2] = sum[2]+cuv[2*o+1], n[2]+1
+			case 1: // +x
+				sum[3], n[3] = sum[3]+cuv[2*o+1], n[3]+1
+			case 2: // -y
+				sum[0], n[0] = sum[0]+cuv[2*o], n[0]+1
+			default: // +y
+				sum[1], n[1] = sum[1]+cuv[2*o], n[1]+1
 			}
 		}
 		own := [4]float32{u, u, v, v}
@@ -259,7 +260,7 @@ func (c *cpuBackend) sweSides(lo, hi int) {
 			if n[k] > 0 {
 				own[k] = sum[k] / n[k]
 			}
-			s.side[k][i] = own[k]
+			sd[4*i+k] = own[k]
 		}
 	}
 }
@@ -269,58 +270,58 @@ func (c *cpuBackend) sweSides(lo, hi int) {
 func (c *cpuBackend) sweFlux(lo, hi int) {
 	s := c.swe
 	p := &c.p
-	h, dh0, base := c.h, c.driveHeights(), c.base
-	pa, pb := c.topo.pipeA, c.topo.pipeB
+	// Everything the loop reads but does not change, in locals: through s and p the
+	// compiler would load them again after every store.
+	h, dh0, base, f := c.h, c.driveHeights(), c.base, c.f
+	pa, pb, axis := c.topo.pipeA, c.topo.pipeB, s.axis
+	q, us, cuv, sd, dd := s.q, s.us, s.cuv, s.sides, s.d
+	invdx, dtDx, gDtDx, vmax := 1/s.dx, s.dtDx, s.gDtDx, s.vmax
+	zeta, dxf, visc3, wet := p.Zeta, p.Dxf, p.Visc3, p.Wet > 0
 	for j := lo; j < hi; j++ {
-		a, b := pa[j], pb[j]
-		q, us, trans, minus, plus := s.qx, s.ux, s.cv, s.side[0], s.side[1]
-		if !s.alongX[j] {
-			q, us, trans, minus, plus = s.qy, s.uy, s.cu, s.side[2], s.side[3]
-		}
-		u0 := s.u[j]
+		a, b := int(pa[j]), int(pb[j])
+		ax := int(axis[j])
+		xa, xb := 2*a+ax, 2*b+ax // this axis's values of a and b
+		u0 := faceVelocity(f[j], dd[j], invdx)
 		da, db := h[a]-base[a], h[b]-base[b]
 		// Along the axis, in momentum-conserving form (Stelling and Duinmeijer): what the
 		// discharges carry in and out of the face's cell, less what the face's own velocity
 		// is carried with, over the face's mean depth.
 		ua := u0
 		if hm := 0.5 * (da + db); hm > sweMinDepth {
-			qa, qb := q[a], q[b]
-			adv := (float32(qb*us[b]) - float32(qa*us[a])) - float32(u0*(qb-qa))
-			ua = u0 - float32(s.dtDx*adv)/hm
+			qa, qb := q[xa], q[xb]
+			adv := (float32(qb*us[xb]) - float32(qa*us[xa])) - float32(u0*(qb-qa))
+			ua = u0 - float32(dtDx*adv)/hm
 		}
-		// Across it: towards the neighbours' along-velocity, a cell away.
-		vt := 0.5 * (trans[a] + trans[b])
-		nb := 0.5 * (plus[a] + plus[b])
-		if vt > 0 {
-			nb = 0.5 * (minus[a] + minus[b])
+		// Across it: towards the neighbours' along-velocity, a cell away, on the side the
+		// flow across comes from (chosen without a branch: its sign is unpredictable).
+		vt := 0.5 * (cuv[2*a+1-ax] + cuv[2*b+1-ax])
+		sa, sb := 4*a+2*ax, 4*b+2*ax
+		nb := element.Upwind(vt, 0.5*(sd[sa]+sd[sb]), 0.5*(sd[sa+1]+sd[sb+1]))
+		w := element.Abs32(vt) * dtDx
+		if w > 1 { // rare: faster than the flow across a cell a substep
+			w = 1
 		}
-		ut := ua + min(element.Abs32(vt)*s.dtDx, 1)*(nb-ua)
+		ut := ua + float32(w*(nb-ua)) // converted: never fused
 
 		dh := dh0[a] - dh0[b]
-		t1 := float32(p.Zeta * ut)
-		un := t1 + float32(s.gDtDx*dh)
-		if p.Wet > 0 {
-			un = p.Wetting(un, t1, s.gDtDx, dh, da, db)
+		t1 := float32(zeta * ut)
+		un := t1 + float32(gDtDx*dh)
+		if wet {
+			un = p.Wetting(un, t1, gDtDx, dh, da, db)
 		}
-		un = p.Viscous(un, da, db)
-		un = min(max(un, -s.vmax), s.vmax)
-		d := max(element.Upwind(un, da, db), 0)
+		d := element.Upwind(un, da, db) // >= 0: heights never go below their floors
+		if visc3 > 0 {                  // the viscosity factor (element.Params.Viscous)
+			d2 := float32(d * d)
+			un *= d2 / (d2 + visc3)
+		}
+		if element.Abs32(un) > vmax { // rare: the clamp (see sweClamp)
+			un = min(max(un, -vmax), vmax)
+		}
 		if d == 0 {
 			un = 0
 		}
-		s.uRaw[j], s.d[j] = un, d
-		c.f[j] = element.FlushFlux(float32(un*p.Dxf) * d)
-	}
-}
-
-// sweFinal scales the velocities of pipes [lo, hi) as csrFinal scaled their fluxes.
-func (c *cpuBackend) sweFinal(lo, hi int) {
-	s := c.swe
-	pa, pb := c.topo.pipeA, c.topo.pipeB
-	kk, ss := c.k, c.s
-	for j := lo; j < hi; j++ {
-		a, b := pa[j], pb[j]
-		s.u[j] = element.FlushFlux(element.FinalFlux(s.uRaw[j], kk[a], kk[b], ss[a], ss[b]))
+		dd[j] = d
+		f[j] = element.FlushFlux(float32(un*dxf) * d)
 	}
 }
 
@@ -367,10 +368,7 @@ func (s *sweState) substepsOr() int64 {
 
 func (c *cpuBackend) saveSWE() *sweState { return c.swe }
 
-func (c *cpuBackend) restoreSWE(u, d []float32) {
-	copy(c.swe.u, u)
-	copy(c.swe.d, d)
-}
+func (c *cpuBackend) restoreSWE(d []float32) { copy(c.swe.d, d) }
 
 // switchMethod changes the method mid-run (Sim.Set): a new CPU backend for st, with the
 // heights, residuals, lifted floors, capillary head and extended pipes' history carried
@@ -418,16 +416,12 @@ func (s *Sim) switchMethod(st Settings) error {
 	return nil
 }
 
-// fromFluxes sets each pipe's velocity and face depth from its flux and the heights:
-// d the depth of the column it comes from, u = f / (dx d) (0 where that is dry).
+// fromFluxes sets each pipe's face depth from its flux and the heights: the depth of the
+// column the flux comes from (its velocity is then f / (dx d)).
 func (s *sweState) fromFluxes(c *cpuBackend) {
 	pa, pb := c.topo.pipeA, c.topo.pipeB
 	for p, f := range c.f {
 		a, b := pa[p], pb[p]
-		d := max(element.Upwind(f, c.h[a]-c.base[a], c.h[b]-c.base[b]), 0)
-		s.u[p], s.d[p] = 0, d
-		if d > 0 {
-			s.u[p] = f / (s.dx * d)
-		}
+		s.d[p] = max(element.Upwind(f, c.h[a]-c.base[a], c.h[b]-c.base[b]), 0)
 	}
 }

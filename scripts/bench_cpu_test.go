@@ -21,7 +21,13 @@ func benchLibraryCPU(b *testing.B, name string, warm float64) {
 
 // benchLibraryCPUWith is benchLibraryCPU with setup called once warm, before the timing.
 func benchLibraryCPUWith(b *testing.B, name string, warm float64, setup func(*script.Scenario)) {
-	sc, err := script.Load(name, script.Options{Print: func(string) {}, Backend: "cpu", Workers: 0})
+	benchLibraryMethod(b, name, "", warm, setup)
+}
+
+// benchLibraryMethod is benchLibraryCPUWith with the run's method set from outside
+// (--method; "" keeps the script's). With the SWE it also reports substeps/step.
+func benchLibraryMethod(b *testing.B, name, method string, warm float64, setup func(*script.Scenario)) {
+	sc, err := script.Load(name, script.Options{Print: func(string) {}, Backend: "cpu", Method: method, Workers: 0})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +42,7 @@ func benchLibraryCPUWith(b *testing.B, name string, warm float64, setup func(*sc
 	}
 	sim := sc.Scene().Sim()
 	cols := sim.Columns().NumColumns()
-	s0 := sim.Steps()
+	s0, sub0 := sim.Steps(), sim.Stats().Substeps
 	b.ResetTimer()
 	t0 := time.Now()
 	var bodies time.Duration
@@ -59,6 +65,9 @@ func benchLibraryCPUWith(b *testing.B, name string, warm float64, setup func(*sc
 		b.ReportMetric(bodies.Seconds()/n*1e3, "bodies-ms/step") // the floating bodies' updates (scene.LastBodies)
 	}
 	st := sim.Stats()
+	if st.Substeps > sub0 {
+		b.ReportMetric(float64(st.Substeps-sub0)/n, "substeps/step")
+	}
 	b.ReportMetric(float64(st.Passages), "passages")
 	b.ReportMetric(float64(st.Extended), "extpipes")
 }
@@ -110,5 +119,18 @@ func BenchmarkLibrarySurgeryBodiesCPU(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkLibrarySWE: the surgery and viscosity scenes stepped by each method from
+// t = 1 s (the SWE by --method swe), back to back: the SWE's cost a step against the
+// pipes' on the same scene (docs/benchmarks.md, "The shallow water equations").
+//
+//	go test -run '^$' -bench LibrarySWE -benchtime 300x -count 3 ./scripts/
+func BenchmarkLibrarySWE(b *testing.B) {
+	for _, name := range []string{"surgery", "viscosity"} {
+		for _, m := range []string{"pipes", "swe"} {
+			b.Run(name+"/"+m, func(b *testing.B) { benchLibraryMethod(b, name+".lua", m, 1, nil) })
+		}
 	}
 }
