@@ -68,6 +68,17 @@ func wantIn(t *testing.T, view string, parts ...string) {
 	}
 }
 
+// TestViewShowsTheMethod: the title names the shallow water equations and their
+// substeps a step.
+func TestViewShowsTheMethod(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	st := knownState()
+	st.Settings.Method = gpusim.MethodSWE
+	st.Substeps = 2.5 * 412
+	m.Update(st)
+	wantIn(t, m.Rendered(), "cpu, 2 worker(s) │ swe, 2.5 substeps/step")
+}
+
 func TestViewShowsTheState(t *testing.T) {
 	for _, w := range []int{90, 130} { // the log under the map, and beside it
 		m, _ := newTestModel(t, w, 40)
@@ -76,7 +87,7 @@ func TestViewShowsTheState(t *testing.T) {
 		m.Update(st)
 		v := m.Rendered()
 		wantIn(t, v,
-			"scene.lua", "real time", "cpu, 2 worker(s)",
+			"scene.lua", "real time", "cpu, 2 worker(s) │ pipes",
 			"▶ running", "t = 1.250 s │ 331 steps/s │ 0.98× real time │ steps 412 │ dt 3.03 ms",
 			"simulation       0.512     1.204     0.498     3.100       412",
 			"surface          0.250     0.750     0.300     0.900       412",
