@@ -31,6 +31,9 @@ type Sim struct {
 	be       backend
 	holder   *backendHolder // be, for the cleanup that stops it (install)
 	opts     backendOptions // every backend this Sim makes (install) is made with them
+	// subBase is the SWE substeps the backends before this one took (install): the
+	// published count goes on across a terrain or method change.
+	subBase  int64
 	em       emitterSet
 	fall     *fallState   // liquid in the air, and the pipes that may release more
 	lift     liftState    // floors bodies lifted (floors.go)
@@ -121,6 +124,9 @@ func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) error 
 	be, err := newBackend(topo, st, s.opts)
 	if err != nil {
 		return err
+	}
+	if s.published != nil { // a terrain or method change: the old backend's substeps count on
+		s.subBase = s.published.Substeps
 	}
 	s.cols, s.topo, s.be = cols, topo, be
 	old := s.fall

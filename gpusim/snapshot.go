@@ -162,9 +162,9 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b.Outflow = s.acct.outflow
 	b.StepWall, b.ParticleWall = s.wall, s.fall.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
-	b.Substeps = 0
+	b.Substeps = s.subBase // the backends' before this one (install)
 	if c, ok := s.be.(*cpuBackend); ok {
-		b.Substeps = c.swe.substepsOr()
+		b.Substeps += c.swe.substepsOr()
 	}
 	b.Particles = s.fall.particles(b.Particles)
 	if s.snapVelocity {

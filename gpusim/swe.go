@@ -34,8 +34,10 @@ import (
 
 // sweCFL is the share of a cell the fastest wave may cross in one substep. The
 // symplectic step of the gravity waves is stable to dt sqrt(2 g d) / dx = 1 on a
-// 4-neighbour grid; 0.9 keeps a margin for the advection beside it.
-const sweCFL = 0.9
+// 4-neighbour grid, but accuracy goes first: Ritter's front (10 mm onto a dry channel,
+// dx 1 mm, dt 4.28 ms) ran 11% short at 0.9 (3 substeps of 1.43 ms) and within 2% at 0.7
+// (4 substeps), as with substeps of 1 ms.
+const sweCFL = 0.7
 
 // sweMaxSubsteps caps the substeps of one step: 64 cover liquid 4,000 cells deep at the
 // paper's step; a deeper pool moves slower than its waves would (the velocity clamp).
@@ -194,7 +196,10 @@ func (c *cpuBackend) sweColumns(w, lo, hi int, speed bool) {
 		u, v := 0.5*(uW+uE), 0.5*(uS+uN)
 		s.cuv[2*i], s.cuv[2*i+1] = u, v
 		if speed {
-			vmax = max(vmax, float32(math.Sqrt(float64(2*s.g*d)))+max(element.Abs32(u), element.Abs32(v)))
+			// The fastest of its faces, not its mean: at a front the face ahead carries
+			// nothing and the mean is half the speed the liquid crosses cells at.
+			fast := max(element.Abs32(uW), element.Abs32(uE), element.Abs32(uS), element.Abs32(uN))
+			vmax = max(vmax, float32(math.Sqrt(float64(2*s.g*d)))+fast)
 		}
 	}
 	if speed {

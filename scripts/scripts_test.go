@@ -170,7 +170,7 @@ const ml = 1e-6 // m^3
 // TestLibraryComplete: every scene the library promises is here, with a comment on top,
 // and the embedded copies are the files.
 func TestLibraryComplete(t *testing.T) {
-	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain", "gauze", "fountain"} {
+	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain", "gauze", "fountain", "dambreak"} {
 		src, err := os.ReadFile(name + ".lua")
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -186,8 +186,8 @@ func TestLibraryComplete(t *testing.T) {
 	}
 	// Every scene in the folder has its test below: a new scene needs one.
 	files, _ := filepath.Glob("*.lua")
-	if len(files) != 13 {
-		t.Errorf("the library has %d scenes, the tests know 13: %v", len(files), files)
+	if len(files) != 14 {
+		t.Errorf("the library has %d scenes, the tests know 14: %v", len(files), files)
 	}
 	demo, _ := os.ReadFile("demo.lua")
 	if string(scripts.Demo) != string(demo) {
