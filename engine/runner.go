@@ -104,6 +104,8 @@ type Result struct {
 	Loaded bool
 	// Timeline is the error that stopped the timeline's rows or its file, if any.
 	Timeline error
+	// Reported is what the script reported with sim:report{...}: each name's latest value.
+	Reported []script.Reported
 }
 
 // Runner owns the scenario: it loads, steps and reloads it on its own goroutine (Run),
@@ -272,6 +274,7 @@ func (r *Runner) finish(ctx context.Context) {
 	r.result.Total = r.clocks.totalClock()
 	r.result.Err = r.err
 	r.result.Loaded = true
+	r.result.Reported = r.sc.Reported()
 }
 
 // idle waits for a command, ctx, or d (forever when d <= 0), handling the command.

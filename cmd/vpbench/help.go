@@ -52,6 +52,13 @@ func commands() []command {
 				"gravity currents, communicating vessels, a ballistic drop, the wave ring; prints each measured number " +
 				"against its analytic value and, with --out, writes DIR/report.md with a plot per case. Exit status 1 " +
 				"when a result expected to pass fails.", validateCommand},
+		{"sweep", "sweep plan|run|task|slurm|k8s|collect [flags] study.toml|study-folder",
+			"Parameter studies (docs/sweeps.md): a study file (TOML) names a scenario, parameters with lists or ranges " +
+				"of values, the simulated time and the outputs. plan lists the tasks and their cost; run runs them here, " +
+				"--jobs at a time, each a subprocess, and resumes an interrupted study; task runs one (--index, or " +
+				"$JOB_COMPLETION_INDEX); slurm writes (and with --submit submits) a job array; k8s writes an Indexed Job " +
+				"manifest; collect writes the table (CSV, JSON), a plot of each output against each parameter and a " +
+				"Markdown summary of a study's folder.", sweepCommand},
 		{"help", "help [command]", "Prints this help (also -h, --help), or one command's in full (also vpbench COMMAND -h).", nil},
 		{"version", "version", "Prints vpbench's version: the scripting API's (vp.version) and the Go release it was built with (also --version).", nil},
 	}

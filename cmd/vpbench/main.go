@@ -9,6 +9,7 @@
 //	vpbench bench [--plot FILE.png]       run the scenario library and compare timings
 //	vpbench render --at T scenario.lua    draw the preview's picture at time T into a PNG
 //	vpbench validate [--short] [--out DIR] the analytic validation suite (docs/validation.md)
+//	vpbench sweep plan|run|slurm|collect  parameter studies (docs/sweeps.md)
 //	vpbench help [command]                every command's flags (help.go), or one's in full
 //	vpbench version                       the scripting API's version and the Go release
 //
@@ -74,13 +75,13 @@ func main() {
 }
 
 // mayDraw reports whether the command line may use the preview: every command but check,
-// bench, validate, help and version.
+// bench, validate, sweep, help and version.
 func mayDraw(args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
 	switch args[0] {
-	case "check", "bench", "validate", "help", "-h", "-help", "--help", "version", "-version", "--version":
+	case "check", "bench", "validate", "sweep", "help", "-h", "-help", "--help", "version", "-version", "--version":
 		return false
 	}
 	return true

@@ -35,7 +35,8 @@ const pourScript = `
 local sim = vp.sim{ size = {0.02, 0.02}, height = 0.01, dx = 0.001, layers = 1 }
 sim:terrain(vp.plane{ point = {0, 0, 0.001}, normal = {0, 0, 1} })
 sim:source{ at = {0.01, 0.01, 0.01}, radius = 0.002, rate = 1e-6, stop = 0.2 }
-sim:at(0.1, function() print("tenth of a second") end)
+sim:at(0.1, function() print("tenth of a second"); sim:report{ tenth = 0.1, ml = sim:stats().added * 1e6 } end)
+sim:at(0.2, function() sim:report{ tenth = 2 } end)
 `
 
 func TestRunHeadlessReportsTable1AndVolume(t *testing.T) {
@@ -57,6 +58,10 @@ func TestRunHeadlessReportsTable1AndVolume(t *testing.T) {
 	}
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatalf("--json output is not JSON: %v\n%s", err, b)
+	}
+	// sim:report's names with each one's latest value.
+	if rep.Reported["tenth"] != 2 || !(rep.Reported["ml"] > 0.09 && rep.Reported["ml"] < 0.11) || len(rep.Reported) != 2 {
+		t.Errorf("reported %v: want tenth 2 and ml about 0.1", rep.Reported)
 	}
 	// 1 ml/s for 0.2 s (whole steps): about 0.2 ml, all of it kept.
 	if rep.AddedMl < 0.19 || rep.AddedMl > 0.21 || rep.RejectedMl != 0 {

@@ -71,6 +71,9 @@ type runReport struct {
 	Warnings        []string `json:"warnings,omitempty"`
 	Error           string   `json:"error,omitempty"`
 	Interrupted     bool     `json:"interrupted,omitempty"`
+	// Reported is the latest value of every name the script reported with
+	// sim:report{ name = value } (absent when it reported none).
+	Reported map[string]float64 `json:"reported,omitempty"`
 }
 
 func phase(p timing.PhaseTiming) phaseReport {
@@ -96,6 +99,12 @@ func makeReport(res engine.Result) runReport {
 	}
 	if st.Substeps > 0 && st.Steps > 0 {
 		r.SubstepsPerStep = float64(st.Substeps) / float64(st.Steps)
+	}
+	for _, v := range res.Reported {
+		if r.Reported == nil {
+			r.Reported = map[string]float64{}
+		}
+		r.Reported[v.Name] = v.Value
 	}
 	if tm.Waves.Frames > 0 {
 		p := phase(tm.Waves)
