@@ -89,14 +89,11 @@ func newBackend(topo *topology, st Settings, o backendOptions) (backend, error) 
 			name = "cuda"
 		}
 	}
-	if name == "" || name == "cpu" {
-		if st.Method == MethodSWE {
-			o.general = true // the SWE runs on the general layout (swe.go)
-		}
-		return newCPUBackend(topo, st.Workers, st.ExtendedPipes, st.Method, o), nil
-	}
 	if st.Method == MethodSWE {
-		return nil, fmt.Errorf("method \"swe\" runs on the cpu backend only, not on %q: use backend = \"cpu\" (docs/solver.md, \"The shallow water equations\")", name)
+		o.general = true // the SWE runs on the general layout (swe.go), on either backend
+	}
+	if name == "" || name == "cpu" {
+		return newCPUBackend(topo, st.Workers, st.ExtendedPipes, st.Method, o), nil
 	}
 	open, ok := runtimes[name]
 	if !ok {
@@ -106,5 +103,5 @@ func newBackend(topo *topology, st Settings, o backendOptions) (backend, error) 
 	if err != nil {
 		return nil, err
 	}
-	return newDeviceBackend(topo, rt, st.ExtendedPipes, o)
+	return newDeviceBackend(topo, rt, st.ExtendedPipes, st.Method, o)
 }

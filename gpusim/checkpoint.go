@@ -448,8 +448,8 @@ func (s *Sim) checkCheckpoint(cp *checkpoint) (Settings, emitterSet, error) {
 		return bad("settings: %v", err)
 	}
 	if st.Method != s.settings.Method && s.be.name() != "cpu" {
-		return Settings{}, emitterSet{}, fmt.Errorf("checkpoint: it is of a run with method %q, which runs on the cpu backend only, not on %s",
-			st.Method, s.be.name())
+		return Settings{}, emitterSet{}, fmt.Errorf("checkpoint: it is of a run with method %q: the method changes mid-run on the cpu backend only, not on %s (make this Sim with method %q)",
+			st.Method, s.be.name(), st.Method)
 	}
 	if st.Method == MethodSWE {
 		if len(cp.sweD) != np {
@@ -697,9 +697,26 @@ func (d *deviceBackend) saveExt() extSaved {
 	return x
 }
 
-// The device backend runs the pipes only (newBackend refuses the SWE on it).
-func (d *deviceBackend) saveSWE() *sweState   { return nil }
-func (d *deviceBackend) restoreSWE([]float32) {}
+// saveSWE reads the SWE's face depths back from the device (nil for the pipes): with the
+// fluxes they are its state.
+func (d *deviceBackend) saveSWE() *sweState {
+	d.inFlight("checkpoint")
+	if d.swe == nil {
+		return nil
+	}
+	dd := make([]float32, d.np)
+	d.rt.Do(func() { download(d.rt, dd, d.sweD) })
+	return &sweState{d: dd}
+}
+
+// restoreSWE sets the face depths (after writeFlux, which derives them from the fluxes).
+func (d *deviceBackend) restoreSWE(dd []float32) {
+	d.inFlight("checkpoint")
+	if d.swe == nil {
+		return
+	}
+	d.rt.Do(func() { upload(d.rt, d.sweD, dd[:d.np]) })
+}
 
 func (d *deviceBackend) restoreExt(x extSaved) {
 	d.inFlight("checkpoint")

@@ -268,7 +268,7 @@ func (c *cpuBackend) runGeneral(w, n int) {
 	}
 	for k := range n {
 		if c.swe != nil {
-			c.sweStep(w)
+			c.sweStep(w, k == 0)
 		} else {
 			if c.p.cap.on {
 				c.capColumns(lo, hi, k == 0 && c.capSt.fresh)

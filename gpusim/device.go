@@ -3,6 +3,7 @@ package gpusim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/vpbench/vpbench/gpusim/kernels"
@@ -69,7 +70,8 @@ type devBuf struct {
 	cap int
 }
 
-// deviceBackend steps the method with the kernels of gpusim/kernels on a kernelRuntime.
+// deviceBackend steps the methods (the pipes, and the SWE: sweSteps) with the kernels of
+// gpusim/kernels on a kernelRuntime.
 // The state lives on the device; the host holds the passage finder of the extended
 // pipes (extended.go, the CPU backend's own), which runs only in a step after a full
 // flag flipped. See docs/cuda.md.
@@ -80,6 +82,19 @@ type deviceBackend struct {
 	nx, ny int
 	dense  bool
 	p      stepParams
+	// lp is the parameters the kernels' argument blocks hold: &p, or with the SWE the
+	// substep's (swe.sub) while a step runs.
+	lp *stepParams
+
+	// The shallow water equations (swe.go; nil for the pipes): the host keeps sweState for
+	// the substeps' parameters and count (its per-pipe and per-column arrays live on the
+	// device: sweD, sweQ, ...). taken is the substeps of the frames taken (Stats).
+	swe                               *sweState
+	sweD, sweQ, sweUs, sweCuv, sweSd  uint64
+	pipeA, pipeB, side8, regular, axs uint64
+	sweSpeed                          uint64 // the fastest wave's bits (vp_swe_columns)
+	sweHost                           pinned // its read-back
+	taken                             int64
 
 	ext       *extended // nil when no column is capped
 	extOn     bool      // ext != nil and its mode is not off
@@ -110,6 +125,7 @@ type deviceBackend struct {
 	sa *kernels.StepArgs
 	xa *kernels.ExtArgs
 	ea *kernels.EmitArgs
+	wa *kernels.SWEArgs
 
 	// Host scratch, reused.
 	hostH            []float32
@@ -141,6 +157,10 @@ type deviceBackend struct {
 		em   *emitterSet
 		emit bool
 		acct accounting // set by wait
+		// With the SWE: the start time of the frame's last step queued, and whether the
+		// capillary head took no rise at the frame's start (cpuBackend's capSt.fresh).
+		tLast float64
+		fresh bool
 	}
 	stages [2]stage // the frames' read-back buffers, used in turn
 	cur    int      // the stage of the frame in flight, or of the last one
@@ -177,17 +197,23 @@ type stage struct {
 	acc   []float64 // 3 per emitter target
 	hist  []float32 // the extended fluxes: uF (unified) or axF (axis)
 	histN int       // how many of hist the last read-back filled (-1: none)
+	// substeps: the SWE's substeps so far, after the frame's last step (Stats)
+	substeps int64
 }
 
-func newDeviceBackend(t *topology, rt kernelRuntime, mode ExtendedPipes, o backendOptions) (*deviceBackend, error) {
+func newDeviceBackend(t *topology, rt kernelRuntime, mode ExtendedPipes, method Method, o backendOptions) (*deviceBackend, error) {
 	c := t.cols
 	d := &deviceBackend{rt: rt, topo: t, n: c.NumColumns(), np: t.numPipes(), nx: c.Nx, ny: c.Ny}
+	d.lp = &d.p
 	d.ext = newExtended(t, mode)
-	d.dense = d.ext == nil && isDense(t) && !o.general
+	d.dense = d.ext == nil && isDense(t) && !o.general && method != MethodSWE // the SWE: the general layout
 	if d.ext != nil {
 		d.ext.setWorkers(1)
 	}
-	d.sa, d.xa, d.ea = new(kernels.StepArgs), new(kernels.ExtArgs), new(kernels.EmitArgs)
+	if method == MethodSWE {
+		d.swe = newSWEState(t)
+	}
+	d.sa, d.xa, d.ea, d.wa = new(kernels.StepArgs), new(kernels.ExtArgs), new(kernels.EmitArgs), new(kernels.SWEArgs)
 	d.mark = make([]int32, d.n)
 	d.queueFn, d.waitFn = d.queueFrame, d.waitFrame
 	var err error
@@ -248,6 +274,17 @@ func (d *deviceBackend) allocate() error {
 		d.extOut, d.extIn, d.extNet = d.alloc(4*n, &err), d.alloc(4*n, &err), d.alloc(4*n, &err)
 		d.capped, d.full, d.fl = d.alloc(n, &err), d.alloc(n, &err), d.alloc(8, &err)
 	}
+	if d.swe != nil {
+		d.sweD = d.alloc(4*d.np, &err)
+		d.sweQ, d.sweUs, d.sweCuv = d.alloc(8*n, &err), d.alloc(8*n, &err), d.alloc(8*n, &err)
+		d.sweSd = d.alloc(16*n, &err)
+		d.pipeA, d.pipeB, d.axs = d.alloc(4*d.np, &err), d.alloc(4*d.np, &err), d.alloc(d.np, &err)
+		d.side8, d.regular = d.alloc(len(t.adjPipe), &err), d.alloc(n, &err)
+		d.sweSpeed = d.alloc(4, &err)
+		if err == nil {
+			err = d.growPinned(&d.sweHost, 4)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -267,6 +304,20 @@ func (d *deviceBackend) allocate() error {
 	}
 	if d.ext != nil {
 		upload(d.rt, d.capped, d.ext.isCapped)
+	}
+	if s := d.swe; s != nil {
+		upload(d.rt, d.pipeA, t.pipeA)
+		upload(d.rt, d.pipeB, t.pipeB)
+		upload(d.rt, d.axs, s.axis)
+		upload(d.rt, d.side8, s.side8)
+		upload(d.rt, d.regular, regularColumns(t))
+		// The host keeps the substeps' parameters only: the state is on the device.
+		s.d, s.q, s.us, s.cuv, s.sides, s.axis, s.alongX, s.side8 = nil, nil, nil, nil, nil, nil, nil, nil
+		*d.wa = kernels.SWEArgs{H: d.h, Hd: d.h, Base: d.base, F: d.f, Raw: d.raw, D: d.sweD,
+			Q: d.sweQ, Us: d.sweUs, Cuv: d.sweCuv, Sides: d.sweSd,
+			AdjStart: d.adjStart, AdjPipe: d.adjPipe, AdjOther: d.adjOther,
+			PipeA: d.pipeA, PipeB: d.pipeB, Side8: d.side8, Regular: d.regular, Axis: d.axs,
+			Speed: d.sweSpeed, Halt: d.halt(), N: int32(n), Np: int32(d.np)}
 	}
 	*d.sa = kernels.StepArgs{
 		H: d.h, R: d.r, K: d.k, S: d.s, Base: d.base, Top: d.top,
@@ -309,20 +360,13 @@ func (d *deviceBackend) setWorkers(int) {}
 
 func (d *deviceBackend) setParams(p stepParams) {
 	d.p = p
-	film := int32(0)
-	if p.Film {
-		film = 1
+	if s := d.swe; s != nil { // as cpuBackend.setParams
+		s.full, s.subM = p, 0
+		s.setSubsteps(1) // until the first step measures the waves
 	}
-	sa := d.sa
 	d.setCapParams(p.cap)
-	sa.DtOverDx2d = p.DtOverDx2d
-	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.Zeta, p.Accel, p.Visc3, p.Dxf
-	sa.DtOverDx2, sa.Dx2OverDt, sa.Film = p.DtOverDx2, p.Dx2OverDt, film
-	sa.Wet, sa.DryDepth = p.Wet, p.DryDepth
-	xa := d.xa
-	xa.DtOverDx2d = p.DtOverDx2d
-	xa.Zeta, xa.Accel, xa.Visc3, xa.Dxf, xa.Film = p.Zeta, p.Accel, p.Visc3, p.Dxf, film
-	d.ea.Dt, d.ea.Dx2 = p.dt, p.dx2
+	d.installArgs(&d.p)
+	d.ea.Dt, d.ea.Dx2 = p.dt, p.dx2 // sources and sinks act once a step, with the SWE too
 	if d.ext == nil {
 		return
 	}
@@ -337,8 +381,31 @@ func (d *deviceBackend) setParams(p stepParams) {
 		})
 	}
 	d.extOn = p.extended != ExtendedOff
-	d.sa.Ext, d.ea.Ext = boolInt32(d.extOn), boolInt32(d.extOn)
+	d.sa.Ext, d.ea.Ext, d.wa.Ext = boolInt32(d.extOn), boolInt32(d.extOn), boolInt32(d.extOn)
 	d.xa.Mode = int32(p.extended)
+}
+
+// installArgs puts the step constants of p into the step and extended pipes' argument
+// blocks (and the SWE's): the full step's, or with the SWE a substep's.
+func (d *deviceBackend) installArgs(p *stepParams) {
+	d.lp = p
+	film := boolInt32(p.Film)
+	sa := d.sa
+	sa.CapRecede, sa.CapCoef, sa.CapDamp = p.cap.recede, p.cap.coef, p.cap.damp
+	sa.DtOverDx2d = p.DtOverDx2d
+	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.Zeta, p.Accel, p.Visc3, p.Dxf
+	sa.DtOverDx2, sa.Dx2OverDt, sa.Film = p.DtOverDx2, p.Dx2OverDt, film
+	sa.Wet, sa.DryDepth = p.Wet, p.DryDepth
+	xa := d.xa
+	xa.DtOverDx2d = p.DtOverDx2d
+	xa.Zeta, xa.Accel, xa.Visc3, xa.Dxf, xa.Film = p.Zeta, p.Accel, p.Visc3, p.Dxf, film
+	if s := d.swe; s != nil {
+		wa := d.wa
+		wa.Hd = sa.Hd
+		wa.Zeta, wa.Dxf, wa.Visc3, wa.Wet, wa.DryDepth = p.Zeta, p.Dxf, p.Visc3, p.Wet, p.DryDepth
+		// sweState's substep constants, as sweColumns and sweFlux take them.
+		wa.Invdx, wa.G, wa.DtDx, wa.GDtDx, wa.Vmax = 1/s.dx, s.g, s.dtDx, s.gDtDx, s.vmax
+	}
 }
 
 // setCapParams installs the capillary head's constants, making its buffers (and, on the
@@ -370,12 +437,12 @@ func (d *deviceBackend) setCapParams(p capParams) {
 	sa.Hd, sa.CapPrev = d.capDrive, d.capPrev
 }
 
-// launchCap queues the capillary head: the smoothing passes, then the driving heights.
-func (d *deviceBackend) launchCap(sa unsafe.Pointer) {
-	d.sa.CapFresh = boolInt32(d.capFresh)
-	d.capFresh = false
+// launchCap queues the capillary head: the smoothing passes, then the driving heights;
+// fresh: the pass takes no rise (capPrev is not the last pass's heights).
+func (d *deviceBackend) launchCap(sa unsafe.Pointer, fresh bool) {
+	d.sa.CapFresh = boolInt32(fresh)
 	in := d.h
-	for k := range d.p.cap.passes {
+	for k := range d.lp.cap.passes {
 		d.sa.CapIn, d.sa.CapOut = in, d.capS[k%2]
 		d.rt.Launch(kernels.CapSmooth, d.n, sa)
 		in = d.capS[k%2]
@@ -513,6 +580,7 @@ func (d *deviceBackend) take(height, residual []float32) {
 	if d.frame.on {
 		st = &d.stages[d.cur^1]
 	}
+	d.taken = st.substeps
 	if height == nil { // the particle phase steps one at a time and publishes itself
 		return
 	}
@@ -541,7 +609,11 @@ func (d *deviceBackend) queueFrame() {
 	}
 	d.cur ^= 1
 	d.must(d.stageAcc(&d.stages[d.cur], slots))
-	d.launchSteps(0)
+	if d.swe != nil {
+		d.sweSteps()
+	} else {
+		d.launchSteps(0)
+	}
 	d.readBack()
 }
 
@@ -571,7 +643,8 @@ func (d *deviceBackend) launchSteps(from int) {
 			rt.Launch(kernels.ExtRaw, 1, xa)
 		}
 		if d.p.cap.on {
-			d.launchCap(sa)
+			d.launchCap(sa, d.capFresh)
+			d.capFresh = false
 		}
 		if d.dense {
 			rt.Launch(kernels.DenseFluxOutflow, d.n, sa)
@@ -599,22 +672,145 @@ func (d *deviceBackend) launchSteps(from int) {
 // readBack queues the copies of the frame's result into its stage.
 func (d *deviceBackend) readBack() {
 	f, st, rt := &d.frame, &d.stages[d.cur], d.rt
-	if d.extOn {
-		rt.DownloadAsync(unsafe.Pointer(st.ctl), d.fl, 8)
-		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.full)), d.full, d.n)
-		st.histN = -1
-		if d.histValid {
-			m, src := d.extHist()
-			d.must(d.stageHist(st, m))
-			rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.hist)), src, 4*m)
-			st.histN = m
-		}
-	}
+	d.readBackExt(st)
 	if f.emit {
 		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.acc)), d.acc.p, 8*accSlots(f.em))
 	}
 	rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.h)), d.h, 4*d.n)
 	rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.r)), d.r, 4*d.n)
+	if d.swe != nil {
+		st.substeps = d.swe.substeps
+	}
+}
+
+// readBackExt queues, where passages can form, the copies a rebuild after a flip needs
+// into st: the flip counter and halt, the full flags and the extended fluxes.
+func (d *deviceBackend) readBackExt(st *stage) {
+	if !d.extOn {
+		return
+	}
+	rt := d.rt
+	rt.DownloadAsync(unsafe.Pointer(st.ctl), d.fl, 8)
+	rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.full)), d.full, d.n)
+	st.histN = -1
+	if d.histValid {
+		m, src := d.extHist()
+		d.must(d.stageHist(st, m))
+		rt.DownloadAsync(unsafe.Pointer(unsafe.SliceData(st.hist)), src, 4*m)
+		st.histN = m
+	}
+}
+
+// The shallow water equations (swe.go) on the device. A step is cut into m substeps by
+// the fastest wave, which the host must know before it queues them: each step starts with
+// vp_swe_columns measuring it (an atomic max on the device), whose result the host reads
+// back, waiting for the device: one wait per step. The substeps then run the SWE's
+// column, sides and flux kernels and the general layout's outflow, inflow and final +
+// height kernels with the substep's parameters (sweState.setSubsteps), the emitters once
+// after the last (the full step's dt), as cpuBackend.sweStep and runGeneral do. Where
+// passages can form, a full flag that flips in substep k stops the rest (vp_halted, with
+// the substep's index); the wait at the next step's start (or the frame's) sees it, and
+// the host rebuilds the passages and queues substeps k+1.. again, as the CPU rebuilds
+// before the substep after a flip.
+
+// sweSteps queues and runs the frame's steps with the SWE (queueFrame's body).
+func (d *deviceBackend) sweSteps() {
+	f, s, rt := &d.frame, d.swe, d.rt
+	st := &d.stages[d.cur]
+	f.fresh = d.capFresh
+	t := f.t0
+	for i := range f.n {
+		d.sweMeasure(st)
+		rt.Wait()
+		for i > 0 && d.extOn { // the previous step's flips
+			halt := int(st.ctl[1])
+			if halt == 0 {
+				break
+			}
+			d.ext.flips[0] += st.ctl[0]
+			rt.Zero(d.fl, 8)
+			if halt >= s.subM { // after its last substep: rebuilt before the next one
+				d.pending = st
+				break
+			}
+			d.rebuildExt(st)
+			d.resumes++
+			d.sweLaunch(halt, f.tLast, i == 1) // the previous step's rest
+			d.sweMeasure(st)
+			rt.Wait()
+		}
+		v := math.Float32frombits(*(*uint32)(d.sweHost.p))
+		s.setSubsteps(substepsFor(float64(v), s.full.dt, s.full.dx))
+		s.substeps += int64(s.subM)
+		d.installArgs(&s.sub)
+		f.tLast = t
+		d.sweLaunch(0, t, i == 0)
+		t += d.p.dt // as the CPU backend advances its clock, one addition a step
+	}
+	if f.n > 0 {
+		d.capFresh = false // cpuBackend.step: the rise is known from here on
+	}
+}
+
+// sweMeasure queues the fastest wave's measure (vp_swe_columns of a step's first
+// substep) and its read-back, with the passages' read-back (readBackExt) into st.
+func (d *deviceBackend) sweMeasure(st *stage) {
+	rt := d.rt
+	rt.Zero(d.sweSpeed, 4)
+	d.wa.Step, d.wa.WantSpeed = 0, 1
+	rt.Launch(kernels.SWEColumns, d.n, unsafe.Pointer(d.wa))
+	d.wa.WantSpeed = 0
+	rt.DownloadAsync(d.sweHost.p, d.sweSpeed, 4)
+	d.readBackExt(st)
+}
+
+// sweLaunch queues substeps from..subM-1 of a step that starts at time t, then the
+// step's sources and sinks, after rebuilding the passages if a full flag flipped. Substep
+// 0's column kernel is sweMeasure's.
+func (d *deviceBackend) sweLaunch(from int, t float64, first bool) {
+	rt := d.rt
+	ext := d.extOn && d.entries > 0
+	if d.extOn && d.ext.changed() {
+		st := d.pending
+		if d.ext.dirty { // heights set from outside, or the mode changed
+			st = nil
+		}
+		d.rebuildExt(st)
+		ext = d.entries > 0
+	}
+	d.pending = nil
+	m := d.swe.subM
+	sa, xa, wa, ea := unsafe.Pointer(d.sa), unsafe.Pointer(d.xa), unsafe.Pointer(d.wa), unsafe.Pointer(d.ea)
+	for k := from; k < m; k++ {
+		d.sa.Step, d.xa.Step, d.wa.Step = int32(k), int32(k), int32(k)
+		if k > 0 {
+			rt.Launch(kernels.SWEColumns, d.n, wa)
+		}
+		rt.Launch(kernels.SWESides, d.n, wa)
+		if d.lp.cap.on {
+			// cpuBackend.sweStep: the first substep of the call's first step takes the
+			// call's fresh flag.
+			d.launchCap(sa, first && k == 0 && d.frame.fresh)
+		}
+		if ext {
+			rt.Launch(kernels.ExtRaw, 1, xa)
+		}
+		rt.Launch(kernels.SWEFlux, d.np, wa)
+		rt.Launch(kernels.CSROutflow, d.n, sa)
+		rt.Launch(kernels.CSRInflow, d.n, sa)
+		if ext {
+			rt.Launch(kernels.ExtFinal, 1, xa)
+		}
+		rt.Launch(kernels.CSRFinalHeight, d.n, sa)
+		if ext {
+			rt.Launch(kernels.ExtClear, d.entries, xa)
+		}
+	}
+	if d.frame.emit {
+		d.ea.Step = int32(m - 1) // a flip here halts as one in the last substep
+		d.ea.T = t
+		rt.Launch(kernels.Emit, d.emThreads, ea)
+	}
 }
 
 // waitFrame is wait's body, on the runtime's thread. When a full flag flipped at step k
@@ -630,13 +826,21 @@ func (d *deviceBackend) waitFrame() {
 		}
 		d.ext.flips[0] += st.ctl[0]
 		rt.Zero(d.fl, 8)
-		if halt >= f.n {
+		end := f.n // the steps' indices, or with the SWE the last step's substeps'
+		if d.swe != nil {
+			end = d.swe.subM
+		}
+		if halt >= end {
 			d.pending = st
 			break
 		}
 		d.rebuildExt(st)
 		d.resumes++
-		d.launchSteps(halt)
+		if d.swe != nil {
+			d.sweLaunch(halt, f.tLast, f.n == 1) // the frame's last step's rest
+		} else {
+			d.launchSteps(halt)
+		}
 		d.readBack()
 		rt.Wait()
 	}
@@ -916,11 +1120,17 @@ func (d *deviceBackend) readFlux(dst []float32) {
 	}
 }
 
-// writeFlux sets the fluxes, in topology order.
+// writeFlux sets the fluxes, in topology order (after the heights: the SWE derives its
+// face depths from both, as sweState.fromFluxes).
 func (d *deviceBackend) writeFlux(src []float32) {
 	d.inFlight("writeFlux")
 	if !d.dense {
-		d.rt.Do(func() { upload(d.rt, d.f, src[:d.np]) })
+		d.rt.Do(func() {
+			upload(d.rt, d.f, src[:d.np])
+			if d.swe != nil {
+				d.rt.Launch(kernels.SWEFromFluxes, d.np, unsafe.Pointer(d.wa))
+			}
+		})
 		return
 	}
 	fx, fy := d.denseFlux()
@@ -958,9 +1168,11 @@ func (d *deviceBackend) close() {
 			}
 			*st = stage{}
 		}
-		if d.up.p != nil {
-			d.rt.FreeHost(d.up.p)
-			d.up = pinned{}
+		for _, b := range []*pinned{&d.up, &d.sweHost} {
+			if b.p != nil {
+				d.rt.FreeHost(b.p)
+				*b = pinned{}
+			}
 		}
 		for _, p := range d.bufs {
 			d.rt.Free(p)

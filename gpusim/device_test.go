@@ -9,6 +9,7 @@ package gpusim
 // order there (docs/cuda.md).
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -30,6 +31,9 @@ type conformanceCase struct {
 	emitters []Emitter
 	steps    int
 	flux     float64 // scale of the random start fluxes, m^3/s
+	// dam starts from a dam break (deep liquid over the low x half, shallow or dry beyond,
+	// random within) instead of retopoState's random heights.
+	dam bool
 }
 
 func conformanceCases() []conformanceCase {
@@ -57,7 +61,24 @@ func conformanceCases() []conformanceCase {
 		s.CapillaryPressure, s.ContactHysteresis = false, 0.3
 		return s
 	}
+	// The shallow water equations (swe.go): the general layout, several substeps a step.
+	swe := func(s Settings) Settings {
+		s.Method = MethodSWE
+		return s
+	}
 	return []conformanceCase{
+		{name: "swe/dense-dam", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: swe(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: src[:2], steps: 60, flux: 2e-8, dam: true},
+		{name: "swe/three-layer/unified", cols: func(t testing.TB) *terrain.Columns {
+			return overhangScene(t, 30, 30, 0.0005)
+		}, st: swe(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: src, steps: 80, flux: 2e-8},
+		{name: "swe/dense-wetting-film", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 24, 29, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: swe(wetting(st(CrossFilm, ExtendedUnified, 0))), emitters: src, steps: 60, flux: 2e-8, dam: true},
+		{name: "swe/three-layer/axis-open", cols: func(t testing.TB) *terrain.Columns {
+			return overhangScene(t, 30, 30, 0.0005)
+		}, st: swe(sides(contact(st(CrossFilm, ExtendedAxis, 4e-6)), SideOpen, SideWall, SideOpen, SideWall)), emitters: src, steps: 80, flux: 2e-8},
 		{name: "dense/contact-line", cols: func(t testing.TB) *terrain.Columns {
 			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
 		}, st: contact(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: src[:2], steps: 60, flux: 2e-8},
@@ -138,7 +159,11 @@ func (tc conformanceCase) pair(t *testing.T, backend string, seed uint64) (cpu, 
 	st := tc.st
 	st.Backend = backend
 	dev = newSimWith(t, c, st, o)
-	startState(t, seed, tc.flux, cpu, dev)
+	if tc.dam {
+		damStart(t, seed, tc.flux, cpu, dev)
+	} else {
+		startState(t, seed, tc.flux, cpu, dev)
+	}
 	for _, e := range tc.emitters {
 		for _, s := range []*Sim{cpu, dev} {
 			if _, err := s.AddEmitter(e); err != nil {
@@ -155,6 +180,44 @@ func startState(t *testing.T, seed uint64, scale float64, sims ...*Sim) {
 	c := sims[0].Columns()
 	h, r := retopoState(c, seed)
 	rng := rand.New(rand.NewPCG(seed, 11))
+	f := make([]float32, sims[0].NumPipes())
+	for p := range f {
+		f[p] = float32((2*rng.Float64() - 1) * scale)
+	}
+	for _, s := range sims {
+		if err := s.SetHeights(h); err != nil {
+			t.Fatal(err)
+		}
+		s.be.writeResidual(r)
+		s.be.writeFlux(f)
+		s.publish()
+	}
+}
+
+// damStart puts the same dam break into every sim: over the low x half of the domain
+// liquid a random 3-5 mm deep (where the columns have room), beyond it a random film up to
+// 0.3 mm or dry floor, with random residuals and fluxes.
+func damStart(t *testing.T, seed uint64, scale float64, sims ...*Sim) {
+	t.Helper()
+	c := sims[0].Columns()
+	rng := rand.New(rand.NewPCG(seed, 13))
+	h := make([]float32, c.NumColumns())
+	for x := range c.Nx {
+		for y := range c.Ny {
+			lo, hi := c.Cell(x, y)
+			for i := lo; i < hi; i++ {
+				d := 0.003 + 0.002*rng.Float64()
+				if x >= c.Nx/2 {
+					d = 0.0003 * rng.Float64()
+					if rng.IntN(3) == 0 {
+						d = 0
+					}
+				}
+				h[i] = min(float32(float64(c.Base[i])+d), c.Max[i])
+			}
+		}
+	}
+	_, r := retopoState(c, seed)
 	f := make([]float32, sims[0].NumPipes())
 	for p := range f {
 		f[p] = float32((2*rng.Float64() - 1) * scale)
@@ -239,6 +302,9 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 						lastPass = dp
 					}
 					maxExt, maxPass = max(maxExt, de), max(maxPass, dp)
+					if cs, ds := cpu.Stats().Substeps, dev.Stats().Substeps; cs != ds {
+						t.Fatalf("step %d: substeps so far: cpu %d, kernels %d", step, cs, ds)
+					}
 					ca, cr, cj := cpu.Accounting()
 					da, dr, dj := dev.Accounting()
 					co, do := cpu.Outflow(), dev.Outflow()
@@ -284,6 +350,13 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 				}
 				t.Logf("%d steps bit-identical; extended pipes up to %d in %d passages (%d changes); added %.3g removed %.3g rejected %.3g m^3",
 					tc.steps, maxExt, maxPass, rebuilt, added, removed, rejected)
+				if tc.st.Method == MethodSWE {
+					sub := dev.Stats().Substeps
+					t.Logf("the SWE: %d substeps in %d steps", sub, tc.steps+17)
+					if sub <= int64(tc.steps+17) {
+						t.Errorf("the SWE took %d substeps in %d steps: the case does not test substeps", sub, tc.steps+17)
+					}
+				}
 				if tc.st.Falling == FallingParticles && maxAir == 0 {
 					t.Errorf("no particle flew: the case does not test them")
 				}
@@ -333,7 +406,11 @@ func TestHostKernelsPipelined(t *testing.T) {
 				// rebuild itself reads the read-back and queues its uploads). (The first
 				// call also uploads the emitters.)
 				if calls > 1 {
-					if d, want := rt.Syncs-syncs, 1+db.resumes-resumes; d != want {
+					want := 1 + db.resumes - resumes
+					if tc.st.Method == MethodSWE {
+						want += n // the SWE reads each step's fastest wave back (sweSteps)
+					}
+					if d := rt.Syncs - syncs; d != want {
 						t.Fatalf("call %d (%d steps, %d resumed): the host waited %d times, want %d", calls, n, db.resumes-resumes, d, want)
 					}
 				}
@@ -411,10 +488,11 @@ func TestBackendSelection(t *testing.T) {
 
 // TestDeviceStepAllocs: the device backend's Step allocates nothing, pipelined or not,
 // with sources and sinks and extended pipes active, and with particles poured, flying
-// and landing (the host-kernel runtime; the cuda one adds only cgo calls).
+// and landing, and with the SWE (the host-kernel runtime; the cuda one adds only cgo
+// calls).
 func TestDeviceStepAllocs(t *testing.T) {
 	for _, tc := range conformanceCases() {
-		if tc.name != "three-layer/unified" && tc.name != "dense/paper" && tc.name != "floor/falling-source" {
+		if tc.name != "three-layer/unified" && tc.name != "dense/paper" && tc.name != "floor/falling-source" && tc.name != "swe/three-layer/unified" {
 			continue
 		}
 		for _, pipelined := range []bool{false, true} {
@@ -436,5 +514,50 @@ func TestDeviceStepAllocs(t *testing.T) {
 				t.Errorf("%s, pipelined %v: Step(5) allocates %g times", tc.name, pipelined, a)
 			}
 		}
+	}
+}
+
+// TestCheckpointDeviceSWE: a run of the shallow water equations checkpointed on the cpu
+// backend resumes on the host kernels, and the host kernels' checkpoint on the cpu
+// backend, each going on to the same bits as the run that never stopped (the face depths
+// saved and restored: with the fluxes they are the SWE's state). The scene is
+// checkpoint_test.go's overhang/swe: passages, capillary pressure, open sides, falling
+// particles. A device Sim of the pipes refuses the SWE's checkpoint (it cannot change the
+// method mid-run).
+func TestCheckpointDeviceSWE(t *testing.T) {
+	var sc ckScene
+	for _, s := range ckScenes() {
+		if s.st.Method == MethodSWE {
+			sc = s
+		}
+	}
+	sc.m = 20
+	a := sc.start(t, 2, "")
+	data := checkpointOf(t, a)
+	resume := func(data []byte, backend string, m Method) (*Sim, error) {
+		st := DefaultSettings() // the checkpoint brings the rest
+		st.Backend, st.Workers, st.Method = backend, 1, m
+		sim := newSim(t, sc.cols(t), st)
+		return sim, sim.ReadCheckpoint(bytes.NewReader(data))
+	}
+	if _, err := resume(data, "host-kernels", MethodPipes); err == nil || !strings.Contains(err.Error(), "cpu backend only") || !strings.Contains(err.Error(), `make this Sim with method "swe"`) {
+		t.Errorf("an SWE checkpoint into a device Sim of the pipes: %v", err)
+	}
+	dev, err := resume(data, "host-kernels", MethodSWE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ckSame(t, "read into the host kernels", ckRead(a), ckRead(dev))
+	ckStepBoth(t, "cpu -> device", a, dev, sc.m)
+	cpu := ckResume(t, sc, checkpointOf(t, dev), 3, "", false)
+	ckStepBoth(t, "device -> cpu", dev, cpu, sc.m)
+	for done, k := 0, 0; done < sc.m; k++ { // the run that never stopped, as ckStepBoth steps
+		n := min(1+k%4, sc.m-done)
+		a.Step(n)
+		done += n
+	}
+	ckSame(t, "the run that never stopped", ckRead(a), ckRead(cpu))
+	if s := dev.Stats().Substeps; s == 0 {
+		t.Errorf("the device took no substeps")
 	}
 }

@@ -205,8 +205,8 @@ type Settings struct {
 	// the two heads. 0: one angle, and a puddle stops at the wetting head.
 	ContactHysteresis float64
 	// Method is the heightfield method: the virtual pipes (the zero value) or the shallow
-	// water equations, which run on the CPU backend. A change mid-run remakes the backend
-	// with the liquid and its flow carried over (the SWE's velocities from the fluxes).
+	// water equations. A change mid-run (the CPU backend only) remakes the backend with
+	// the liquid and its flow carried over (the SWE's velocities from the fluxes).
 	Method Method
 	// CapillaryPressure adds the capillary pressure -sigma*kappa to the pipes' head (with
 	// surface tension on): ripples, rounded edges, beaded drops. Off, surface tension acts

@@ -163,8 +163,11 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	b.StepWall, b.ParticleWall = s.wall, s.fall.wall
 	b.Extended, b.Passages = s.be.extendedCounts()
 	b.Substeps = s.subBase // the backends' before this one (install)
-	if c, ok := s.be.(*cpuBackend); ok {
-		b.Substeps += c.swe.substepsOr()
+	switch be := s.be.(type) {
+	case *cpuBackend:
+		b.Substeps += be.swe.substepsOr()
+	case *deviceBackend:
+		b.Substeps += be.taken // as of the frame published
 	}
 	b.Particles = s.fall.particles(b.Particles)
 	if s.snapVelocity {

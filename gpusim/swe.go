@@ -30,7 +30,9 @@ import (
 // stays exactly at rest over any terrain. Volume is exact as for the pipes (the same
 // scaling and height update). Each step is cut into substeps short enough for the
 // fastest wave: sqrt(2 g d) + |u| over the deepest, fastest column, times the substep,
-// at most sweCFL cells. The SWE runs on the general layout, on the CPU backend.
+// at most sweCFL cells. The SWE runs on the general layout, on the CPU backend and, with
+// the same operations in the same order, on the device (vp_swe_* in kernels/vpbench.cu;
+// docs/cuda.md, "The shallow water equations").
 
 // sweCFL is the share of a cell the fastest wave may cross in one substep. The
 // symplectic step of the gravity waves is stable to dt sqrt(2 g d) / dx = 1 on a
@@ -333,7 +335,7 @@ func (c *cpuBackend) sweFlux(lo, hi int) {
 // sweStep is one worker's share of one SWE step: the substeps' count from the fastest
 // wave, then each substep's column velocities, sides and the general layout's phases
 // with the substep's parameters.
-func (c *cpuBackend) sweStep(w int) {
+func (c *cpuBackend) sweStep(w int, first bool) {
 	s := c.swe
 	lo, hi := c.ranges[w][0], c.ranges[w][1]
 	c.sweColumns(w, lo, hi, true)
@@ -355,7 +357,7 @@ func (c *cpuBackend) sweStep(w int) {
 		}
 		c.sweSides(lo, hi)
 		if c.p.cap.on {
-			c.capColumns(lo, hi, k == 0 && c.capSt.fresh)
+			c.capColumns(lo, hi, first && k == 0 && c.capSt.fresh) // the call's first step only, as runGeneral's
 		}
 		c.bar.wait()
 		c.csrStep(w)
@@ -379,10 +381,10 @@ func (c *cpuBackend) restoreSWE(d []float32) { copy(c.swe.d, d) }
 // heights, residuals, lifted floors, capillary head and extended pipes' history carried
 // over, and the fluxes, from which the new method takes its state (writeFlux: the SWE
 // derives each pipe's velocity from its flux and upwind depth; the pipes keep the
-// fluxes the SWE's velocities made). Only the CPU backend runs the SWE.
+// fluxes the SWE's velocities made). Only the CPU backend changes its method mid-run.
 func (s *Sim) switchMethod(st Settings) error {
 	if name := s.be.name(); name != "cpu" {
-		return fmt.Errorf("method cannot change to %q mid-run on the %s backend: the shallow water equations run on the cpu backend only", st.Method, name)
+		return fmt.Errorf("method cannot change to %q mid-run on the %s backend: the method changes mid-run on the cpu backend only (make the Sim with method %q)", st.Method, name, st.Method)
 	}
 	old, ok := s.be.(checkpointBackend)
 	if !ok {

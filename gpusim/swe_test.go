@@ -287,8 +287,9 @@ func TestSWEWorkersBitIdentical(t *testing.T) {
 }
 
 // TestSWEMethodChange: the method changes mid-run both ways with the liquid and its flow
-// carried over (the volume exact, the flow still running the same way), and a device
-// backend refuses the SWE with a message naming the cpu backend.
+// carried over (the volume exact, the flow still running the same way); a device backend
+// runs the SWE but refuses to change the method mid-run, with a message naming the cpu
+// backend.
 func TestSWEMethodChange(t *testing.T) {
 	sim, _ := damBreak(t, MethodPipes, 200, 0.001, 0.005, 0, 0.1, 0.05, 2)
 	for _, m := range []Method{MethodSWE, MethodPipes, MethodSWE} {
@@ -319,8 +320,13 @@ func TestSWEMethodChange(t *testing.T) {
 	st := DefaultSettings()
 	st.Method, st.Backend = MethodSWE, "host-kernels"
 	RegisterHostKernelBackends()
-	if _, err := New(flatScene(t, 10, 10, 0.001), st); err == nil || !strings.Contains(err.Error(), "cpu backend only") {
-		t.Errorf("the SWE on a device backend: %v", err)
+	dev, err := New(flatScene(t, 10, 10, 0.001), st)
+	if err != nil {
+		t.Fatalf("the SWE on a device backend: %v", err)
+	}
+	st.Method = MethodPipes
+	if err := dev.Set(st); err == nil || !strings.Contains(err.Error(), "cpu backend only") {
+		t.Errorf("a method change on a device backend: %v", err)
 	}
 }
 

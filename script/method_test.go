@@ -10,7 +10,7 @@ import (
 // TestMethodFromScript: vp.sim{ method = "swe" } runs the shallow water equations (with
 // substeps) and sim:info() says so; sim:set{ method = ... } changes it mid-run with the
 // liquid kept; Options.Method (--method) overrides both; bad values are errors naming
-// the field, and the SWE on the cuda backend an error naming the cpu one.
+// the field.
 func TestMethodFromScript(t *testing.T) {
 	src := `local sim = vp.sim{ size = {0.04, 0.01}, height = 0.02, dx = 0.001, workers = 1, method = "swe" }
 sim:fill{ at = {0.005, 0.005, 0.0005}, level = 0.004 }
@@ -50,8 +50,4 @@ sim:at(0.05, function() sim:set{ method = "pipes" }; print(sim:info().method) en
 
 	_, err := LoadSource("b.lua", []byte(`local sim = vp.sim{ size = {0.01, 0.01}, height = 0.01, dx = 0.001, method = "sph" }`+"\n"), opts(nil))
 	wantError(t, err, "b.lua", 1, "vp.sim", "method", "pipes", "swe")
-	_, err = LoadSource("c.lua", []byte(`local sim = vp.sim{ size = {0.01, 0.01}, height = 0.01, dx = 0.001, method = "swe", backend = "cuda" }`+"\n"), opts(nil))
-	if err == nil || !strings.Contains(err.Error(), "cpu") {
-		t.Errorf("swe on cuda: %v", err)
-	}
 }

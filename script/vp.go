@@ -125,12 +125,9 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 			c.fail("backend = \"cuda\": %v", err)
 		}
 	}
-	if backend == "cuda" && st.Solver.Method == gpusim.MethodSWE {
-		c.fail("method = \"swe\" runs on the cpu backend only: use backend = \"cpu\" or \"auto\", or method = \"pipes\" on cuda")
-	}
-	if backend == "auto" { // cuda when this build has it and a GPU is usable (and the method runs there)
+	if backend == "auto" { // cuda when this build has it and a GPU is usable
 		backend = "cpu"
-		if _, err := gpusim.CUDAAvailable(); err == nil && st.Solver.Method == gpusim.MethodPipes {
+		if _, err := gpusim.CUDAAvailable(); err == nil {
 			backend = "cuda"
 		}
 	}

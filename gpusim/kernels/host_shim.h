@@ -25,11 +25,19 @@ struct vp_dim3 {
 };
 static vp_dim3 blockIdx, threadIdx, blockDim = {1, 1, 1}, gridDim = {1, 1, 1};
 
-// Threads run one at a time, so an atomic add is a plain add.
+// Threads run one at a time, so an atomic add is a plain add,
 static inline int atomicAdd(int *p, int v)
 {
 	int old = *p;
 	*p = old + v;
+	return old;
+}
+
+// and so is an atomic max.
+static inline unsigned atomicMax(unsigned *p, unsigned v)
+{
+	unsigned old = *p;
+	if (v > old) *p = v;
 	return old;
 }
 

@@ -7,13 +7,23 @@
 // This package is pure Go and builds everywhere; only gpusim's cuda build loads the PTX.
 package kernels
 
-import _ "embed" // for PTX
+import "embed"
 
 // PTX is vpbench.cu compiled for compute capability 7.0 (nvcc 11.8, -fmad=false); the
 // driver compiles it for the device at hand (any GPU from Volta on).
 //
 //go:embed vpbench.ptx
 var PTX string
+
+// Source holds the kernels' source: vpbench.cu and the headers it is compiled with.
+// Nothing reads it at run time. It is here for the Go build cache, which hashes a cgo
+// package's own files but not a C++ file it includes from elsewhere: internal/hostkernels
+// compiles vpbench.cu from this directory, and through its import of this package, whose
+// content this makes change with the source, an edited kernel rebuilds it (without it, a
+// warm cache ran the host tests on the old kernels).
+//
+//go:embed vpbench.cu vp_args.h host_shim.h
+var Source embed.FS
 
 // Arch is the virtual architecture the PTX targets.
 const Arch = "compute_70"
@@ -35,6 +45,11 @@ const (
 	ExtClear
 	CapSmooth
 	CapHead
+	CSROutflow // the outflow kernel of the SWE's substeps (raw fluxes from SWEFlux)
+	SWEColumns
+	SWESides
+	SWEFlux
+	SWEFromFluxes
 	NumKernels
 )
 
@@ -44,15 +59,19 @@ var Names = [NumKernels]string{
 	"vp_dense_flux_outflow", "vp_dense_inflow", "vp_dense_final_height",
 	"vp_emit", "vp_ext_raw", "vp_ext_final", "vp_ext_clear",
 	"vp_cap_smooth", "vp_cap_head",
+	"vp_csr_outflow", "vp_swe_columns", "vp_swe_sides", "vp_swe_flux", "vp_swe_from_fluxes",
 }
 
-// Args tells which argument block kernel k takes: a *StepArgs, *EmitArgs or *ExtArgs.
+// Args tells which argument block kernel k takes: a *StepArgs, *EmitArgs, *ExtArgs or
+// *SWEArgs.
 func (k ID) Args() string {
 	switch k {
 	case Emit:
 		return "EmitArgs"
 	case ExtRaw, ExtFinal, ExtClear:
 		return "ExtArgs"
+	case SWEColumns, SWESides, SWEFlux, SWEFromFluxes:
+		return "SWEArgs"
 	}
 	return "StepArgs"
 }
@@ -109,4 +128,19 @@ type ExtArgs struct {
 	Zeta, Accel, Visc3, Dxf  float32
 	Film, Mode, NPass, NAxis int32
 	Step                     int32
+}
+
+// SWEArgs mirrors VPSwe.
+type SWEArgs struct {
+	H, Hd, Base                     uint64
+	F, Raw, D                       uint64
+	Q, Us, Cuv, Sides               uint64
+	AdjStart, AdjPipe, AdjOther     uint64
+	PipeA, PipeB                    uint64
+	Side8, Regular, Axis            uint64
+	Speed, Halt                     uint64
+	Invdx, G, DtDx, GDtDx, Vmax     float32
+	Zeta, Dxf, Visc3, Wet, DryDepth float32
+	N, Np, Ext, Step                int32
+	WantSpeed                       int32
 }

@@ -79,4 +79,24 @@ typedef struct VPExt {
 	int step;
 } VPExt;
 
+// VPSwe: the shallow water equations' kernels (gpusim/swe.go; docs/solver.md, "The
+// shallow water equations"). Column arrays interleaved by axis as sweState's: q, us, cuv
+// 2 per column (x, y), sides 4 per column.
+typedef struct VPSwe {
+	const float *h, *hd, *base;  // heights, driving heights (h, or h + X), floors
+	float *f, *raw, *d;          // per pipe: final flux (the state), raw flux, face depth
+	float *q, *us, *cuv, *sides; // per column (swe.go's sweState)
+	const int *adjStart, *adjPipe, *adjOther;
+	const int *pipeA, *pipeB;    // per pipe: its ends
+	const unsigned char *side8;  // per adjacency entry: the side its pipe leaves by
+	const unsigned char *regular; // per column: the four pipes -y, -x, +x, +y (regularColumns)
+	const unsigned char *axis;   // per pipe: 0 along x, 1 along y
+	unsigned int *speed;         // the fastest wave, m/s, as its float's bits (atomicMax)
+	const int *halt;             // see vp_halted
+	float invdx, g, dtDx, gDtDx, vmax; // sweState's substep constants
+	float zeta, dxf, visc3, wet, dryDepth; // the substep's element.Params
+	int n, np, ext, step;
+	int wantSpeed;               // vp_swe_columns: also the fastest wave (a step's first substep)
+} VPSwe;
+
 #endif

@@ -587,3 +587,206 @@ VP_KERNEL vp_cap_head(const VPStep a)
 	float lim = -0.5f * d;
 	a.hd[i] = hi + (x > lim ? x : lim);
 }
+
+// ---- the shallow water equations (swe.go) ----------------------------------------
+// The general layout's columns and pipes with a velocity per pipe (kept as f / (dx d),
+// d the face depth its flux was made with). Per substep: vp_swe_columns (and, on a
+// step's first substep, the fastest wave, which the host reads back to cut the step into
+// substeps), vp_swe_sides, vp_swe_flux (the raw fluxes and face depths, one thread a
+// pipe), then the general layout's outflow (vp_csr_outflow), inflow and final + height
+// kernels with the substep's parameters. Operation for operation swe.go's sweColumns,
+// sweSides and sweFlux, regular-column paths included (they differ from the general
+// loops in the sign of a zero only, but the bits must be the CPU's).
+
+// vp_swe_min_depth: sweMinDepth, float32(1e-7).
+#define VP_SWE_MIN_DEPTH 1e-7f
+
+// vp_face_velocity: faceVelocity, the velocity of a face that carries flux f through
+// depth d (0 where it has none).
+__device__ __forceinline__ float vp_face_velocity(float f, float d, float invdx)
+{
+	return d > 0 ? f * invdx / d : 0.0f;
+}
+
+__device__ __forceinline__ unsigned vp_float_bits(float x)
+{
+#ifdef VP_HOST
+	unsigned u;
+	memcpy(&u, &x, sizeof u);
+	return u;
+#else
+	return __float_as_uint(x);
+#endif
+}
+
+// vp_swe_columns: sweColumns for column i: the discharges q, the upwind velocities us of
+// the momentum they carry and the depth-averaged velocities cuv; with wantSpeed, the
+// column's fastest wave into *speed (a max over the bits of floats >= 0: the same value
+// in any order, as the CPU's max over its workers' maxima). The fastest wave is
+// sqrt(2 g d) plus the fastest of the column's face velocities.
+VP_KERNEL vp_swe_columns(const VPSwe a)
+{
+	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
+	if (i >= a.n) return;
+	const float *f = a.f, *dd = a.d;
+	float invdx = a.invdx;
+	float fW = 0, fE = 0, fS = 0, fN = 0, dW = 0, dE = 0, dS = 0, dN = 0;
+	int e = a.adjStart[i];
+	if (a.regular[i]) {
+		int pS = a.adjPipe[e], pW = a.adjPipe[e + 1], pE = a.adjPipe[e + 2], pN = a.adjPipe[e + 3];
+		fS = f[pS]; fW = f[pW]; fE = f[pE]; fN = f[pN];
+		dS = dd[pS]; dW = dd[pW]; dE = dd[pE]; dN = dd[pN];
+	} else {
+		for (int k = e; k < a.adjStart[i + 1]; k++) {
+			int p = a.adjPipe[k];
+			switch (a.side8[k]) {
+			case 0: fW = fW + f[p]; dW = dW + dd[p]; break;
+			case 1: fE = fE + f[p]; dE = dE + dd[p]; break;
+			case 2: fS = fS + f[p]; dS = dS + dd[p]; break;
+			default: fN = fN + f[p]; dN = dN + dd[p]; break;
+			}
+		}
+	}
+	float uW = vp_face_velocity(fW, dW, invdx), uE = vp_face_velocity(fE, dE, invdx);
+	float uS = vp_face_velocity(fS, dS, invdx), uN = vp_face_velocity(fN, dN, invdx);
+	float qx = (0.5f * invdx) * (fW + fE), qy = (0.5f * invdx) * (fS + fN);
+	a.q[2 * i] = qx;
+	a.q[2 * i + 1] = qy;
+	a.us[2 * i] = vp_upwind(-qx, uE, uW);
+	a.us[2 * i + 1] = vp_upwind(-qy, uN, uS);
+	float d = a.h[i] - a.base[i];
+	if (d < VP_SWE_MIN_DEPTH) {
+		a.cuv[2 * i] = 0;
+		a.cuv[2 * i + 1] = 0;
+		return;
+	}
+	float u = 0.5f * (uW + uE), v = 0.5f * (uS + uN);
+	a.cuv[2 * i] = u;
+	a.cuv[2 * i + 1] = v;
+	if (a.wantSpeed) {
+		// The fastest of its faces (swe.go: at a front the mean is half the speed the
+		// liquid crosses cells at); all >= 0, so the max in any order is the same.
+		float fast = fabsf(uW), x;
+		x = fabsf(uE); if (x > fast) fast = x;
+		x = fabsf(uS); if (x > fast) fast = x;
+		x = fabsf(uN); if (x > fast) fast = x;
+		float w = (float)sqrt((double)((2.0f * a.g) * d)) + fast;
+		atomicMax(a.speed, vp_float_bits(w)); // w >= 0: its bits order as the floats
+	}
+}
+
+// vp_swe_sides: sweSides for column i: the mean along-velocity of the wet neighbours on
+// each side, the column's own where it has none.
+VP_KERNEL vp_swe_sides(const VPSwe a)
+{
+	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
+	if (i >= a.n) return;
+	const float *h = a.h, *base = a.base, *cuv = a.cuv;
+	float *sd = a.sides + 4 * i;
+	int e = a.adjStart[i];
+	float u = cuv[2 * i], v = cuv[2 * i + 1];
+	if (a.regular[i]) {
+		int oS = a.adjOther[e], oW = a.adjOther[e + 1], oE = a.adjOther[e + 2], oN = a.adjOther[e + 3];
+		float sS = u, sN = u, sW = v, sE = v;
+		if (h[oS] - base[oS] >= VP_SWE_MIN_DEPTH) sS = cuv[2 * oS];
+		if (h[oN] - base[oN] >= VP_SWE_MIN_DEPTH) sN = cuv[2 * oN];
+		if (h[oW] - base[oW] >= VP_SWE_MIN_DEPTH) sW = cuv[2 * oW + 1];
+		if (h[oE] - base[oE] >= VP_SWE_MIN_DEPTH) sE = cuv[2 * oE + 1];
+		sd[0] = sS;
+		sd[1] = sN;
+		sd[2] = sW;
+		sd[3] = sE;
+		return;
+	}
+	float sum[4] = {0, 0, 0, 0}, cnt[4] = {0, 0, 0, 0}; // -y, +y (their cu), -x, +x (their cv)
+	for (int k = e; k < a.adjStart[i + 1]; k++) {
+		int o = a.adjOther[k];
+		if (h[o] - base[o] < VP_SWE_MIN_DEPTH) continue; // a dry neighbour
+		switch (a.side8[k]) {
+		case 0: sum[2] = sum[2] + cuv[2 * o + 1]; cnt[2] = cnt[2] + 1; break;
+		case 1: sum[3] = sum[3] + cuv[2 * o + 1]; cnt[3] = cnt[3] + 1; break;
+		case 2: sum[0] = sum[0] + cuv[2 * o]; cnt[0] = cnt[0] + 1; break;
+		default: sum[1] = sum[1] + cuv[2 * o]; cnt[1] = cnt[1] + 1; break;
+		}
+	}
+	float own[4] = {u, u, v, v};
+	for (int k = 0; k < 4; k++) {
+		if (cnt[k] > 0) own[k] = sum[k] / cnt[k];
+		sd[k] = own[k];
+	}
+}
+
+// vp_swe_flux: sweFlux for pipe j: the advected, accelerated, damped and viscous velocity,
+// clamped, and from it the raw flux u dx D (into raw: the final kernel scales it into f)
+// and the face depth D. Reads f[j] and d[j] (the last substep's) and writes raw[j] and
+// d[j]: its own pipe only.
+VP_KERNEL vp_swe_flux(const VPSwe a)
+{
+	int j = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+	if (a.ext && vp_halted(a.halt, a.step)) return;
+	if (j >= a.np) return;
+	const float *h = a.h, *base = a.base, *q = a.q, *us = a.us, *cuv = a.cuv, *sd = a.sides;
+	int pa = a.pipeA[j], pb = a.pipeB[j];
+	int ax = a.axis[j];
+	int xa = 2 * pa + ax, xb = 2 * pb + ax;
+	float u0 = vp_face_velocity(a.f[j], a.d[j], a.invdx);
+	float da = h[pa] - base[pa], db = h[pb] - base[pb];
+	float ua = u0;
+	float hm = 0.5f * (da + db);
+	if (hm > VP_SWE_MIN_DEPTH) {
+		float qa = q[xa], qb = q[xb];
+		float adv = (qb * us[xb] - qa * us[xa]) - u0 * (qb - qa);
+		float t = a.dtDx * adv;
+		ua = u0 - t / hm;
+	}
+	float vt = 0.5f * (cuv[2 * pa + 1 - ax] + cuv[2 * pb + 1 - ax]);
+	int sa = 4 * pa + 2 * ax, sb = 4 * pb + 2 * ax;
+	float nb = vp_upwind(vt, 0.5f * (sd[sa] + sd[sb]), 0.5f * (sd[sa + 1] + sd[sb + 1]));
+	float w = fabsf(vt) * a.dtDx;
+	if (w > 1) w = 1;
+	float ut = ua + w * (nb - ua);
+
+	float dh = a.hd[pa] - a.hd[pb];
+	float t1 = a.zeta * ut;
+	float un = t1 + a.gDtDx * dh;
+	if (a.wet > 0) un = vp_wetting(a.wet, a.dryDepth, un, t1, a.gDtDx, dh, da, db);
+	float d = vp_upwind(un, da, db);
+	if (a.visc3 > 0) {
+		float d2 = d * d;
+		un = un * (d2 / (d2 + a.visc3));
+	}
+	float vmax = a.vmax;
+	if (fabsf(un) > vmax) un = un < -vmax ? -vmax : (un > vmax ? vmax : un);
+	if (d == 0) un = 0;
+	a.d[j] = d;
+	a.raw[j] = vp_flush((un * a.dxf) * d);
+}
+
+// vp_swe_from_fluxes: sweState.fromFluxes for pipe j: the face depth of the column its
+// flux comes from (after fluxes are set from outside).
+VP_KERNEL vp_swe_from_fluxes(const VPSwe a)
+{
+	int j = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+	if (j >= a.np) return;
+	int pa = a.pipeA[j], pb = a.pipeB[j];
+	float d = vp_upwind(a.f[j], a.h[pa] - a.base[pa], a.h[pb] - a.base[pb]);
+	a.d[j] = d > 0 ? d : 0.0f; // Go's max(d, 0): +0 for either zero
+}
+
+// vp_csr_outflow: vp_csr_flux_outflow with the raw fluxes already made (by vp_swe_flux):
+// per column, the sums of its pipes' raw outflows and inflows, K, and S's marks.
+VP_KERNEL vp_csr_outflow(const VPStep a)
+{
+	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
+	if (i >= a.n) return;
+	float out2 = 0, in2 = 0;
+	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
+		float u = a.raw[a.adjPipe[e]] * a.adjSign[e], ab = fabsf(u);
+		out2 = out2 + (u + ab);
+		in2 = in2 + (u - ab);
+	}
+	vp_scale_prep(a, i, out2, in2);
+}

@@ -78,7 +78,7 @@ const (
 const argsMax = 320
 
 func init() {
-	for which := range 3 {
+	for which := range 4 {
 		if size := Layout(which)[0]; size > argsMax {
 			panic(fmt.Sprintf("hostkernels: argument block %d is %d bytes, more than argsMax", which, size))
 		}
@@ -203,6 +203,8 @@ func argsSize(k kernels.ID) int {
 		return int(unsafe.Sizeof(kernels.EmitArgs{}))
 	case "ExtArgs":
 		return int(unsafe.Sizeof(kernels.ExtArgs{}))
+	case "SWEArgs":
+		return int(unsafe.Sizeof(kernels.SWEArgs{}))
 	}
 	return int(unsafe.Sizeof(kernels.StepArgs{}))
 }
@@ -245,7 +247,7 @@ func boolInt(b bool) C.int {
 	return 0
 }
 
-// Layout returns the C size of argument block which (0 VPStep, 1 VPEmit, 2 VPExt) and
+// Layout returns the C size of argument block which (0 VPStep, 1 VPEmit, 2 VPExt, 3 VPSwe) and
 // the offsets of six of its fields, for the test that kernels' Go mirrors agree.
 func Layout(which int) [7]uintptr {
 	var l [7]uintptr

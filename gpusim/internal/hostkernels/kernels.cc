@@ -24,6 +24,11 @@ void vp_host_launch(int id, const void *args, int n, int reverse)
 	case 9: vp_host_run(vp_ext_clear, args, n, reverse); break;
 	case 10: vp_host_run(vp_cap_smooth, args, n, reverse); break;
 	case 11: vp_host_run(vp_cap_head, args, n, reverse); break;
+	case 12: vp_host_run(vp_csr_outflow, args, n, reverse); break;
+	case 13: vp_host_run(vp_swe_columns, args, n, reverse); break;
+	case 14: vp_host_run(vp_swe_sides, args, n, reverse); break;
+	case 15: vp_host_run(vp_swe_flux, args, n, reverse); break;
+	case 16: vp_host_run(vp_swe_from_fluxes, args, n, reverse); break;
 	default: abort();
 	}
 }
@@ -34,7 +39,7 @@ void vp_host_upload(uint64_t dst, const void *src, size_t n) { memcpy((void *)(u
 void vp_host_download(void *dst, uint64_t src, size_t n) { memcpy(dst, (const void *)(uintptr_t)src, n); }
 void vp_host_zero(uint64_t dst, size_t n) { memset((void *)(uintptr_t)dst, 0, n); }
 
-// vp_host_layout returns the size of argument block which (0 VPStep, 1 VPEmit, 2 VPExt)
+// vp_host_layout returns the size of argument block which (0 VPStep, 1 VPEmit, 2 VPExt, 3 VPSwe)
 // and the offsets of a few fields, for the test that the Go mirrors agree.
 size_t vp_host_layout(int which, int field)
 {
@@ -60,6 +65,13 @@ size_t vp_host_layout(int which, int field)
 	case 24: return offsetof(VPExt, nAxis);
 	case 25: return offsetof(VPExt, halt);
 	case 26: return offsetof(VPExt, step);
+	case 30: return sizeof(VPSwe);
+	case 31: return offsetof(VPSwe, halt);
+	case 32: return offsetof(VPSwe, invdx);
+	case 33: return offsetof(VPSwe, dryDepth);
+	case 34: return offsetof(VPSwe, n);
+	case 35: return offsetof(VPSwe, step);
+	case 36: return offsetof(VPSwe, wantSpeed);
 	}
 	return (size_t)-1;
 }
