@@ -95,6 +95,9 @@ func TestSweepJobsSameResults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the binary")
 	}
+	if raceEnabled {
+		t.Skip("under -race: subprocesses of a built vpbench (race_on_test.go); the plain pass runs it")
+	}
 	study := writeSweepStudy(t, deterministicStudy)
 	dir := filepath.Dir(study)
 	var tables []string
@@ -148,6 +151,9 @@ func TestSweepJobsSameResults(t *testing.T) {
 func TestSweepResumeAfterKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the binary")
+	}
+	if raceEnabled {
+		t.Skip("under -race: subprocesses of a built vpbench (race_on_test.go); the plain pass runs it")
 	}
 	study := writeSweepStudy(t, strings.Replace(deterministicStudy, "[params]\n", "[params]\nbusy = 1000000\n", 1))
 	dir := filepath.Dir(study)
@@ -410,6 +416,9 @@ func freePort(t *testing.T) int {
 func TestSweepSlurm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starts Slurm")
+	}
+	if raceEnabled {
+		t.Skip("under -race: Slurm runs subprocesses of a built vpbench (race_on_test.go); the plain pass runs it")
 	}
 	// skip says why Slurm cannot be had here; with VPBENCH_REQUIRE_SLURM set it fails.
 	skip := func(format string, a ...any) {
