@@ -141,32 +141,9 @@ func TestCUDAPipelinedMatchesCPU(t *testing.T) {
 func BenchmarkCUDASWEStep(b *testing.B) {
 	for _, m := range []Method{MethodPipes, MethodSWE} {
 		b.Run(m.String(), func(b *testing.B) {
-			c := flatScene(b, 200, 200, 0.0005)
 			st := sweSettings(m, 0.003, 1)
 			st.Backend = "cuda"
-			sim := newSimWith(b, c, st, backendOptions{general: true})
-			h := sim.Heights(nil)
-			for y := range c.Ny {
-				for x := range c.Nx / 2 {
-					lo, _ := c.Cell(x, y)
-					h[lo] = c.Base[lo] + 0.005
-				}
-			}
-			if err := sim.SetHeights(h); err != nil {
-				b.Fatal(err)
-			}
-			sim.Step(33)
-			sub0 := sim.Stats().Substeps
-			b.ResetTimer()
-			for done := 0; done < b.N; done += 20 {
-				sim.Step(min(20, b.N-done))
-			}
-			b.StopTimer()
-			ms := float64(b.Elapsed().Nanoseconds()) / 1e6 / float64(b.N)
-			b.ReportMetric(ms, "ms/step")
-			if sub := sim.Stats().Substeps - sub0; sub > 0 {
-				b.ReportMetric(float64(sub)/float64(b.N), "substeps/step")
-			}
+			benchDamBreak(b, st, true, 20)
 		})
 	}
 }

@@ -617,21 +617,27 @@ func (d *deviceBackend) queueFrame() {
 	d.readBack()
 }
 
-// launchSteps queues the frame's steps from step `from` on, after rebuilding the passages
-// if a full flag flipped.
-func (d *deviceBackend) launchSteps(from int) {
-	f := &d.frame
-	rt := d.rt
-	ext := d.extOn && d.entries > 0
+// rebuildIfFlipped rebuilds the passages when a full flag flipped since the last rebuild
+// (from the pending stage's read-back, or from the heights when they were set from
+// outside) and tells whether extended pipes are open.
+func (d *deviceBackend) rebuildIfFlipped() (ext bool) {
 	if d.extOn && d.ext.changed() {
 		st := d.pending
 		if d.ext.dirty { // heights set from outside, or the mode changed
 			st = nil
 		}
 		d.rebuildExt(st)
-		ext = d.entries > 0
 	}
 	d.pending = nil
+	return d.extOn && d.entries > 0
+}
+
+// launchSteps queues the frame's steps from step `from` on, after rebuilding the passages
+// if a full flag flipped.
+func (d *deviceBackend) launchSteps(from int) {
+	f := &d.frame
+	rt := d.rt
+	ext := d.rebuildIfFlipped()
 	t := f.t0
 	for range from {
 		t += d.p.dt // as the CPU backend advances its clock, one addition a step
@@ -769,16 +775,7 @@ func (d *deviceBackend) sweMeasure(st *stage) {
 // 0's column kernel is sweMeasure's.
 func (d *deviceBackend) sweLaunch(from int, t float64, first bool) {
 	rt := d.rt
-	ext := d.extOn && d.entries > 0
-	if d.extOn && d.ext.changed() {
-		st := d.pending
-		if d.ext.dirty { // heights set from outside, or the mode changed
-			st = nil
-		}
-		d.rebuildExt(st)
-		ext = d.entries > 0
-	}
-	d.pending = nil
+	ext := d.rebuildIfFlipped()
 	m := d.swe.subM
 	sa, xa, wa, ea := unsafe.Pointer(d.sa), unsafe.Pointer(d.xa), unsafe.Pointer(d.wa), unsafe.Pointer(d.ea)
 	for k := from; k < m; k++ {

@@ -83,24 +83,15 @@ func runPlanar(o Options, m gpusim.Method) Outcome {
 	oc := Outcome{Setup: fmt.Sprintf("A channel %g mm long and %d cells of %g mm wide, flat, a wall at x = 0; nu = %g m^2/s, "+
 		"the film cross-section, the similarity profile of area A = %.3g m^2 at t0 = %.1f s (front %g mm, %.2f mm deep at "+
 		"the wall), run to t1 = %.0f s.", planarLength*1e3, channelCells, dx*1e3, currentNu, p.A, t0, planarX0*1e3, hmax*1e3, t1)}
-	c, err := heightfield(nx, channelCells, dx, 0.02, func(x, y float64) float64 { return 0 })
-	if err != nil {
-		oc.Err = err
-		return oc
-	}
-	sim, err := newSim(c, currentSettings(o, m))
+	xs := cellXs(nx, dx)
+	sim, c, err := startCurrent(nx, channelCells, dx, 0.02, flatBed, currentSettings(o, m), func(_ *terrain.Columns, i int) float64 {
+		return cellAverage(xs[i%nx], dx, func(x float64) float64 { return p.Depth(x, t0) })
+	})
 	if err != nil {
 		oc.Err = err
 		return oc
 	}
 	defer sim.Close()
-	xs := cellXs(nx, dx)
-	if err := setDepths(sim, c, func(i int) float64 {
-		return cellAverage(xs[i%nx], dx, func(x float64) float64 { return p.Depth(x, t0) })
-	}); err != nil {
-		oc.Err = err
-		return oc
-	}
 	var snap gpusim.Snapshot
 	var d []float64
 	front := func() float64 {
@@ -114,6 +105,29 @@ func runPlanar(o Options, m gpusim.Method) Outcome {
 	oc.Notes = append(oc.Notes, "The front's error is relative to the distance the analytic front advanced from t0 to t1.")
 	oc.Plot = frontPlot("Planar viscous current ("+m.String()+")", "front x (mm)", ts, fs, func(t float64) float64 { return p.FrontAt(thr, t) })
 	return oc
+}
+
+// flatBed is a level floor.
+func flatBed(x, y float64) float64 { return 0 }
+
+// startCurrent makes a current's solver on an nx x ny heightfield of cells dx with the
+// bed and top given, and sets each column's depth to depth(columns, i); on an error the
+// solver is closed.
+func startCurrent(nx, ny int, dx, top float64, bed func(x, y float64) float64, st gpusim.Settings,
+	depth func(c *terrain.Columns, i int) float64) (*gpusim.Sim, *terrain.Columns, error) {
+	c, err := heightfield(nx, ny, dx, top, bed)
+	if err != nil {
+		return nil, nil, err
+	}
+	sim, err := newSim(c, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := setDepths(sim, c, func(i int) float64 { return depth(c, i) }); err != nil {
+		sim.Close()
+		return nil, nil, err
+	}
+	return sim, c, nil
 }
 
 // cellAverage is the mean of f over the cell [x - dx/2, x + dx/2] (16 points), so that
@@ -140,18 +154,7 @@ func runAxisym(o Options, m gpusim.Method) Outcome {
 		"axis at the corner (the walls are its planes of symmetry); nu = %g m^2/s, the film cross-section, the similarity "+
 		"profile of volume V = %.3g m^3 (whole current) at t0 = %.1f s (radius %g mm, %.2f mm deep on the axis), run to "+
 		"t1 = %.0f s.", axiSize*1e3, n, n, dx*1e3, currentNu, a.V, t0, axiR0*1e3, hmax*1e3, t1)}
-	c, err := heightfield(n, n, dx, 0.02, func(x, y float64) float64 { return 0 })
-	if err != nil {
-		oc.Err = err
-		return oc
-	}
-	sim, err := newSim(c, currentSettings(o, m))
-	if err != nil {
-		oc.Err = err
-		return oc
-	}
-	defer sim.Close()
-	if err := setDepths(sim, c, func(i int) float64 {
+	sim, c, err := startCurrent(n, n, dx, 0.02, flatBed, currentSettings(o, m), func(c *terrain.Columns, i int) float64 {
 		x, y := c.CellCentre(i%n, i/n)
 		const k = 4
 		var s float64
@@ -162,10 +165,12 @@ func runAxisym(o Options, m gpusim.Method) Outcome {
 			}
 		}
 		return s / (k * k)
-	}); err != nil {
+	})
+	if err != nil {
 		oc.Err = err
 		return oc
 	}
+	defer sim.Close()
 	var snap gpusim.Snapshot
 	var d []float64
 	// The front along the axes (both rows next to them) and along the diagonal, averaged.
@@ -221,24 +226,16 @@ func runSlope(o Options, m gpusim.Method) Outcome {
 		"of area A = %.3g m^2 at t0 = %.1f s (front %g mm down the slope, %.2f mm deep there), run to t1 = %.0f s.",
 		slopeLength*1e3, channelCells, dx*1e3, 1/slopeS, math.Atan(slopeS)*180/math.Pi, currentNu, s.A, t0, slopeX0*1e3,
 		hmax*1e3, t1)}
-	c, err := heightfield(nx, channelCells, dx, 0.05, func(x, y float64) float64 { return slopeS * (slopeLength - x) })
-	if err != nil {
-		oc.Err = err
-		return oc
-	}
-	sim, err := newSim(c, currentSettings(o, m))
+	xs := cellXs(nx, dx)
+	bed := func(x, y float64) float64 { return slopeS * (slopeLength - x) }
+	sim, c, err := startCurrent(nx, channelCells, dx, 0.05, bed, currentSettings(o, m), func(_ *terrain.Columns, i int) float64 {
+		return cellAverage(xs[i%nx], dx, func(x float64) float64 { return s.Depth(x, t0) })
+	})
 	if err != nil {
 		oc.Err = err
 		return oc
 	}
 	defer sim.Close()
-	xs := cellXs(nx, dx)
-	if err := setDepths(sim, c, func(i int) float64 {
-		return cellAverage(xs[i%nx], dx, func(x float64) float64 { return s.Depth(x, t0) })
-	}); err != nil {
-		oc.Err = err
-		return oc
-	}
 	var snap gpusim.Snapshot
 	var d []float64
 	// The front is a shock: measured where the depth falls through half the analytic
