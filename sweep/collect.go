@@ -38,6 +38,8 @@ type Row struct {
 	Outputs map[string]float64
 	WallS   float64
 	Host    string
+	// Pictures are the task's pictures, relative to the folder (Result.Pictures).
+	Pictures []string
 }
 
 // StatusMissing is a task with no result.
@@ -68,6 +70,7 @@ func Collect(dir Folder) (*Table, error) {
 		row := Row{Task: t, Status: StatusMissing}
 		if r, ok := byIndex[t.Index]; ok {
 			row.Status, row.Error, row.Outputs, row.WallS, row.Host = r.Status, r.Error, r.Outputs, r.WallS, r.Host
+			row.Pictures = r.Pictures
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
@@ -311,6 +314,23 @@ func (t *Table) writeSummary(w io.Writer, dir Folder, plots []string) error {
 				fmt.Fprintf(w, "- task %d (%s): missing: no result in %s (not run yet, running, or cut off: `vpbench sweep run` or a resubmission runs it)\n",
 					r.Task.Index, label(m, r.Task), filepath.Join("tasks", filepath.Base(dir.ResultPath(r.Task.Index))))
 			}
+		}
+	}
+	pictures := false
+	for _, r := range t.Rows {
+		pictures = pictures || len(r.Pictures) > 0
+	}
+	if pictures {
+		fmt.Fprintf(w, "\n## Pictures\n\n")
+		for _, r := range t.Rows {
+			if len(r.Pictures) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "task %d (%s):\n\n", r.Task.Index, label(m, r.Task))
+			for _, p := range r.Pictures {
+				fmt.Fprintf(w, "![task %d, %s](%s)\n", r.Task.Index, strings.TrimSuffix(filepath.Base(p), ".png"), filepath.ToSlash(p))
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	if len(plots) > 0 {

@@ -45,10 +45,12 @@ type Result struct {
 	Outputs  map[string]float64 `json:"outputs,omitempty"`
 	Reported map[string]float64 `json:"reported,omitempty"`
 	// Report is the run's whole `vpbench run --json` report.
-	Report   json.RawMessage `json:"report,omitempty"`
-	WallS    float64         `json:"wall_s"`
-	Host     string          `json:"host,omitempty"`
-	Finished string          `json:"finished,omitempty"`
+	Report json.RawMessage `json:"report,omitempty"`
+	// Pictures are the task's pictures (Study.Pictures), relative to the study's folder.
+	Pictures []string `json:"pictures,omitempty"`
+	WallS    float64  `json:"wall_s"`
+	Host     string   `json:"host,omitempty"`
+	Finished string   `json:"finished,omitempty"`
 }
 
 // Manifest is OUT/plan.json: what collect needs to know of the study without the study
@@ -109,6 +111,13 @@ type Folder string
 // ResultPath is the result file of task i.
 func (f Folder) ResultPath(i int) string {
 	return filepath.Join(string(f), "tasks", fmt.Sprintf("task-%06d.json", i))
+}
+
+// PicturePath is task i's picture at simulated time t, and rel that path relative to
+// the folder.
+func (f Folder) PicturePath(i int, t float64) (path, rel string) {
+	rel = filepath.Join("pictures", fmt.Sprintf("task-%06d-t%g.png", i, t))
+	return filepath.Join(string(f), rel), rel
 }
 
 // LogPath is the log of local task i.

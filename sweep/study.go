@@ -47,6 +47,10 @@ type Study struct {
 	// TaskTimeout is the wall seconds a task may run before it is stopped and booked as
 	// failed (0: no limit).
 	TaskTimeout float64
+	// Pictures are the simulated times, ascending, at which each task draws the preview's
+	// picture of its scene (the first frame at or after each), PictureSize its pixels.
+	Pictures    []float64
+	PictureSize [2]int
 	// Params are every parameter in the file's order: swept ones (more than one value)
 	// and fixed ones.
 	Params []Param
@@ -128,7 +132,8 @@ type rawStudy struct {
 	Outputs     []string       `toml:"outputs"`
 	TaskTimeout float64        `toml:"task_timeout"`
 	Params      map[string]any `toml:"params"`
-	Pictures    any            `toml:"pictures"`
+	Pictures    []float64      `toml:"pictures"`
+	PictureSize []int          `toml:"picture_size"`
 	Slurm       SlurmOptions   `toml:"slurm"`
 	K8s         K8sOptions     `toml:"kubernetes"`
 }
@@ -199,9 +204,6 @@ func Parse(path string, data []byte) (*Study, error) {
 		return nil, decodeError(path, err)
 	}
 	s.lines = lines
-	if raw.Pictures != nil {
-		return nil, s.errf("pictures", "pictures are not taken by sweeps yet: run `vpbench render --at T --param name=value` for the tasks you want to see (docs/sweeps.md)")
-	}
 	if err := s.scenario(raw.Scenario); err != nil {
 		return nil, err
 	}
@@ -212,6 +214,9 @@ func Parse(path string, data []byte) (*Study, error) {
 		return nil, s.errf("until", "until is %v: it must be a number of simulated seconds > 0", raw.Until)
 	}
 	s.Until = raw.Until
+	if err := s.pictures(raw.Pictures, raw.PictureSize); err != nil {
+		return nil, err
+	}
 	switch s.Mode = raw.Mode; s.Mode {
 	case "":
 		s.Mode = "grid"
@@ -675,6 +680,9 @@ func (s *Study) Label(t Task) string {
 func (s *Study) Plan() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "vpbench sweep plan 1\n%x\n%v\n%s\n%s\n%d\n", sha256.Sum256(s.Source), s.Until, s.Backend, s.Method, s.Workers)
+	if len(s.Pictures) > 0 { // (absent from the plans of studies without: their hashes stay)
+		fmt.Fprintf(h, "pictures %v %v\n", s.Pictures, s.PictureSize)
+	}
 	for _, t := range s.Tasks {
 		fmt.Fprintf(h, "%d %d", t.Index, t.Repeat)
 		for _, v := range t.Params {
@@ -683,6 +691,32 @@ func (s *Study) Plan() string {
 		fmt.Fprintln(h)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// MaxPictures bounds the pictures a task draws (each is a surface and a render).
+const MaxPictures = 100
+
+// pictures checks and sets the pictures' times and size: each time in (0, until], at
+// most MaxPictures of them (sorted, repeats dropped); the size two whole numbers of
+// pixels, 16 to 8192 each (default 800 x 450).
+func (s *Study) pictures(times []float64, size []int) error {
+	for _, t := range times {
+		if math.IsNaN(t) || t <= 0 || t > s.Until {
+			return s.errf("pictures", "a picture at %v s: each time must be in (0, until = %g] simulated seconds", t, s.Until)
+		}
+	}
+	if len(times) > MaxPictures {
+		return s.errf("pictures", "%d pictures a task: at most %d", len(times), MaxPictures)
+	}
+	s.Pictures = slices.Compact(slices.Sorted(slices.Values(times)))
+	s.PictureSize = [2]int{800, 450}
+	if size != nil {
+		if len(size) != 2 || size[0] < 16 || size[1] < 16 || size[0] > 8192 || size[1] > 8192 {
+			return s.errf("picture_size", "picture_size is %v: want [width, height], 16 to 8192 pixels each", size)
+		}
+		s.PictureSize = [2]int{size[0], size[1]}
+	}
+	return nil
 }
 
 // DefaultOut is the study's folder when none is given: next to the study file, its name

@@ -140,7 +140,9 @@ func TestStudyErrors(t *testing.T) {
 		{"mode", "scenario = \"scene.lua\"\nuntil = 1\nmode = \"cross\"\n[params]\nnu = [1]\n", 3, `mode is "cross"`},
 		{"no params", "scenario = \"scene.lua\"\nuntil = 1\n", 0, "no parameters"},
 		{"log with zero", "scenario = \"scene.lua\"\nuntil = 1\n[params]\nnu = { start = 0, stop = 1, count = 3, scale = \"log\" }\n", 4, "a log range needs start and stop > 0"},
-		{"pictures", "scenario = \"scene.lua\"\nuntil = 1\npictures = [1.0]\n[params]\nnu = [1]\n", 3, "pictures are not taken by sweeps yet"},
+		{"picture after until", "scenario = \"scene.lua\"\nuntil = 1\npictures = [0.5, 2.0]\n[params]\nnu = [1]\n", 3, "each time must be in (0, until = 1]"},
+		{"picture at 0", "scenario = \"scene.lua\"\nuntil = 1\npictures = [0]\n[params]\nnu = [1]\n", 3, "each time must be in (0, until = 1]"},
+		{"picture size", "scenario = \"scene.lua\"\nuntil = 1\npictures = [1]\npicture_size = [800]\n[params]\nnu = [1]\n", 4, "picture_size is [800]"},
 		{"output", "scenario = \"scene.lua\"\nuntil = 1\noutputs = [\"reported\"]\n[params]\nnu = [1]\n", 3, "reported.NAME"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

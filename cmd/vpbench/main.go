@@ -75,9 +75,13 @@ func main() {
 }
 
 // mayDraw reports whether the command line may use the preview: every command but check,
-// bench, validate, sweep, help and version.
+// bench, validate, sweep (but sweep task, which draws a study's pictures), help and
+// version.
 func mayDraw(args []string) bool {
 	if len(args) == 0 {
+		return true
+	}
+	if args[0] == "sweep" && len(args) > 1 && args[1] == "task" {
 		return true
 	}
 	switch args[0] {

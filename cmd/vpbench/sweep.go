@@ -21,6 +21,8 @@ import (
 
 	"github.com/vpbench/vpbench/engine"
 	"github.com/vpbench/vpbench/internal/fileout"
+	"github.com/vpbench/vpbench/preview"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/scripts"
 	"github.com/vpbench/vpbench/sweep"
@@ -452,7 +454,7 @@ func sweepTask(ctx context.Context, st *sweep.Study, out sweep.Folder, o sweepOp
 		return nil
 	}
 	fmt.Fprintf(stdout, "task %d of %s: %s\n", index, st.Path, st.Label(t))
-	r, err := runSweepTask(ctx, st, t, stdout)
+	r, err := runSweepTask(ctx, st, t, out, stdout)
 	if err != nil {
 		return err // interrupted: no result, the task runs again
 	}
@@ -469,10 +471,18 @@ func sweepTask(ctx context.Context, st *sweep.Study, out sweep.Folder, o sweepOp
 // runSweepTask runs a task's scenario headless to the study's until and makes its
 // result. The error is only for a run interrupted (ctx): a scenario that fails is a
 // failed result.
-func runSweepTask(ctx context.Context, st *sweep.Study, t sweep.Task, stdout io.Writer) (sweep.Result, error) {
+func runSweepTask(ctx context.Context, st *sweep.Study, t sweep.Task, out sweep.Folder, stdout io.Writer) (sweep.Result, error) {
 	r := sweep.Result{Plan: st.Plan(), Index: t.Index, Repeat: t.Repeat, Params: t.Params}
 	r.Host, _ = os.Hostname()
 	cfg := taskScenario(st, t, nil)
+	if len(st.Pictures) > 0 {
+		if previewHost == nil {
+			r.Status = sweep.StatusFailed
+			r.Error = st.TaskError(t, "pictures", errors.New("pictures need the preview (OpenGL), which this vpbench has not got (a build without it, or a command that does not draw)")).Error()
+			return r, nil
+		}
+		cfg.Shooter, cfg.OnFrame = previewHost, taskPictures(st, t, out, &r)
+	}
 	start := time.Now()
 	res := runHeadless(ctx, cfg, stdout, nil)
 	r.WallS = time.Since(start).Seconds()
@@ -498,6 +508,36 @@ func runSweepTask(ctx context.Context, st *sweep.Study, t sweep.Task, stdout io.
 	r.Report, r.Reported = b, reported
 	r.Outputs = sweep.Extract(st.Outputs, b, reported)
 	return r, nil
+}
+
+// taskPictures is the run loop's frame hook that draws task t's pictures (Study.Pictures)
+// at the first frame at or after each time, into the study's folder (written whole, then
+// renamed: a task cut off leaves no half picture), and lists them in r.
+func taskPictures(st *sweep.Study, t sweep.Task, out sweep.Folder, r *sweep.Result) func(*scene.Scene) error {
+	pm := &pictureMaker{view: "default", width: st.PictureSize[0], height: st.PictureSize[1], meniscus: true}
+	next := 0
+	return func(sc *scene.Scene) error {
+		for next < len(st.Pictures) && sc.Time() >= st.Pictures[next]-1e-9 {
+			img, err := pm.picture(sc)
+			if err != nil {
+				return fmt.Errorf("the picture at %g s: %w", st.Pictures[next], err)
+			}
+			path, rel := out.PicturePath(t.Index, st.Pictures[next])
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
+			tmp := path + ".tmp"
+			if err := preview.WritePNG(tmp, img); err != nil {
+				return err
+			}
+			if err := os.Rename(tmp, path); err != nil {
+				return err
+			}
+			r.Pictures = append(r.Pictures, rel)
+			next++
+		}
+		return nil
+	}
 }
 
 // sweepSlurm is `vpbench sweep slurm`: a batch script for a job array of the tasks

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"net"
 	"os"
 	"os/exec"
@@ -622,5 +623,43 @@ func TestShippedStudies(t *testing.T) {
 		if !strings.Contains(so.String(), "estimated cost") {
 			t.Errorf("%s: %s", name, so.String())
 		}
+	}
+}
+
+// TestSweepTaskPictures: a study's pictures are drawn at the first frame at or after each
+// time (one PNG of picture_size a time, in the folder's pictures/), listed in the task's
+// result and embedded in collect's summary.md.
+func TestSweepTaskPictures(t *testing.T) {
+	study := writeSweepStudy(t, strings.Replace(deterministicStudy, "until = 0.05\n", "until = 0.05\npictures = [0.02, 0.05]\npicture_size = [96, 64]\n", 1))
+	out := sweep.DefaultOut(study)
+	code, _, errOut := runCLI(t, "sweep", "task", study, "--index", "1")
+	if code != exitOK {
+		res, _ := os.ReadFile(filepath.Join(out, "tasks", "task-000001.json"))
+		skipNoGL(t, errOut+string(res))
+		t.Fatalf("exit %d: %s\n%s", code, errOut, res)
+	}
+	var r sweep.Result
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "tasks", "task-000001.json"))), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Pictures) != 2 {
+		t.Fatalf("the result lists pictures %v, want 2", r.Pictures)
+	}
+	for _, rel := range r.Pictures {
+		f, err := os.Open(filepath.Join(out, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil || img.Bounds().Dx() != 96 || img.Bounds().Dy() != 64 {
+			t.Fatalf("%s: %v, %v", rel, err, img.Bounds())
+		}
+	}
+	if code, _, errOut := runCLI(t, "sweep", "collect", out); code != exitOK {
+		t.Fatalf("collect: exit %d: %s", code, errOut)
+	}
+	if md := readFile(t, filepath.Join(out, "summary.md")); !strings.Contains(md, "](pictures/task-000001-t0.02.png)") {
+		t.Errorf("summary.md does not show the task's pictures:\n%s", md)
 	}
 }
