@@ -4,8 +4,8 @@
 # picture is taken at a simulated time, so the gallery is the same on every machine
 # (up to the OpenGL implementation's rasterization).
 
-GALLERY_STILLS := bowl:3 three_layers:3 coffee:3 surgery:2 rock:3 passages:3 waterfall:1.5 rain:2 gauze:2 fountain:2
-GALLERY_CLIPS := surgery:2.4 coffee:3 waterfall:2 rain:2 fountain:2
+GALLERY_STILLS := bowl:3 three_layers:3 coffee:3 surgery:2 rock:3 passages:3 waterfall:1.5 rain:2 gauze:2 fountain:2 dambreak:0.35
+GALLERY_CLIPS := surgery:2.4 coffee:3 waterfall:2 rain:2 fountain:2 dambreak:0.6
 
 .PHONY: gallery
 gallery: build
