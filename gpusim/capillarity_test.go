@@ -72,36 +72,53 @@ func footprint(sim *Sim) (area, deepest, x0, x1 float64) {
 func TestPuddleStops(t *testing.T) {
 	t.Parallel()
 	for _, deg := range []float64{30, 60} {
-		theta := deg * math.Pi / 180
-		st := wettingSettings(theta, 2)
+		st := wettingSettings(deg*math.Pi/180, 2)
 		st.Viscosity = 4e-6 // vp.sim's default
+		p := pourPuddle(t, st)
 		want := st.WettingHead()
-		const n, dx, vol = 140, 0.0005, 3e-6 // 7 x 7 cm; 3 ml: a puddle of radius 2-3 cm
-		sim := newSim(t, flatScene(t, n, n, dx), st)
-		// Poured at 0.5 ml/s for 6 s onto the middle of the floor.
-		if _, err := sim.AddEmitter(Emitter{X: 0.035, Y: 0.035, Z: 0.02, Radius: 0.002, Rate: vol / 6, Stop: 6}); err != nil {
-			t.Fatal(err)
-		}
-		steps := int(math.Round(10 / sim.Dt()))
-		last := steps - int(math.Round(1/sim.Dt()))
-		sim.Step(last)
-		a9, _, _, _ := footprint(sim)
-		sim.Step(steps - last)
-		area, deepest, _, _ := footprint(sim)
-		added, _, _ := sim.Accounting()
-		mean := added / area
 		t.Logf("theta %g deg: wetting head %.3f mm; after 10 s: %.2f cm^2 wet, mean thickness %.3f mm (%.2f of the head), deepest %.3f mm; area after 9 s %.2f cm^2",
-			deg, want*1e3, area*1e4, mean*1e3, mean/want, deepest*1e3, a9*1e4)
-		if math.Abs(mean-want) > 0.1*want {
-			t.Errorf("theta %g deg: puddle %.3f mm thick, want the wetting head %.3f mm within 10%%", deg, mean*1e3, want*1e3)
+			deg, want*1e3, p.area*1e4, p.mean*1e3, p.mean/want, p.deepest*1e3, p.a9*1e4)
+		if math.Abs(p.mean-want) > 0.1*want {
+			t.Errorf("theta %g deg: puddle %.3f mm thick, want the wetting head %.3f mm within 10%%", deg, p.mean*1e3, want*1e3)
 		}
-		if area > 1.01*a9 {
-			t.Errorf("theta %g deg: the puddle still spreads: %.2f cm^2 at 9 s, %.2f at 10 s", deg, a9*1e4, area*1e4)
+		if p.area > 1.01*p.a9 {
+			t.Errorf("theta %g deg: the puddle still spreads: %.2f cm^2 at 9 s, %.2f at 10 s", deg, p.a9*1e4, p.area*1e4)
 		}
-		if math.Abs(sim.Volume()-added) > volTol*added || math.Abs(added-vol) > 0.01*vol {
-			t.Errorf("theta %g deg: volume %g, poured %g (meant %g)", deg, sim.Volume(), added, vol)
+		if math.Abs(p.volume-p.added) > volTol*p.added || math.Abs(p.added-puddleVolume) > 0.01*puddleVolume {
+			t.Errorf("theta %g deg: volume %g, poured %g (meant %g)", deg, p.volume, p.added, puddleVolume)
 		}
 	}
+}
+
+// puddleVolume is what pourPuddle pours, m^3: 3 ml, a puddle of radius 2-3 cm.
+const puddleVolume = 3e-6
+
+// puddle is what pourPuddle measured: the wet area at 9 s and 10 s (m^2), the deepest
+// column and the mean thickness at 10 s (m), the volume added and the solver's volume.
+type puddle struct {
+	a9, area, deepest, mean float64
+	added, volume           float64
+}
+
+// pourPuddle pours puddleVolume at 0.5 ml/s for 6 s onto the middle of a flat 7 x 7 cm
+// floor (dx 0.5 mm) with settings st and measures the puddle at 9 and 10 s.
+func pourPuddle(t *testing.T, st Settings) puddle {
+	t.Helper()
+	const n, dx = 140, 0.0005
+	sim := newSim(t, flatScene(t, n, n, dx), st)
+	if _, err := sim.AddEmitter(Emitter{X: 0.035, Y: 0.035, Z: 0.02, Radius: 0.002, Rate: puddleVolume / 6, Stop: 6}); err != nil {
+		t.Fatal(err)
+	}
+	steps := int(math.Round(10 / sim.Dt()))
+	last := steps - int(math.Round(1/sim.Dt()))
+	var p puddle
+	sim.Step(last)
+	p.a9, _, _, _ = footprint(sim)
+	sim.Step(steps - last)
+	p.area, p.deepest, _, _ = footprint(sim)
+	p.added, _, _ = sim.Accounting()
+	p.mean, p.volume = p.added/p.area, sim.Volume()
+	return p
 }
 
 // TestSessileDrop: a drop smaller than the capillary length spreads to a footprint that

@@ -617,6 +617,21 @@ func (d *deviceBackend) queueFrame() {
 	d.readBack()
 }
 
+// launchCSRRest queues the general layout's step after the outflow phase, which the
+// pipes and the SWE share: inflow, the extended pipes' final fluxes, final + height, and
+// the extended sums cleared.
+func (d *deviceBackend) launchCSRRest(sa, xa unsafe.Pointer, ext bool) {
+	rt := d.rt
+	rt.Launch(kernels.CSRInflow, d.n, sa)
+	if ext {
+		rt.Launch(kernels.ExtFinal, 1, xa)
+	}
+	rt.Launch(kernels.CSRFinalHeight, d.n, sa)
+	if ext {
+		rt.Launch(kernels.ExtClear, d.entries, xa)
+	}
+}
+
 // rebuildIfFlipped rebuilds the passages when a full flag flipped since the last rebuild
 // (from the pending stage's read-back, or from the heights when they were set from
 // outside) and tells whether extended pipes are open.
@@ -658,14 +673,7 @@ func (d *deviceBackend) launchSteps(from int) {
 			rt.Launch(kernels.DenseFinalHeight, d.n, sa)
 		} else {
 			rt.Launch(kernels.CSRFluxOutflow, d.n, sa)
-			rt.Launch(kernels.CSRInflow, d.n, sa)
-			if ext {
-				rt.Launch(kernels.ExtFinal, 1, xa)
-			}
-			rt.Launch(kernels.CSRFinalHeight, d.n, sa)
-			if ext {
-				rt.Launch(kernels.ExtClear, d.entries, xa)
-			}
+			d.launchCSRRest(sa, xa, ext)
 		}
 		if f.emit {
 			d.ea.T = t
@@ -794,14 +802,7 @@ func (d *deviceBackend) sweLaunch(from int, t float64, first bool) {
 		}
 		rt.Launch(kernels.SWEFlux, d.np, wa)
 		rt.Launch(kernels.CSROutflow, d.n, sa)
-		rt.Launch(kernels.CSRInflow, d.n, sa)
-		if ext {
-			rt.Launch(kernels.ExtFinal, 1, xa)
-		}
-		rt.Launch(kernels.CSRFinalHeight, d.n, sa)
-		if ext {
-			rt.Launch(kernels.ExtClear, d.entries, xa)
-		}
+		d.launchCSRRest(sa, xa, ext)
 	}
 	if d.frame.emit {
 		d.ea.Step = int32(m - 1) // a flip here halts as one in the last substep

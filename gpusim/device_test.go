@@ -179,7 +179,13 @@ func startState(t *testing.T, seed uint64, scale float64, sims ...*Sim) {
 	t.Helper()
 	c := sims[0].Columns()
 	h, r := retopoState(c, seed)
-	rng := rand.New(rand.NewPCG(seed, 11))
+	installStart(t, h, r, rand.New(rand.NewPCG(seed, 11)), scale, sims)
+}
+
+// installStart puts heights h, residuals r and fluxes drawn from rng in (-scale, scale)
+// into every sim, and publishes them.
+func installStart(t *testing.T, h, r []float32, rng *rand.Rand, scale float64, sims []*Sim) {
+	t.Helper()
 	f := make([]float32, sims[0].NumPipes())
 	for p := range f {
 		f[p] = float32((2*rng.Float64() - 1) * scale)
@@ -218,18 +224,7 @@ func damStart(t *testing.T, seed uint64, scale float64, sims ...*Sim) {
 		}
 	}
 	_, r := retopoState(c, seed)
-	f := make([]float32, sims[0].NumPipes())
-	for p := range f {
-		f[p] = float32((2*rng.Float64() - 1) * scale)
-	}
-	for _, s := range sims {
-		if err := s.SetHeights(h); err != nil {
-			t.Fatal(err)
-		}
-		s.be.writeResidual(r)
-		s.be.writeFlux(f)
-		s.publish()
-	}
+	installStart(t, h, r, rng, scale, sims)
 }
 
 // state is a sim's heights, residuals and fluxes, read back.

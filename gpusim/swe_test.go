@@ -387,33 +387,21 @@ func TestSWEPuddleStops(t *testing.T) {
 	for _, deg := range []float64{30, 60} {
 		st := wettingSettings(deg*math.Pi/180, 2)
 		st.Viscosity, st.Method = 4e-6, MethodSWE
+		p := pourPuddle(t, st)
 		want := st.WettingHead()
-		const n, dx, vol = 140, 0.0005, 3e-6
-		sim := newSim(t, flatScene(t, n, n, dx), st)
-		if _, err := sim.AddEmitter(Emitter{X: 0.035, Y: 0.035, Z: 0.02, Radius: 0.002, Rate: vol / 6, Stop: 6}); err != nil {
-			t.Fatal(err)
-		}
-		steps := int(math.Round(10 / sim.Dt()))
-		last := steps - int(math.Round(1/sim.Dt()))
-		sim.Step(last)
-		a9, _, _, _ := footprint(sim)
-		sim.Step(steps - last)
-		area, deepest, _, _ := footprint(sim)
-		added, _, _ := sim.Accounting()
-		mean := added / area
 		t.Logf("theta %g deg: wetting head %.3f mm; after 10 s: %.2f cm^2 wet, mean thickness %.3f mm, deepest %.3f mm; area after 9 s %.2f cm^2",
-			deg, want*1e3, area*1e4, mean*1e3, deepest*1e3, a9*1e4)
-		if area > 1.01*a9 {
-			t.Errorf("theta %g deg: the puddle still spreads: %.2f cm^2 at 9 s, %.2f at 10 s", deg, a9*1e4, area*1e4)
+			deg, want*1e3, p.area*1e4, p.mean*1e3, p.deepest*1e3, p.a9*1e4)
+		if p.area > 1.01*p.a9 {
+			t.Errorf("theta %g deg: the puddle still spreads: %.2f cm^2 at 9 s, %.2f at 10 s", deg, p.a9*1e4, p.area*1e4)
 		}
-		if deg == 30 && math.Abs(mean-want) > 0.1*want {
-			t.Errorf("theta %g deg: puddle %.3f mm thick, want the wetting head %.3f mm within 10%%", deg, mean*1e3, want*1e3)
+		if deg == 30 && math.Abs(p.mean-want) > 0.1*want {
+			t.Errorf("theta %g deg: puddle %.3f mm thick, want the wetting head %.3f mm within 10%%", deg, p.mean*1e3, want*1e3)
 		}
-		if deg == 60 && !(mean > 0.6*want && mean < want) {
-			t.Errorf("theta %g deg: puddle %.3f mm thick, want thinner than the wetting head %.3f mm, and more than 0.6 of it", deg, mean*1e3, want*1e3)
+		if deg == 60 && !(p.mean > 0.6*want && p.mean < want) {
+			t.Errorf("theta %g deg: puddle %.3f mm thick, want thinner than the wetting head %.3f mm, and more than 0.6 of it", deg, p.mean*1e3, want*1e3)
 		}
-		if math.Abs(sim.Volume()-added) > volTol*added {
-			t.Errorf("theta %g deg: volume %g, poured %g", deg, sim.Volume(), added)
+		if math.Abs(p.volume-p.added) > volTol*p.added {
+			t.Errorf("theta %g deg: volume %g, poured %g", deg, p.volume, p.added)
 		}
 	}
 }
