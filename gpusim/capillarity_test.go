@@ -131,13 +131,16 @@ func TestSessileDrop(t *testing.T) {
 		const n, dx, vol = 40, 0.0005, 10e-9 // 10 microlitres
 		sim := newSim(t, flatScene(t, n, n, dx), st)
 		pourDisc(t, sim, 0.01, 0.01, 0.0008, vol)
-		sim.Step(int(math.Round(1 / sim.Dt())))
+		// The footprint is read at 2 and 3 s: a wetted rim cell may still dry in the
+		// first second and a quarter, as the drop's edge draws back to its angle
+		// (docs/method.md, "Surface tension": wetted ground); after that the line must hold.
+		sim.Step(int(math.Round(2 / sim.Dt())))
 		a1, _, _, _ := footprint(sim)
 		sim.Step(int(math.Round(1 / sim.Dt())))
 		a2, deepest, _, _ := footprint(sim)
-		t.Logf("theta %g deg: footprint %.2f mm^2 at 1 s, %.2f mm^2 at 2 s, deepest %.3f mm", deg, a1*1e6, a2*1e6, deepest*1e3)
+		t.Logf("theta %g deg: footprint %.2f mm^2 at 2 s, %.2f mm^2 at 3 s, deepest %.3f mm", deg, a1*1e6, a2*1e6, deepest*1e3)
 		if a2 != a1 {
-			t.Errorf("theta %g deg: the footprint still moves: %.2f mm^2 at 1 s, %.2f at 2 s", deg, a1*1e6, a2*1e6)
+			t.Errorf("theta %g deg: the footprint still moves: %.2f mm^2 at 2 s, %.2f at 3 s", deg, a1*1e6, a2*1e6)
 		}
 		areas = append(areas, a2)
 	}

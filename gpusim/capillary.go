@@ -46,6 +46,11 @@ type capParams struct {
 	// damp is 4 nu / (g dx dt): the ripple damping's head per metre its surface rose
 	// over the last step (capRipple). 0: none.
 	damp float32
+	// mark is the wetted flag a wet column takes (contactline.go): 1 with the pipes, 0
+	// with the shallow water equations, which do not take wetted ground yet (their rim
+	// rings, and the flags let the ringing advance it: docs/method.md, "Surface
+	// tension": wetted ground).
+	mark uint8
 }
 
 // CapillarySmoothing is the number of smoothing passes the capillary pressure takes at
@@ -70,6 +75,9 @@ func newCapParams(st Settings, dt, dx float64) capParams {
 	}
 	p := capParams{on: true, recede: float32(st.RecedingHead()), heal: st.WettingHead() > 0,
 		damp: float32(4 * min(st.Viscosity, maxRippleViscosity(dt, dx)) / (st.Gravity * dx * dt))}
+	if st.Method != MethodSWE {
+		p.mark = 1
+	}
 	if st.CapillaryPressure {
 		l := lc * lc / (dx * dx)
 		p.coef = float32(l)
@@ -127,26 +135,26 @@ func capSmoothColumn(i int, h, b, in, out []float32, adjStart, adjOther []int32)
 
 // capHeadColumn is column i's driving height h + X (see the file comment), s the
 // smoothed surface (h itself when there are no passes).
-func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, p *capParams, rise float32) {
+func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, p *capParams, rise float32, wet, wetNext []uint8) {
 	hi := h[i]
 	d := hi - b[i]
 	if d <= DryDepth {
-		drive[i] = hi
-		if p.heal {
-			drive[i] = capDryHead(i, h, b, adjStart, adjOther)
-		}
+		drive[i], wetNext[i] = capWettedDry(i, h, b, adjStart, adjOther, p.heal, wet)
 		return
 	}
+	wetNext[i] = p.mark
 	si := s[i]
 	var lap float32
-	edge := false
+	edge, up := false, false
 	for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
 		if h[j]-b[j] > DryDepth {
 			lap += s[j] - si
-		} else if b[j] < hi {
-			edge = true
+		} else if wet[j] == 0 && b[j] < hi {
+			edge = true // dry ground, not wetted ground (contactline.go)
+			up = up || b[j] > b[i]
 		}
 	}
+	wetNext[i] = capShoreFlag(up, d, p.recede, p.mark)
 	x := -float32(p.coef * lap) // converted: never fused
 	if edge {
 		if d < p.recede {
@@ -210,6 +218,9 @@ type capState struct {
 	// -x neighbour), -1 for a column with fewer than two: capEdges' first look at a dry
 	// column, without the list's two indirections.
 	near []int32
+	// wet are the wetted flags (contactline.go): 1 for a wet column or wetted ground. A
+	// pass reads wet and writes wetNext, and copies its columns' back after its barrier.
+	wet, wetNext []uint8
 }
 
 // ensure sizes the buffers for the columns of t and p.
@@ -220,6 +231,7 @@ func (cs *capState) ensure(t *topology, p *capParams) {
 		cs.drive = make([]float32, n)
 		cs.prev = make([]float32, n)
 		cs.near = make([]int32, n)
+		cs.wet, cs.wetNext = make([]uint8, n), make([]uint8, n)
 		for i := range n {
 			cs.near[i] = -1
 			if s := t.adjStart[i]; t.adjStart[i+1]-s >= 2 {
@@ -239,6 +251,9 @@ func (c *cpuBackend) capColumns(lo, hi int, fresh bool) {
 	p := &c.p.cap
 	cs := &c.capSt
 	t := c.topo
+	// The wetted flags a pass made become the next pass's after the barrier that ends
+	// it, when no worker reads this pass's any more (contactline.go).
+	defer copy(cs.wet[lo:hi], cs.wetNext[lo:hi])
 	if p.coef == 0 { // the contact line alone: only thin edges have a head
 		if c.dense != nil {
 			c.capEdgesDense(lo, hi, fresh)
@@ -262,7 +277,7 @@ func (c *cpuBackend) capColumns(lo, hi int, fresh bool) {
 		if !fresh {
 			rise = c.h[i] - cs.prev[i]
 		}
-		capHeadColumn(i, c.h, c.base, s, cs.drive, t.adjStart, t.adjOther, p, rise)
+		capHeadColumn(i, c.h, c.base, s, cs.drive, t.adjStart, t.adjOther, p, rise, cs.wet, cs.wetNext)
 	}
 	copy(cs.prev[lo:hi], c.h[lo:hi])
 	c.bar.wait()
@@ -308,12 +323,19 @@ func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
 	hAll, bAll := c.h, c.base
 	adjStart, adjOther := c.topo.adjStart, c.topo.adjOther
 	hr, heal, damp := c.p.cap.recede, c.p.cap.heal, c.p.cap.damp
+	wet, wetNext := c.capSt.wet, c.capSt.wetNext[lo:hi]
+	wetNext = wetNext[:len(h)]
 	if fresh {
 		damp = 0 // as capHeadColumn with a rise of 0: x = +-0 + 0 changes nothing
 	}
 	for k, hk := range h {
 		d := hk - b[k]
 		if d <= DryDepth {
+			if wet[lo+k] != 0 { // wetted ground (contactline.go)
+				drive[k], wetNext[k] = capWettedDry(lo+k, hAll, bAll, adjStart, adjOther, heal, wet)
+				continue
+			}
+			wetNext[k] = 0
 			// Most dry columns lie in dry ground, their -x neighbour (entry 1 of the list,
 			// near in memory) dry too: only the others can be holes (capDryHead).
 			if heal {
@@ -323,17 +345,19 @@ func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
 			}
 			continue
 		}
+		wetNext[k] = c.p.cap.mark
 		if d >= hr && (damp == 0 || hk == prev[k]) {
 			continue // neither receding nor rising: X is 0
 		}
 		i := lo + k
-		edge := false
+		edge, up := false, false
 		for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
-			if hAll[j]-bAll[j] <= DryDepth && bAll[j] < hk {
+			if hAll[j]-bAll[j] <= DryDepth && wet[j] == 0 && bAll[j] < hk {
 				edge = true
-				break
+				up = up || bAll[j] > b[k]
 			}
 		}
+		wetNext[k] = capShoreFlag(up, d, hr, c.p.cap.mark)
 		// capHeadColumn's arithmetic with coef 0 (its x starts at -0 or +0, and +-0 + y
 		// is y but for y = 0, where h + x is h either way).
 		var x float32
@@ -357,7 +381,9 @@ func (c *cpuBackend) capEdgesDense(lo, hi int, fresh bool) {
 	h, b, drive, prev := c.h, c.base, c.capSt.drive, c.capSt.prev
 	copy(drive[lo:hi], h[lo:hi])
 	defer copy(prev[lo:hi], h[lo:hi]) // the next pass's rise
-	cp := capPass{hr: c.p.cap.recede, heal: c.p.cap.heal, damp: c.p.cap.damp}
+	cp := capPass{hr: c.p.cap.recede, heal: c.p.cap.heal, damp: c.p.cap.damp, mark: c.p.cap.mark,
+		wet: c.capSt.wet, wetNext: c.capSt.wetNext, adjStart: c.topo.adjStart, adjOther: c.topo.adjOther}
+	wet, wetNext := cp.wet, cp.wetNext
 	if fresh {
 		cp.damp = 0
 	}
@@ -384,7 +410,10 @@ func (c *cpuBackend) capEdgesDense(lo, hi int, fresh bool) {
 		row := y * nx
 		if !near { // a band of wet rows: the ripple damping alone
 			hr, dr, pr := h[row:row+nx], drive[row:row+nx], prev[row:row+nx]
-			br := b[row : row+nx]
+			br, wr := b[row:row+nx], wetNext[row:row+nx]
+			for x := range wr {
+				wr[x] = cp.mark
+			}
 			for x, hk := range hr {
 				if d := hk - br[x]; d < cp.hr || (cp.damp != 0 && hk != pr[x]) {
 					cp.set(dr, x, hk, d, pr[x], false)
@@ -402,21 +431,33 @@ func (c *cpuBackend) capEdgesDense(lo, hi int, fresh bool) {
 		hr, hu, hd := h[row:row+nx], h[row-nx:row], h[row+nx:row+2*nx]
 		br, bu, bd := b[row:row+nx], b[row-nx:row], b[row+nx:row+2*nx]
 		dr, pr := drive[row:row+nx], prev[row:row+nx]
+		wu, wr, wd, wn := wet[row-nx:row], wet[row:row+nx], wet[row+nx:row+2*nx], wetNext[row:row+nx]
 		for x := 1; x < nx-1; x++ {
 			hk, bk := hr[x], br[x]
 			d := hk - bk
 			if d <= DryDepth {
+				if wr[x] != 0 { // wetted ground (contactline.go)
+					dr[x], wn[x] = capWettedDry(row+x, h, b, cp.adjStart, cp.adjOther, cp.heal, wet)
+					continue
+				}
+				wn[x] = 0
 				if cp.heal && hr[x-1]-br[x-1] > DryDepth && hr[x+1]-br[x+1] > DryDepth &&
 					hu[x]-bu[x] > DryDepth && hd[x]-bd[x] > DryDepth {
 					dr[x] = bk + capHole
 				}
 				continue
 			}
+			wn[x] = cp.mark
 			if d >= cp.hr && (cp.damp == 0 || hk == pr[x]) {
 				continue
 			}
-			edge := (hu[x]-bu[x] <= DryDepth && bu[x] < hk) || (hr[x-1]-br[x-1] <= DryDepth && br[x-1] < hk) ||
-				(hr[x+1]-br[x+1] <= DryDepth && br[x+1] < hk) || (hd[x]-bd[x] <= DryDepth && bd[x] < hk)
+			edge := (hu[x]-bu[x] <= DryDepth && wu[x] == 0 && bu[x] < hk) || (hr[x-1]-br[x-1] <= DryDepth && wr[x-1] == 0 && br[x-1] < hk) ||
+				(hr[x+1]-br[x+1] <= DryDepth && wr[x+1] == 0 && br[x+1] < hk) || (hd[x]-bd[x] <= DryDepth && wd[x] == 0 && bd[x] < hk)
+			up := edge && d < cp.hr && ((hu[x]-bu[x] <= DryDepth && wu[x] == 0 && bu[x] < hk && bu[x] > bk) ||
+				(hr[x-1]-br[x-1] <= DryDepth && wr[x-1] == 0 && br[x-1] < hk && br[x-1] > bk) ||
+				(hr[x+1]-br[x+1] <= DryDepth && wr[x+1] == 0 && br[x+1] < hk && br[x+1] > bk) ||
+				(hd[x]-bd[x] <= DryDepth && wd[x] == 0 && bd[x] < hk && bd[x] > bk))
+			wn[x] = capShoreFlag(up, d, cp.hr, cp.mark)
 			cp.set(dr, x, hk, d, pr[x], edge)
 		}
 		cp.borderColumn(h, b, drive, prev, row+nx-1, nx-1, y, nx, ny)
@@ -425,8 +466,11 @@ func (c *cpuBackend) capEdgesDense(lo, hi int, fresh bool) {
 
 // capPass are capEdgesDense's constants.
 type capPass struct {
-	hr, damp float32
-	heal     bool
+	hr, damp           float32
+	heal               bool
+	mark               uint8
+	wet, wetNext       []uint8 // the wetted flags (contactline.go)
+	adjStart, adjOther []int32
 }
 
 // set is capEdges' head of a wet column from its flags, into dr[x].
@@ -468,6 +512,11 @@ func (cp *capPass) borderColumn(h, b, drive, prev []float32, i, x, y, nx, ny int
 	hk, bk := h[i], b[i]
 	d := hk - bk
 	if d <= DryDepth {
+		if cp.wet[i] != 0 { // wetted ground (contactline.go)
+			drive[i], cp.wetNext[i] = capWettedDry(i, h, b, cp.adjStart, cp.adjOther, cp.heal, cp.wet)
+			return
+		}
+		cp.wetNext[i] = 0
 		if cp.heal && n >= 2 {
 			for _, j := range nb[:n] {
 				if h[j]-b[j] <= DryDepth {
@@ -478,13 +527,17 @@ func (cp *capPass) borderColumn(h, b, drive, prev []float32, i, x, y, nx, ny int
 		}
 		return
 	}
+	cp.wetNext[i] = cp.mark
 	if d >= cp.hr && (cp.damp == 0 || hk == prev[i]) {
 		return
 	}
-	edge := false
+	edge, up := false, false
 	for _, j := range nb[:n] {
-		edge = edge || (h[j]-b[j] <= DryDepth && b[j] < hk)
+		e := h[j]-b[j] <= DryDepth && cp.wet[j] == 0 && b[j] < hk
+		edge = edge || e
+		up = up || (e && b[j] > bk)
 	}
+	cp.wetNext[i] = capShoreFlag(up, d, cp.hr, cp.mark)
 	cp.set(drive, i, hk, d, prev[i], edge)
 }
 

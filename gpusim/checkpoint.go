@@ -18,12 +18,13 @@ import (
 )
 
 // CheckpointVersion is the version of the checkpoint format WriteCheckpoint writes.
-// ReadCheckpoint reads it and the earlier ones: version 4 has no method (read as the pipes)
+// ReadCheckpoint reads it and the earlier ones: version 5 has no wetted flags (the
+// columns wet at the checkpoint are its wetted ground), version 4 has no method (read as the pipes)
 // nor the shallow water equations' velocities, version 3 no held levels (Emitter.Holds,
 // Level: read as false and 0), version 2 neither those nor lifted floors (a run without
 // bodies), version 1 none of those nor the spray fields of its sources and sinks
 // (Emitter.Spread, Seed: read as {0, 0} and 0, a version 1 run having no sprays).
-const CheckpointVersion = 5
+const CheckpointVersion = 6
 
 // checkpointMagic opens every checkpoint.
 const checkpointMagic = "vpbench-checkpoint"
@@ -50,8 +51,9 @@ const checkpointHeader = len(checkpointMagic) + 4 + 8
 //     restored: they choose how the steps are computed, never what);
 //   - the accounting: added, removed, rejected, outflow (float64);
 //   - every column's height and residual, every pipe's flux in topology order (float32);
-//   - the capillary head, when surface tension is on: its fresh flag and every column's
-//     height at the last pass (prev);
+//   - the capillary head, when surface tension is on: its fresh flag, every column's
+//     height at the last pass (prev) and (version 6) every column's wetted flag (a byte,
+//     contactline.go);
 //   - the extended pipes' flux history: the mode it is for, the unified openings
 //     (column, key, final flux) and the axis pipes (key, final flux);
 //   - the sources and sinks, in id order: every Emitter field (X, Y, Z, Radius, Rate,
@@ -123,11 +125,16 @@ func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 	e.f32s(col)
 	e.f32s(s.Fluxes(nil))
 
-	fresh, on := cb.saveCap(col)
+	wet := make([]uint8, n)
+	fresh, on := cb.saveCap(col, wet)
 	e.bool(on)
 	if on {
 		e.bool(fresh)
 		e.f32s(col)
+		if version >= 6 {
+			e.u64(uint64(n))
+			e.b = append(e.b, wet...)
+		}
 	}
 
 	x := cb.saveExt()
@@ -221,7 +228,7 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		return err
 	}
 	v := checkpointFormat(data)
-	d := ckDec{b: payload, v1: v == 1, lifts: v >= 3, held: v >= 4, method: v >= 5}
+	d := ckDec{b: payload, v1: v == 1, lifts: v >= 3, held: v >= 4, method: v >= 5, wetted: v >= 6}
 	fp := decodeFingerprint(&d)
 	if d.err != nil {
 		return d.err
@@ -253,7 +260,9 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	s.be.writeResidual(cp.r)
 	s.be.writeFlux(cp.f)
 	if cp.capOn {
-		cb.restoreCap(cp.capPrev, cp.capFresh) // after writeHeight, which marks it fresh
+		// After writeHeight, which marks it fresh and flags the wet columns as wetted
+		// ground: what a checkpoint from before version 6 (cp.capWet nil) keeps.
+		cb.restoreCap(cp.capPrev, cp.capWet, cp.capFresh)
 	}
 	cb.restoreExt(cp.ext) // after writeHeight: the next step rebuilds the passages
 	if cp.sweD != nil {
@@ -318,6 +327,7 @@ type checkpoint struct {
 	capOn    bool
 	capFresh bool
 	capPrev  []float32
+	capWet   []uint8 // the wetted flags (version 6; contactline.go)
 	ext      extSaved
 	emitters []Emitter
 	active   []bool
@@ -372,6 +382,10 @@ func decodeCheckpoint(d *ckDec) *checkpoint {
 	if cp.capOn = d.bool(); cp.capOn {
 		cp.capFresh = d.bool()
 		cp.capPrev = d.f32s()
+		if d.wetted { // before version 6, none: the resume's writeHeight flags the wet columns
+			d.what = "the wetted flags"
+			cp.capWet = slices.Clone(d.take(d.count(1)))
+		}
 	}
 	d.what = "the extended pipes"
 	cp.ext.mode = ExtendedPipes(d.u8())
@@ -499,7 +513,7 @@ func (s *Sim) checkCheckpoint(cp *checkpoint) (Settings, emitterSet, error) {
 			return bad("pipe %d: flux %g", p, f)
 		}
 	}
-	if on := st.CapillaryLength() > 0; cp.capOn != on || (on && len(cp.capPrev) != n) {
+	if on := st.CapillaryLength() > 0; cp.capOn != on || (on && (len(cp.capPrev) != n || (cp.capWet != nil && len(cp.capWet) != n))) {
 		return bad("capillary head saved %v (%d columns) with surface tension %g N/m", cp.capOn, len(cp.capPrev), st.SurfaceTension)
 	}
 	if err := checkExtSaved(&cp.ext, st.ExtendedPipes, c); err != nil {
@@ -626,10 +640,12 @@ func (f *fallState) restore(x *fallSaved) {
 // residuals and fluxes (which the backend interface reads and writes).
 type checkpointBackend interface {
 	// saveCap copies the capillary head's prev (each column's height at the last pass)
-	// into prev and returns its fresh flag; on is false when the head is off.
-	saveCap(prev []float32) (fresh, on bool)
-	// restoreCap sets prev and fresh (after writeHeight, which sets fresh).
-	restoreCap(prev []float32, fresh bool)
+	// into prev and its wetted flags into wet, and returns its fresh flag; on is false
+	// when the head is off.
+	saveCap(prev []float32, wet []uint8) (fresh, on bool)
+	// restoreCap sets prev, the wetted flags (nil: those writeHeight set) and fresh
+	// (after writeHeight, which sets fresh).
+	restoreCap(prev []float32, wet []uint8, fresh bool)
 	// saveExt returns the extended pipes' flux history (extSaved).
 	saveExt() extSaved
 	// restoreExt installs a history for the next rebuild (after setParams and
@@ -641,16 +657,20 @@ type checkpointBackend interface {
 	restoreSWE(d []float32)
 }
 
-func (c *cpuBackend) saveCap(prev []float32) (fresh, on bool) {
+func (c *cpuBackend) saveCap(prev []float32, wet []uint8) (fresh, on bool) {
 	if !c.p.cap.on {
 		return false, false
 	}
 	copy(prev, c.capSt.prev)
+	copy(wet, c.capSt.wet)
 	return c.capSt.fresh, true
 }
 
-func (c *cpuBackend) restoreCap(prev []float32, fresh bool) {
+func (c *cpuBackend) restoreCap(prev []float32, wet []uint8, fresh bool) {
 	copy(c.capSt.prev, prev)
+	if wet != nil {
+		copy(c.capSt.wet, wet)
+	}
 	c.capSt.fresh = fresh
 }
 
@@ -658,18 +678,26 @@ func (c *cpuBackend) saveExt() extSaved { return c.ext.saved() }
 
 func (c *cpuBackend) restoreExt(x extSaved) { c.ext.restore(x) }
 
-func (d *deviceBackend) saveCap(prev []float32) (fresh, on bool) {
+func (d *deviceBackend) saveCap(prev []float32, wet []uint8) (fresh, on bool) {
 	d.inFlight("checkpoint")
 	if !d.p.cap.on || d.capPrev == 0 {
 		return false, false
 	}
-	d.rt.Do(func() { download(d.rt, prev[:d.n], d.capPrev) })
+	d.rt.Do(func() {
+		download(d.rt, prev[:d.n], d.capPrev)
+		download(d.rt, wet[:d.n], d.capWet)
+	})
 	return d.capFresh, true
 }
 
-func (d *deviceBackend) restoreCap(prev []float32, fresh bool) {
+func (d *deviceBackend) restoreCap(prev []float32, wet []uint8, fresh bool) {
 	d.inFlight("checkpoint")
-	d.rt.Do(func() { upload(d.rt, d.capPrev, prev[:d.n]) })
+	d.rt.Do(func() {
+		upload(d.rt, d.capPrev, prev[:d.n])
+		if wet != nil {
+			upload(d.rt, d.capWet, wet[:d.n])
+		}
+	})
 	d.capFresh = fresh
 }
 
@@ -921,6 +949,8 @@ type ckDec struct {
 	// method: a version 5 payload or later, which ends with the method and, for the
 	// shallow water equations, the pipes' face depths
 	method bool
+	// wetted: a version 6 payload or later, whose capillary head has the wetted flags
+	wetted bool
 }
 
 func (d *ckDec) take(n int) []byte {

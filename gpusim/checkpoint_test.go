@@ -235,7 +235,7 @@ func decodeAll(t *testing.T, data []byte) *checkpoint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := ckDec{b: p, lifts: true, held: true, method: true}
+	d := ckDec{b: p, lifts: true, held: true, method: true, wetted: true}
 	decodeFingerprint(&d)
 	cp := decodeCheckpoint(&d)
 	if d.err != nil || len(d.b) != 0 {
@@ -367,7 +367,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"empty", "truncated", nil},
 		{"wrong magic", "wrong magic", mod(func(b []byte) []byte { b[0] = 'x'; return b })},
 		{"not a checkpoint", "wrong magic", []byte("hello, world: a text file")},
-		{"wrong version", "format version 6: this build reads versions 1 to 5", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 6); return b })},
+		{"wrong version", "format version 7: this build reads versions 1 to 6", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 7); return b })},
 		{"another grid", "checkpoint is for a 30x30x3 grid of", otherData},
 		{"another terrain", "checkpoint is for another terrain", sameGridData},
 		{"truncated header", "truncated", good[:m+2]},
@@ -432,7 +432,8 @@ var checkpointLedger = map[string]map[string]string{
 		"flyDt": "scratch", "recordImpacts": "the reader's (the scene sets it)", "impacts": "not state (read and forgotten by the waves)",
 		"now": "scratch (set every step)",
 	},
-	"capState": {"drive": "computed every step", "s": "scratch", "prev": "saved", "fresh": "saved", "near": "derived"},
+	"capState": {"drive": "computed every step", "s": "scratch", "prev": "saved", "fresh": "saved", "near": "derived",
+		"wet": "saved (version 6)", "wetNext": "computed every step"},
 	"extended": {
 		"mode": "derived (settings)", "cols": "derived", "topo": "derived", "capped": "derived", "dirY": "derived", "fullTol": "derived",
 		"isCapped": "derived", "flips": "derived (dirty: rebuilt)", "dirty": "set", "rebuilds": "not state", "scans": "not state",

@@ -299,6 +299,9 @@ func (c *cpuBackend) writeResidual(src []float32) { copy(c.r, src) }
 func (c *cpuBackend) writeHeight(src []float32) {
 	copy(c.h, src)
 	c.capSt.fresh = true // a height set from outside is no rise of the surface
+	if len(c.capSt.wet) == len(c.h) {
+		markWetted(c.capSt.wet, c.h, c.base, c.p.cap.mark) // contactline.go
+	}
 	if c.ext != nil {
 		c.ext.dirty = true
 	}

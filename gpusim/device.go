@@ -112,6 +112,8 @@ type deviceBackend struct {
 	capDrive uint64
 	capS     [2]uint64
 	capPrev  uint64
+	// capWet, capWetNext: the wetted flags (contactline.go), a byte a column
+	capWet, capWetNext uint64
 	// capFresh: capPrev is not the last pass's heights (set from outside, or the law just
 	// turned on): the next step's pass takes no rise.
 	capFresh bool
@@ -413,7 +415,7 @@ func (d *deviceBackend) installArgs(p *stepParams) {
 func (d *deviceBackend) setCapParams(p capParams) {
 	sa := d.sa
 	sa.Hd = d.h
-	sa.CapRecede, sa.CapCoef, sa.CapDamp = p.recede, p.coef, p.damp
+	sa.CapRecede, sa.CapCoef, sa.CapDamp, sa.CapMark = p.recede, p.coef, p.damp, int32(p.mark)
 	if !p.on {
 		return
 	}
@@ -423,6 +425,7 @@ func (d *deviceBackend) setCapParams(p capParams) {
 		d.rt.Do(func() {
 			d.capDrive, d.capPrev = d.alloc(4*d.n, &err), d.alloc(4*d.n, &err)
 			d.capS[0], d.capS[1] = d.alloc(4*d.n, &err), d.alloc(4*d.n, &err)
+			d.capWet, d.capWetNext = d.alloc(d.n, &err), d.alloc(d.n, &err)
 			if d.dense && err == nil {
 				d.adjStart, d.adjOther = d.alloc(4*(d.n+1), &err), d.alloc(8*d.np, &err)
 				if err == nil {
@@ -435,6 +438,7 @@ func (d *deviceBackend) setCapParams(p capParams) {
 		sa.AdjStart, sa.AdjOther = d.adjStart, d.adjOther
 	}
 	sa.Hd, sa.CapPrev = d.capDrive, d.capPrev
+	sa.CapWet, sa.CapWetNext = d.capWet, d.capWetNext
 }
 
 // launchCap queues the capillary head: the smoothing passes, then the driving heights;
@@ -449,6 +453,7 @@ func (d *deviceBackend) launchCap(sa unsafe.Pointer, fresh bool) {
 	}
 	d.sa.CapIn = in
 	d.rt.Launch(kernels.CapHead, d.n, sa)
+	d.rt.Launch(kernels.CapWet, d.n, sa)
 }
 
 func boolInt32(b bool) int32 {
@@ -1082,7 +1087,16 @@ func (d *deviceBackend) writeResidual(src []float32) {
 func (d *deviceBackend) writeHeight(src []float32) {
 	d.inFlight("writeHeight")
 	d.rt.Do(func() { upload(d.rt, d.h, src[:d.n]) })
-	d.capFresh = true // a height set from outside is no rise of the surface
+	d.capFresh = true  // a height set from outside is no rise of the surface
+	if d.capWet != 0 { // the wetted flags start afresh (contactline.go)
+		base := d.hostBase
+		if base == nil {
+			base = d.topo.cols.Base
+		}
+		wet := make([]uint8, d.n)
+		markWetted(wet, src[:d.n], base, uint8(d.sa.CapMark))
+		d.rt.Do(func() { upload(d.rt, d.capWet, wet) })
+	}
 	if d.ext != nil {
 		d.ext.dirty = true
 	}

@@ -791,6 +791,19 @@ func (f *fallState) deposit(h, r []float32) {
 	f.vol, f.land, f.col = f.vol[:n], f.land[:n], f.col[:n]
 }
 
+// reaches says whether a parcel landing at height z in column d may share its volume with
+// column t of a neighbouring cell: t's surface (liquid, or its floor when dry) lies no
+// higher than tol above the landing height (higher, it is a wall or a step up), and no
+// lower than tol below d's floor (lower, it is the foot of a ledge, which liquid reaches
+// by falling, not by landing beside it). A surface between the two lies downhill of the
+// landing: the parcel runs into it. (Asking for a surface within tol of z, as before,
+// left the landing column alone to take a stream whose parcels had raised it above its
+// neighbours: a 12 ml/s pour piled one column up to its ceiling.)
+func (f *fallState) reaches(d int32, t int, z, tol float64, h []float32) bool {
+	s := float64(h[t])
+	return s <= z+tol && s >= float64(f.cols.Base[d])-tol
+}
+
 // poolFrac is the most a landing parcel may raise a column of the pool it lands in, as a
 // share of the pool's depth there (of a cell, in a pool shallower than a cell): spread
 // widens its footprint to a disc until the mound stays that low (docs/solver.md, "Liquid
@@ -869,7 +882,7 @@ func (f *fallState) spread(i int, d int32, h []float32) {
 					continue
 				}
 				t := c.ColumnAt(cx, cy, z)
-				if t < 0 || math.Abs(float64(h[t])-z) > c.Dx {
+				if t < 0 || !f.reaches(d, t, z, c.Dx, h) {
 					continue
 				}
 				w := 2.0
@@ -895,7 +908,7 @@ func (f *fallState) spread(i int, d int32, h []float32) {
 				continue
 			}
 			t := c.ColumnAt(cx, cy, z)
-			if t < 0 || int32(t) == d || math.Abs(float64(h[t])-z) > rad {
+			if t < 0 || int32(t) == d || !f.reaches(d, t, z, rad, h) {
 				continue // solid to the top, the landing column, or a surface far from the drop
 			}
 			f.targets = append(f.targets, int32(t))
@@ -927,7 +940,7 @@ func (f *fallState) disc(d int32, x, y, z, R, tol float64, h []float32) {
 				continue
 			}
 			t := c.ColumnAt(cx, cy, z)
-			if t < 0 || math.Abs(float64(h[t])-z) > tol {
+			if t < 0 || !f.reaches(d, t, z, tol, h) {
 				continue // solid to the top, or a surface far from the landing
 			}
 			w := 0.5 + 0.5*math.Cos(math.Pi*r/R)

@@ -395,7 +395,8 @@ func (s *Sim) switchMethod(st Settings) error {
 	s.be.readHeight(h)
 	s.be.readResidual(r)
 	f := s.Fluxes(nil)
-	fresh, capOn := old.saveCap(prev)
+	wet := make([]uint8, n)
+	fresh, capOn := old.saveCap(prev, wet)
 	ext := old.saveExt()
 	var floors []float32
 	var cols []int32
@@ -416,7 +417,7 @@ func (s *Sim) switchMethod(st Settings) error {
 	s.be.writeFlux(f)
 	cb := s.be.(checkpointBackend)
 	if capOn {
-		cb.restoreCap(prev, fresh)
+		cb.restoreCap(prev, wet, fresh)
 	}
 	cb.restoreExt(ext)
 	s.publish()

@@ -7,9 +7,11 @@
 -- the lowest point. A vessel at the pool's -y end, beside the body, bleeds 1.5 ml/s; the
 -- suction tip at its +y end takes as much: the blood runs along the body towards it.
 --
--- The swab: a square of cotton gauze 14 x 14 x 3 mm (a rigid body, docs/bodies.md), dry
+-- The swab: a square of cotton gauze 10 x 10 x 3 mm (a rigid body, docs/bodies.md), dry
 -- at 250 kg/m^3, let go 8 mm above the pool at t = 0.3 s, near the bleeding. It lands, bobs, floats with a
--- quarter of its thickness under, and the level of the pool rises by its weight's worth of
+-- quarter of its thickness under (the pool between the body and the wound's wall is
+-- about 16 mm wide at its level: a 14 mm swab could land wedged on the slopes of both,
+-- perched out of the blood, as the flow's smallest change decided), and the level of the pool rises by its weight's worth of
 -- blood. From t = 1.5 s it soaks: its density climbs to 900 kg/m^3 over a second
 -- (sim:every and body:set), it sinks deeper, and it turns red; all the while the current
 -- carries it.
@@ -49,7 +51,7 @@ for k = 1, swabs do
   sim:at(0.3 * k, function()
     local x, y = cx - 0.02 + 0.003 * (k % 2), cy - 0.003 + 0.004 * (k - 1)
     gauze[#gauze + 1] = sim:body{
-      solid = vp.box{ min = {-0.007, -0.007, -0.0015}, max = {0.007, 0.007, 0.0015} },
+      solid = vp.box{ min = {-0.005, -0.005, -0.0015}, max = {0.005, 0.005, 0.0015} },
       density = dry, at = {x, y, 0.015}, color = {0.95, 0.95, 0.92},
       rotate = { axis = {0, 0, 1}, angle = 0.3 * k },
     }

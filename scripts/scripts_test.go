@@ -663,9 +663,12 @@ func TestCoffee(t *testing.T) {
 			minParticle = min(minParticle, p.Volume)
 		}
 	})
+	onTable := func() float64 { return r.volume(table) }
 	v3, a3 := puddle()
+	t3 := onTable()
 	r.advance(4, nil)
 	v4, a4 := puddle()
+	t4 := onTable()
 	under := r.volume(func(x, y float64, i int) bool {
 		cx, cy, _ := c.CellAt(x, y)
 		_, hi := c.Cell(cx, cy)
@@ -678,10 +681,13 @@ func TestCoffee(t *testing.T) {
 	if math.Abs(r.snap.Added-10*ml) > 0.1*ml {
 		t.Errorf("spilled %.3f ml, want 10", r.snap.Added/ml)
 	}
-	// Its area stops; its volume still drains slowly over the table's edge, down to the
-	// receding head (an edge does not pin the contact line: docs/method.md).
-	if a4 < 10e-4 || math.Abs(a4-a3) > 0.02*a4 || v4 > v3 || v3-v4 > 0.15*v3 {
-		t.Errorf("the puddle does not stop: %.3f ml over %.1f cm^2 at 3 s, %.3f ml over %.1f cm^2 at 4 s", v3/ml, a3*1e4, v4/ml, a4*1e4)
+	// Its area stops; the table's liquid still drains slowly over its edge, down to the
+	// receding head (an edge does not pin the contact line: docs/method.md). The puddle
+	// itself may still gain what seeps out from beside the mug, over ground the spill
+	// wetted (docs/method.md, "Surface tension": wetted ground), but the table gains
+	// nothing.
+	if a4 < 10e-4 || math.Abs(a4-a3) > 0.02*a4 || t4 > t3 || math.Abs(v3-v4) > 0.15*v3 {
+		t.Errorf("the puddle does not stop: %.3f ml over %.1f cm^2 at 3 s, %.3f ml over %.1f cm^2 at 4 s (the table %.3f and %.3f ml)", v3/ml, a3*1e4, v4/ml, a4*1e4, t3/ml, t4/ml)
 	}
 	if mean := v4 / a4; mean < 0.9*st.RecedingHead() || mean > 1.1*st.WettingHead() {
 		t.Errorf("the puddle is %.3f mm thick, want between the heads %.3f and %.3f mm", mean*1e3, st.RecedingHead()*1e3, st.WettingHead()*1e3)

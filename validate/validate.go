@@ -1,9 +1,10 @@
 // Package validate is vpbench's analytic validation suite: each case sets up a problem
 // whose solution is known in closed form (the dam breaks of Ritter and Stoker, Thacker's
 // oscillation in a paraboloid, Huppert's viscous gravity currents, communicating vessels,
-// a ballistic drop, the wave particles' ring), runs the solver on it with the virtual
-// pipes and the shallow water equations, and compares a few measured numbers with the
-// analytic ones. `vpbench validate` runs it; docs/validation.md describes every case.
+// a ballistic drop, the wave particles' ring, and the liquid's edge: a fast pour's
+// puddle, a sessile drop's Young-Laplace shape, a poured drop pinned on a slope), runs
+// the solver on it with the virtual pipes and the shallow water equations, and compares
+// a few measured numbers with the analytic ones. `vpbench validate` runs it; docs/validation.md describes every case.
 package validate
 
 import (
@@ -50,7 +51,19 @@ type Result struct {
 	// method has no advection and its waves travel at sqrt(g dx): it is not expected to
 	// reproduce the dam breaks or Thacker's oscillation).
 	ExpectPass bool
+	// Limit makes Expected a bound rather than a value: "<=" (at most) or ">=" (at
+	// least); the error is then how far past the bound the measurement lies.
+	Limit string
+	// Open marks a known gap, set by the case: a target the method does not meet yet
+	// (docs/validation.md names each). It is printed and plotted, and not counted.
+	Open bool
 }
+
+// Bounds on a result (Result.Limit).
+const (
+	AtMost  = "<="
+	AtLeast = ">="
+)
 
 // finish fills RelErr and Pass.
 func (r *Result) finish() {
@@ -59,7 +72,14 @@ func (r *Result) finish() {
 		scale = math.Abs(r.Expected)
 	}
 	r.Scale = scale
-	r.RelErr = math.Abs(r.Measured-r.Expected) / scale
+	miss := r.Measured - r.Expected
+	switch r.Limit {
+	case AtMost:
+		miss = max(miss, 0)
+	case AtLeast:
+		miss = max(-miss, 0)
+	}
+	r.RelErr = math.Abs(miss) / scale
 	if math.IsNaN(r.Measured) || math.IsInf(r.Measured, 0) {
 		r.RelErr = math.Inf(1)
 	}
@@ -111,6 +131,9 @@ func Cases() []Case {
 		{"vessels", "communicating vessels", true, runVessels},
 		{"ballistic", "a falling and a thrown drop", false, runBallistic},
 		{"wave_ring", "the wave particles' ring speed", false, runWaveRing},
+		{"puddle", "a fast pour ends as one disc as thick as the wetting head", true, runPuddle},
+		{"sessile_drop", "a small drop takes the Young-Laplace shape", true, runSessileDrop},
+		{"pinning", "a drop with contact-angle hysteresis pins on a gentle slope", true, runPinning},
 	}
 }
 
@@ -185,7 +208,7 @@ func Run(ctx context.Context, cases []Case, o Options, done func(Outcome)) []Out
 			for k := range oc.Results {
 				r := &oc.Results[k]
 				r.Case, r.Method = oc.Case, oc.Method
-				r.ExpectPass = ExpectPass(c.Name, oc.Method)
+				r.ExpectPass = ExpectPass(c.Name, oc.Method) && !r.Open
 				r.finish()
 			}
 			if oc.Err != nil && len(oc.Results) == 0 {

@@ -50,6 +50,7 @@ const (
 	SWESides
 	SWEFlux
 	SWEFromFluxes
+	CapWet
 	NumKernels
 )
 
@@ -60,6 +61,7 @@ var Names = [NumKernels]string{
 	"vp_emit", "vp_ext_raw", "vp_ext_final", "vp_ext_clear",
 	"vp_cap_smooth", "vp_cap_head",
 	"vp_csr_outflow", "vp_swe_columns", "vp_swe_sides", "vp_swe_flux", "vp_swe_from_fluxes",
+	"vp_cap_wet",
 }
 
 // Args tells which argument block kernel k takes: a *StepArgs, *EmitArgs, *ExtArgs or
@@ -88,6 +90,7 @@ type StepArgs struct {
 	Capped, Full, Flips         uint64
 	Halt                        uint64
 	Hd, CapIn, CapOut, CapPrev  uint64
+	CapWet, CapWetNext          uint64
 	DtOverDx2d                  float64
 	Zeta, Accel, Visc3, Dxf     float32
 	DtOverDx2, Dx2OverDt        float32
@@ -97,6 +100,7 @@ type StepArgs struct {
 	Film, N, Nx, Ny, Ext        int32
 	Step                        int32
 	CapFresh                    int32
+	CapMark                     int32
 }
 
 // EmitArgs mirrors VPEmit.

@@ -29,6 +29,8 @@ typedef struct VPStep {
 	const float *capIn;
 	float *capOut;
 	float *capPrev;              // each column's height at the last pass (the ripple damping)
+	unsigned char *capWet;       // the wetted flags (contactline.go) the pass reads
+	unsigned char *capWetNext;   // and those it writes (vp_cap_wet copies them back)
 	double dtOverDx2d;
 	float zeta, accel, visc3, dxf, dtOverDx2, dx2OverDt, fullTol;
 	float wet, dryDepth;         // the contact-line law (vp_wetting); wet = 0: off
@@ -37,6 +39,7 @@ typedef struct VPStep {
 	int film, n, nx, ny, ext;    // ext: extended pipes act (sums and full flags)
 	int step;                    // the step's index in the host's launch sequence
 	int capFresh;                // 1: capPrev is not the last pass's (take no rise)
+	int capMark;                 // the wetted flag a wet column takes (capParams.mark)
 } VPStep;
 
 // VPEmit: sources and sinks, one thread per target (or one thread for all, serial = 1,

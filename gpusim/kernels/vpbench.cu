@@ -554,9 +554,23 @@ VP_KERNEL vp_cap_head(const VPStep a)
 	float hi = a.h[i], d = hi - a.base[i];
 	float rise = a.capFresh ? 0.0f : hi - a.capPrev[i]; // the ripple damping's
 	a.capPrev[i] = hi;
-	if (d <= a.dryDepth) { // capDryHead: a hole one cell wide reads as wet
+	if (d <= a.dryDepth) {
 		int lo = a.adjStart[i], up = a.adjStart[i + 1];
-		float out = hi;
+		if (a.capWet[i]) { // capWettedDry: wetted ground (contactline.go)
+			int near = 0, dry = 0;
+			for (int e = lo; e < up; e++) {
+				int j = a.adjOther[e];
+				if (a.h[j] - a.base[j] > a.dryDepth || a.capWet[j]) near = 1;
+				else if (a.base[j] <= hi) dry = 1;
+			}
+			if (near && !dry) {
+				a.capWetNext[i] = 1;
+				a.hd[i] = a.base[i] + 2.0f * a.dryDepth;
+				return;
+			}
+		}
+		a.capWetNext[i] = 0;
+		float out = hi; // capDryHead: a hole one cell wide reads as wet
 		if (a.wet > 0 && up - lo >= 2) {
 			out = a.base[i] + 2.0f * a.dryDepth;
 			for (int e = lo; e < up; e++) {
@@ -571,12 +585,17 @@ VP_KERNEL vp_cap_head(const VPStep a)
 		return;
 	}
 	float si = a.capIn[i], lap = 0;
-	int edge = 0;
+	int edge = 0, up = 0;
 	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
 		int j = a.adjOther[e];
 		if (a.h[j] - a.base[j] > a.dryDepth) lap += a.capIn[j] - si;
-		else if (a.base[j] < hi) edge = 1;
+		else if (!a.capWet[j] && a.base[j] < hi) { // dry ground, not wetted ground
+			edge = 1;
+			if (a.base[j] > a.base[i]) up = 1;
+		}
 	}
+	// capShoreFlag: a receding column at a sloping shore leaves dry ground
+	a.capWetNext[i] = (up && d < a.capRecede) ? 0 : (unsigned char)a.capMark;
 	float cl = a.capCoef * lap;
 	float x = -cl;
 	if (edge && d < a.capRecede) x += a.capRecede - d;
@@ -586,6 +605,16 @@ VP_KERNEL vp_cap_head(const VPStep a)
 	}
 	float lim = -0.5f * d;
 	a.hd[i] = hi + (x > lim ? x : lim);
+}
+
+// vp_cap_wet: the wetted flags vp_cap_head made become the next pass's (capColumns'
+// copy after its barrier).
+VP_KERNEL vp_cap_wet(const VPStep a)
+{
+	VP_INDEX;
+	if (a.ext && vp_halted(a.halt, a.step)) return;
+	if (i >= a.n) return;
+	a.capWet[i] = a.capWetNext[i];
 }
 
 // ---- the shallow water equations (swe.go) ----------------------------------------

@@ -29,6 +29,7 @@ void vp_host_launch(int id, const void *args, int n, int reverse)
 	case 14: vp_host_run(vp_swe_sides, args, n, reverse); break;
 	case 15: vp_host_run(vp_swe_flux, args, n, reverse); break;
 	case 16: vp_host_run(vp_swe_from_fluxes, args, n, reverse); break;
+	case 17: vp_host_run(vp_cap_wet, args, n, reverse); break;
 	default: abort();
 	}
 }
