@@ -9,6 +9,10 @@
 // so a program that never asks for a picture runs anywhere; offscreen rendering starts a
 // private Xvfb when there is no display (Host.AutoXvfb).
 //
+// Besides the terrain, the bodies and the liquid (with the liquid in the air, its
+// streams as ropes: surface.AirSurface), each sink is drawn on the floor as a drain
+// (Frame.Sinks, sinks.go), so that the dry disc it leaves has a reason.
+//
 // Positions are in metres in the simulation's frame (z up); the camera orbits the
 // domain's box. A build without cgo, or with the nopreview tag, has the same API and says
 // that the preview is not in it (Available is false).

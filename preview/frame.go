@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -48,6 +49,10 @@ type Frame struct {
 	// Topology changes when Indices do (the renderer uploads them only then); 0 means
 	// unknown (always uploaded).
 	Topology uint64
+	// SideIndex is where the liquid's sides lie in Indices (surface.Mesh.SideIndex): the
+	// renderer draws the sides along walled sides (Walls) only. All zero: no sides known,
+	// every triangle is drawn.
+	SideIndex [5]int
 
 	// The floating bodies' surfaces (scene.BodyMesh's arrays), world space: positions
 	// and unit normals (xyz), an sRGB colour a vertex, triangles counter-clockwise seen
@@ -55,6 +60,10 @@ type Frame struct {
 	// colours, and cast the key light's shadow; empty when there are none.
 	BodyPositions, BodyNormals, BodyColors []float32
 	BodyIndices                            []uint32
+
+	// Sinks are the sinks' marks (scene.Scene.Sinks): each is drawn on the floor as a
+	// drain, the disc it takes liquid from (sinks.go); empty when there are none.
+	Sinks []scene.Sink
 
 	// Seq numbers published frames, from 1.
 	Seq uint64
@@ -82,6 +91,7 @@ func FrameOf(sc *scene.Scene, surf *surface.Mesh) (Frame, error) {
 	}
 	if surf != nil {
 		f.Positions, f.Normals, f.Opacity, f.Indices = surf.Positions, surf.Normals, surf.Opacity, surf.Indices
+		f.SideIndex = surf.SideIndex
 	}
 	bm, err := sc.BodyMesh()
 	if err != nil {
@@ -97,7 +107,12 @@ func FrameOf(sc *scene.Scene, surf *surface.Mesh) (Frame, error) {
 		f.CameraVersion = v
 	}
 	f.Walls = sc.Walled()
-	f.WallTop = float32(min(sc.BorderFloor()+WallRim*h, h))
+	f.Sinks = sc.Sinks()
+	var sideTop [4]float32
+	if surf != nil {
+		sideTop = surf.SideTop
+	}
+	f.WallTop = wallTop(sc.BorderFloor(), h, f.Walls, sideTop, surf != nil)
 	return f, nil
 }
 
@@ -105,6 +120,26 @@ func FrameOf(sc *scene.Scene, surf *surface.Mesh) (Frame, error) {
 // domain's border (scene.BorderFloor), as a share of the domain's height: low, so that it
 // frames the liquid at the sides without hiding the scene.
 const WallRim = 0.1
+
+// wallTop is the walls' glass rim's top, m: WallRim h above the border's highest floor,
+// and where the liquid stands higher against a walled side (sideTop, the surface's
+// Mesh.SideTop, when haveSide), the first step of WallRim h above that floor that rises
+// half a step above the liquid; at most the domain's height h. The glass stood at the
+// floor's rim only, so that the liquid held by a wall (the dam break's column) stood
+// above it as a board with nothing beside it. Steps rather than the liquid's height
+// itself: the rim does not move with every ripple of a clip.
+func wallTop(floor, h float64, walls [4]bool, sideTop [4]float32, haveSide bool) float32 {
+	step := WallRim * h
+	top := floor + step
+	for s, walled := range walls {
+		if !walled || !haveSide || math.IsInf(float64(sideTop[s]), -1) || !(step > 0) {
+			continue
+		}
+		need := float64(sideTop[s]) + step/2
+		top = max(top, floor+step*math.Ceil((need-floor)/step))
+	}
+	return float32(min(top, h))
+}
 
 // DefaultDepthMax is the depth_max a Frame without one is drawn with: the surface's
 // default (surface.DefaultSettings), 2 mm.
@@ -148,7 +183,7 @@ func (mb *Mailbox) Publish(f Frame) {
 	dst.Time, dst.Box, dst.Color, dst.DepthMax, dst.Absorption = f.Time, f.Box, f.Color, f.DepthMax, f.Absorption
 	dst.Terrain, dst.TerrainVersion = f.Terrain, f.TerrainVersion
 	dst.Camera, dst.CameraVersion = f.Camera, f.CameraVersion
-	dst.Walls, dst.WallTop = f.Walls, f.WallTop
+	dst.Walls, dst.WallTop, dst.SideIndex = f.Walls, f.WallTop, f.SideIndex
 	dst.Positions = append(dst.Positions[:0], f.Positions...)
 	dst.Normals = append(dst.Normals[:0], f.Normals...)
 	dst.Opacity = append(dst.Opacity[:0], f.Opacity...)
@@ -157,6 +192,7 @@ func (mb *Mailbox) Publish(f Frame) {
 	dst.BodyNormals = append(dst.BodyNormals[:0], f.BodyNormals...)
 	dst.BodyColors = append(dst.BodyColors[:0], f.BodyColors...)
 	dst.BodyIndices = append(dst.BodyIndices[:0], f.BodyIndices...)
+	dst.Sinks = append(dst.Sinks[:0], f.Sinks...)
 	dst.Topology = mb.topo
 	dst.Seq = mb.seq
 

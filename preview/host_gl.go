@@ -346,7 +346,7 @@ func (o *offscreen) render(f *Frame, cam Camera, width, height int, opt RenderOp
 	gl.BindFramebuffer(gl.FRAMEBUFFER, o.fbo.ms)
 	o.r.haveLiquid = false // frames come from any source: send the indices too
 	o.r.upload(f)
-	o.r.draw(cam, width, height, f.Color, drawOptions{hideLiquid: opt.HideLiquid, hideTerrain: opt.HideTerrain, hideWalls: opt.HideTerrain, hideBodies: opt.HideTerrain})
+	o.r.draw(cam, width, height, f.Color, drawOptions{hideLiquid: opt.HideLiquid, hideTerrain: opt.HideTerrain, hideWalls: opt.HideTerrain, hideBodies: opt.HideTerrain, hideSinks: opt.HideTerrain})
 	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, o.fbo.ms)
 	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, o.fbo.res)
 	gl.BlitFramebuffer(0, 0, int32(width), int32(height), 0, 0, int32(width), int32(height), gl.COLOR_BUFFER_BIT, gl.NEAREST)

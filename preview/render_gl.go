@@ -71,6 +71,14 @@ type renderer struct {
 	// box is the last uploaded frame's domain (Frame.Box): with bodies, the shadow map
 	// is fitted to it as well, so that a body anywhere in the domain casts its shadow.
 	box Box
+	// behind is the picture before the liquid, which the liquid composites against.
+	behind behindCopy
+	// liquidRanges are the ranges of the liquid's indices drawn (liquidRanges): all of
+	// them, or all but the liquid's sides along open sides of the domain.
+	liquidRanges [6][2]int32
+	nRanges      int
+	// marks are the sinks' marks (sinks_gl.go).
+	marks sinkMarks
 }
 
 // wallUniforms are the wall program's uniform locations.
@@ -107,6 +115,8 @@ type uniforms struct {
 	viewProj, eye, lightDir, color, sigma, depthMax, checker int32
 	// The key light's shadow (shadowMap.bind).
 	lightViewProj, shadow, shadowOn, shadowOffset, shadowTexel int32
+	// The picture behind the liquid (behindCopy.bind).
+	behind, behindOn int32
 }
 
 func (u *uniforms) find(prog uint32) {
@@ -123,6 +133,8 @@ func (u *uniforms) find(prog uint32) {
 	u.shadowOn = loc("uShadowOn")
 	u.shadowOffset = loc("uShadowOffset")
 	u.shadowTexel = loc("uShadowTexel")
+	u.behind = loc("uBehind")
+	u.behindOn = loc("uBehindOn")
 }
 
 // The programs' GLSL is in shaders/ (shaders_gl.go): the terrain's, the liquid's, and
@@ -406,6 +418,10 @@ func newRenderer(stills bool) (*renderer, error) {
 	attrib(r.bCol, 2, 3)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.bIdx.id)
 	gl.BindVertexArray(0)
+	if err := r.marks.init(); err != nil {
+		r.delete()
+		return nil, err
+	}
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		return nil, fmt.Errorf("OpenGL error 0x%x while setting up the renderer", e)
 	}
@@ -428,6 +444,8 @@ func (r *renderer) delete() {
 	if r.shadow != nil {
 		r.shadow.delete()
 	}
+	r.behind.delete()
+	r.marks.delete()
 }
 
 func f32ptr(s []float32) unsafe.Pointer {
@@ -459,6 +477,7 @@ func (r *renderer) upload(f *Frame) {
 	if f.Terrain == nil {
 		r.haveTerrain, r.terrainMesh, r.terrainDrawn = false, nil, nil
 	}
+	r.marks.upload(r.terrainDrawn, f.Sinks)
 	gl.BindVertexArray(r.liquidVAO)
 	r.lPos.upload(f32ptr(f.Positions), 4*len(f.Positions))
 	r.lNrm.upload(f32ptr(f.Normals), 4*len(f.Normals))
@@ -468,6 +487,7 @@ func (r *renderer) upload(f *Frame) {
 		r.liquidCount = int32(len(f.Indices))
 		r.topology = f.Topology
 	}
+	r.nRanges = liquidRanges(&r.liquidRanges, f.SideIndex, f.Walls, len(f.Indices))
 	r.haveLiquid = true
 	r.depthMax = f.DepthMax
 	if !(r.depthMax > 0) {
@@ -513,6 +533,9 @@ type drawOptions struct {
 	// hideWalls leaves the walls' glass out (Frame.Walls): the scaled target's terrain
 	// cache, whose liquid pass draws them every frame.
 	hideWalls bool
+	// hideSinks leaves the sinks' marks out (Frame.Sinks): with the terrain, or from the
+	// scaled target's terrain cache (they come and go: its per-frame pass draws them).
+	hideSinks bool
 	// keep draws over what the framebuffer holds (a cached terrain) instead of clearing it.
 	keep bool
 }
@@ -569,7 +592,11 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.DrawElementsWithOffset(gl.TRIANGLES, r.bodyCount, gl.UNSIGNED_INT, 0)
 		gl.Disable(gl.CULL_FACE)
 	}
+	if !opt.hideSinks { // the sinks' marks on the floor, under the liquid (sinks_gl.go)
+		r.marks.draw(&r.vp, light, shadow)
+	}
 	if r.haveLiquid && r.liquidCount > 0 && !opt.hideLiquid {
+		behind := r.behind.capture(width, height)
 		gl.Enable(gl.BLEND)
 		gl.BlendFunc(gl.ONE, gl.SRC1_COLOR) // dst' = src0 + src1 * dst (dual-source)
 		gl.DepthMask(false)
@@ -582,8 +609,12 @@ func (r *renderer) draw(c Camera, width, height int, col [3]float32, opt drawOpt
 		gl.Uniform1f(r.lu.depthMax, r.depthMax)
 		gl.Uniform1f(r.lu.checker, 0.01)
 		shadow.bind(&r.lu)
+		r.behind.bind(r.lu.behind, r.lu.behindOn, behind)
 		gl.BindVertexArray(r.liquidVAO)
-		gl.DrawElementsWithOffset(gl.TRIANGLES, r.liquidCount, gl.UNSIGNED_INT, 0)
+		for _, g := range r.liquidRanges[:r.nRanges] {
+			gl.DrawElementsWithOffset(gl.TRIANGLES, g[1]-g[0], gl.UNSIGNED_INT, uintptr(4*g[0]))
+		}
+		r.behind.unbind()
 		gl.DepthMask(true)
 		gl.Disable(gl.BLEND)
 	}

@@ -121,7 +121,7 @@ func (t *scaledTarget) draw(r *renderer, c Camera, w, h int32, col [3]float32) e
 		if err := t.terrain.ensure(w, h); err != nil {
 			return err
 		}
-		r.draw(c, int(w), int(h), col, drawOptions{hideLiquid: true, hideWalls: true, hideBodies: true})
+		r.draw(c, int(w), int(h), col, drawOptions{hideLiquid: true, hideWalls: true, hideBodies: true, hideSinks: true})
 		t.terrainKey, t.terrainOK = key, true
 	}
 	if err := t.pic.ensure(w, h); err != nil {

@@ -19,6 +19,7 @@ var shaderPrograms = []struct{ name, vs, fs string }{
 	{"scaled", scaledVS, scaledFS},
 	{"wall", wallVS, wallFS},
 	{"body", bodyVS, bodyFS},
+	{"sink", sinkVS, sinkFS},
 }
 
 // TestShaderSources: every shader file of shaders/ is a whole source once its #include

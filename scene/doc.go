@@ -29,6 +29,13 @@
 //   - Snapshot is the solver's state at the current step boundary, copied at most once
 //     per boundary; every change of the state (steps, fills, drops, terrain) drops it.
 //
+// # Sources and sinks
+//
+// The script adds sources and sinks through the scene (AddEmitter, SetEmitterRate,
+// StopEmitter), which keeps a record of them beside the solver (the solver publishes no
+// list; checkpoints carry it: EmitterStates, RestoreEmitters) so that Sinks can list the
+// sinks' marks the viewers draw where a sink takes liquid (docs/preview.md, "Sinks").
+//
 // # Goroutines
 //
 // One goroutine (the runner) drives a Scene: every method but Name and Time, which are

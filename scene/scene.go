@@ -45,7 +45,8 @@ type Scene struct {
 	surf        surfaceState
 	waves       waveState
 	bodies      bodyState
-	bodyErr     error // what the bodies' coupling last met (BodyError)
+	sinks       sinkState // the sources and sinks added, for the sinks' marks (sinks.go)
+	bodyErr     error     // what the bodies' coupling last met (BodyError)
 	closed      bool
 
 	snap   gpusim.Snapshot

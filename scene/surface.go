@@ -129,8 +129,10 @@ func (s *Scene) BuildSurface() (*surface.Mesh, error) {
 	if len(s.surf.drops) == 0 {
 		return m, nil
 	}
-	if s.surf.air == nil {
-		s.surf.air = surface.NewAirSurface(surface.DefaultAirSettings()) // GOMAXPROCS workers, as the builder
+	if g := s.sim.Settings().Gravity; s.surf.air == nil || s.surf.air.Settings().Gravity != g {
+		as := surface.DefaultAirSettings() // GOMAXPROCS workers, as the builder
+		as.Gravity = g                     // the parcels' paths, for the streams' ropes
+		s.surf.air = surface.NewAirSurface(as)
 	}
 	return s.surf.air.Append(m, s.surf.drops, s.airBox()), nil
 }

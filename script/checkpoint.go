@@ -146,6 +146,11 @@ type ckHeader struct {
 	// resume's set-up makes its meters again and they take their totals; meters a
 	// callback made are not made again and are warned.
 	Meters []float64
+	// Emitters are the sources and sinks the scene keeps for the sinks' marks
+	// (scene.Scene.EmitterStates), those callbacks added too: the solver's state brings
+	// its own emitters back, and the scene's record follows (nil in a checkpoint from
+	// before the marks: the set-up's stand).
+	Emitters []scene.EmitterState
 }
 
 // paramsHash is the SHA-256 of the parameters, sorted by name, "name=value\n" each.
@@ -192,6 +197,7 @@ func (s *Scenario) WriteCheckpoint(w io.Writer) error {
 	}
 	h.Bodies = s.scene.BodyStates()
 	h.Meters = s.scene.Sim().MeterTotals()
+	h.Emitters = s.scene.EmitterStates()
 	top := map[*event]bool{}
 	for _, e := range s.ck.timers {
 		top[e] = true
@@ -329,6 +335,9 @@ func (s *Scenario) Resume(r io.Reader, name string) error {
 		return fmt.Errorf("resume %s: the solver's state: %v", name, err)
 	}
 	s.scene.Sim().Warnings() // the original run warned them
+	if h.Emitters != nil {
+		s.scene.RestoreEmitters(h.Emitters)
+	}
 	if n := s.scene.Sim().Meters(); len(h.Meters) < n {
 		return fmt.Errorf("resume %s: the checkpoint has %d flow meters, the script's set-up made %d", name, len(h.Meters), n)
 	} else if err := s.scene.Sim().SetMeterTotals(h.Meters[:n]); err != nil {

@@ -137,10 +137,11 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2], Holds: holds, Level: level}, emitterVal{sink: sink, rate: rate})
 }
 
-// pushEmitter adds e to the solver and pushes its handle (val, with its scenario and id
-// filled in): sim:source, sim:sink and sim:spray.
+// pushEmitter adds e to the solver through the scene (which keeps it for the sinks'
+// marks) and pushes its handle (val, with its scenario and id filled in): sim:source,
+// sim:sink and sim:spray.
 func (c call) pushEmitter(e gpusim.Emitter, val emitterVal) int {
-	id, err := c.s.scene.Sim().AddEmitter(e)
+	id, err := c.s.scene.AddEmitter(e)
 	if err != nil {
 		c.fail("%v", err)
 	}
@@ -178,7 +179,7 @@ func (s *Scenario) emitterMethods() []decl {
 			if e.sink {
 				q = -q
 			}
-			if err := s.scene.Sim().SetEmitterRate(e.id, q); err != nil {
+			if err := s.scene.SetEmitterRate(e.id, q); err != nil {
 				c.fail("%v", err)
 			}
 			e.rate = math.Abs(q)
@@ -186,7 +187,7 @@ func (s *Scenario) emitterMethods() []decl {
 		}, "source:set_rate(q): the rate from now on, m^3/s (>= 0)"},
 		{"stop", func(L *lua.LState) int {
 			c, e := self(L, "source:stop")
-			if err := s.scene.Sim().StopEmitter(e.id); err != nil {
+			if err := s.scene.StopEmitter(e.id); err != nil {
 				c.fail("%v", err)
 			}
 			return 0

@@ -39,15 +39,21 @@ type AirSettings struct {
 	StretchTime float64
 	// MaxStretch caps the stretch (length over diameter). Default 3.
 	MaxStretch float64
+	// StreamTime, s: parcels on one path that left it at most this apart are one stream,
+	// drawn as a rope (airsurface_streams.go). Default 50 ms.
+	StreamTime float64
+	// Gravity, m/s^2: the paths the parcels fly (the solver's). Default 9.81.
+	Gravity float64
 	// Workers is the number of goroutines (at most 8); 0: GOMAXPROCS. The mesh does not
 	// depend on it.
 	Workers int
 }
 
 // DefaultAirSettings: the spacing from the drops (their median radius), a 2 ms stretch
-// time, a stretch of at most 3, GOMAXPROCS workers.
+// time, a stretch of at most 3, streams of parcels at most 50 ms apart, gravity 9.81
+// m/s^2, GOMAXPROCS workers.
 func DefaultAirSettings() AirSettings {
-	return AirSettings{RadiusCells: 1, StretchTime: 0.002, MaxStretch: 3}
+	return AirSettings{RadiusCells: 1, StretchTime: 0.002, MaxStretch: 3, StreamTime: 0.05, Gravity: 9.81}
 }
 
 // Box is an axis-aligned box, m.
@@ -132,8 +138,12 @@ type AirSurface struct {
 	// memberLone is, for each entry of members, whether the drop is lone in that tile.
 	memberLone []bool
 	lone       []int32 // the lone drops
-	// mcOnly meshes every drop by marching cubes, lone or not (tests).
-	mcOnly bool
+	rmax       float64 // the largest radius drawn
+	// st: the streams, drawn as ropes (airsurface_streams.go).
+	st airStreams
+	// mcOnly meshes every drop by marching cubes, lone or not (tests); noStreams draws
+	// no ropes (tests).
+	mcOnly, noStreams bool
 }
 
 // airDrop is a drop in lattice units: its kernel, q^2 = d.M d with d the point less the
@@ -214,6 +224,12 @@ func NewAirSurface(s AirSettings) *AirSurface {
 	if !(s.MaxStretch >= 1) || math.IsInf(s.MaxStretch, 0) {
 		s.MaxStretch = d.MaxStretch
 	}
+	if !(s.StreamTime > 0) || math.IsInf(s.StreamTime, 0) {
+		s.StreamTime = d.StreamTime
+	}
+	if !(s.Gravity > 0) || math.IsInf(s.Gravity, 0) {
+		s.Gravity = d.Gravity
+	}
 	nw := s.Workers
 	if nw < 1 {
 		nw = runtime.GOMAXPROCS(0)
@@ -242,7 +258,7 @@ func NewAirSurface(s AirSettings) *AirSurface {
 func (a *AirSurface) Settings() AirSettings { return a.s }
 
 // Spacing is the lattice spacing of the last Append, m (0 before any, or when it drew
-// nothing).
+// nothing on the lattice: no drops, or only streams).
 func (a *AirSurface) Spacing() float64 { return a.h }
 
 // Append adds the surface of the drops to m and returns m: vertices with unit normals
@@ -291,6 +307,7 @@ const (
 // The serial steps, after each phase.
 const (
 	airAfterScan = iota
+	airAfterFollow
 	airAfterParams
 	airAfterPlanes
 	airAfterLone
@@ -302,21 +319,25 @@ func (a *AirSurface) frame(w int) {
 	k := &a.wk[w]
 	a.scanWorker(k)
 	a.sync(w, airAfterScan)
-	if a.h == 0 {
+	if len(a.valid) == 0 {
 		return // nothing drawn
 	}
-	a.paramsWorker()
-	a.sync(w, airAfterParams)
-	if w == 0 {
-		a.bin() // while the others start on the planes
+	a.followWorker()
+	a.sync(w, airAfterFollow)
+	if a.h != 0 { // drops on the lattice
+		a.paramsWorker()
+		a.sync(w, airAfterParams)
+		if w == 0 {
+			a.bin() // while the others start on the planes
+		}
+		a.planesWorker(w)
+		a.sync(w, airAfterPlanes)
+		if !a.mcOnly {
+			a.lonesWorker(k)
+		}
+		a.sync(w, airAfterLone)
+		a.tilesWorker(k, int32(w))
 	}
-	a.planesWorker(w)
-	a.sync(w, airAfterPlanes)
-	if !a.mcOnly {
-		a.lonesWorker(k)
-	}
-	a.sync(w, airAfterLone)
-	a.tilesWorker(k, int32(w))
 	a.sync(w, airAfterTiles)
 	a.copyWorker(k)
 }
@@ -387,6 +408,9 @@ func (a *AirSurface) serial(step int) {
 	a.next.Store(0)
 	switch step {
 	case airAfterScan:
+		a.gather()
+	case airAfterFollow:
+		a.streamsLink()
 		a.lattice()
 	case airAfterParams:
 	case airAfterPlanes:
@@ -447,9 +471,9 @@ func (a *AirSurface) scanWorker(k *airWorker) {
 	}
 }
 
-// lattice gathers the drops drawn (in order) and picks the frame's spacing and lattice;
-// a.h stays 0 when no drop is drawn.
-func (a *AirSurface) lattice() {
+// gather lists the drops drawn (in order), counts their radii and hashes them for the
+// streams (streamsPrepare).
+func (a *AirSurface) gather() {
 	a.valid = a.valid[:0]
 	for c, n := range a.scanCount {
 		a.valid = append(a.valid, a.scanned[c*airScanChunk:c*airScanChunk+int(n)]...)
@@ -458,24 +482,41 @@ func (a *AirSurface) lattice() {
 		return
 	}
 	clear(a.hist[:])
-	rmax := 0.0
+	a.rmax = 0
 	for w := range a.wk {
 		k := &a.wk[w]
 		for b, n := range &k.hist {
 			a.hist[b] += n
 		}
-		rmax = max(rmax, k.rmax)
+		a.rmax = max(a.rmax, k.rmax)
 	}
+	a.streamsPrepare(a.medianRadius())
+}
+
+// medianRadius is the median radius of the drops a.hist counts (a.valid), to a quarter
+// octave.
+func (a *AirSurface) medianRadius() float64 {
+	half, cum := int32(len(a.valid)+1)/2, int32(0)
+	for b, n := range a.hist {
+		if cum += n; cum >= half {
+			return math.Exp2((float64(b-airHistOffset) + 0.5) / 4)
+		}
+	}
+	return 0
+}
+
+// lattice picks the frame's spacing and lattice for the drops left on it (a.valid, once
+// the streams have taken theirs); a.h stays 0 when there are none.
+func (a *AirSurface) lattice() {
+	a.drops, a.kbox, a.order = a.drops[:0], a.kbox[:0], a.order[:0]
+	if len(a.valid) == 0 {
+		return
+	}
+	rmax := a.rmax
 	box := &a.box
 	h := a.s.Spacing
 	if h == 0 {
-		half, cum := int32(len(a.valid)+1)/2, int32(0)
-		for b, n := range a.hist {
-			if cum += n; cum >= half {
-				h = math.Exp2((float64(b-airHistOffset)+0.5)/4) / a.s.RadiusCells
-				break
-			}
-		}
+		h = a.medianRadius() / a.s.RadiusCells
 	}
 	h = max(h, rmax/airMaxRadiusCells)
 	ext := max(box.Max[0]-box.Min[0], box.Max[1]-box.Min[1], box.Max[2]-box.Min[2])
@@ -1051,6 +1092,9 @@ func (a *AirSurface) sizes() {
 	a.loneV, a.loneI = nv, ni // the lone drops follow the tiles
 	nv += uint32(len(a.lone) * len(airLoneVerts))
 	ni += uint32(len(a.lone) * 3 * len(airLoneTris))
+	a.st.v0, a.st.i0 = nv, ni // the ropes follow them
+	nv += uint32(a.st.nv)
+	ni += uint32(a.st.ni)
 	nv0 := m.NumVertices()
 	grow(&m.Positions, 3*(int(nv)-nv0))
 	grow(&m.Normals, 3*(int(nv)-nv0))
@@ -1058,10 +1102,11 @@ func (a *AirSurface) sizes() {
 	grow(&m.Indices, int(ni)-len(m.Indices))
 }
 
-// copyWorker writes tiles' parts of the mesh and pieces of the lone drops into it until
-// none is left.
+// copyWorker writes tiles' parts of the mesh, pieces of the lone drops and pieces of the
+// ropes into it until none is left.
 func (a *AirSurface) copyWorker(k *airWorker) {
 	nl := (len(a.lone) + airLoneChunk - 1) / airLoneChunk
+	nr := (len(a.st.chains) + airRopeChunk - 1) / airRopeChunk
 	for {
 		i := int(a.next.Add(1)) - 1
 		switch {
@@ -1071,6 +1116,11 @@ func (a *AirSurface) copyWorker(k *airWorker) {
 			lo := (i - len(a.order)) * airLoneChunk
 			for j := lo; j < min(lo+airLoneChunk, len(a.lone)); j++ {
 				a.lonePut(j)
+			}
+		case i < len(a.order)+nl+nr:
+			lo := (i - len(a.order) - nl) * airRopeChunk
+			for j := lo; j < min(lo+airRopeChunk, len(a.st.chains)); j++ {
+				a.ropePut(&a.st.chains[j])
 			}
 		default:
 			return

@@ -10,7 +10,12 @@ func (b *Builder) boundary() {
 	b.pool.run(len(b.dryList), minLight, b.fBoundary)
 }
 
-// boundaryChunk does boundary for dryList[lo:hi].
+// boundaryChunk does boundary for dryList[lo:hi]. A dry vertex is a corner of the
+// surface only where it walls a wet vertex (its floor at or above that one's surface:
+// contour.go); elsewhere a contact vertex stands in for it. Its height is the mean
+// surface height of the wet vertices it walls, or of all its wet vertices when it walls
+// none (then no triangle reaches it), so that a column walling the liquid at a wall's
+// foot does not take the height of the liquid on its own top.
 func (b *Builder) boundaryChunk(_, lo, hi int) {
 	nw := len(b.wetList)
 	m := &b.mesh
@@ -20,8 +25,8 @@ func (b *Builder) boundaryChunk(_, lo, hi int) {
 		cell := b.cellIndex(j)
 		mask := b.cellMask[cell]
 		hj := b.st[j].hc
-		var sum float64
-		var cnt int
+		var sum, wallSum float64
+		var cnt, wallCnt int
 		for d := range 8 {
 			l := int32(-1)
 			if mask&(1<<d) != 0 {
@@ -30,10 +35,17 @@ func (b *Builder) boundaryChunk(_, lo, hi int) {
 						l = vi
 						sum += float64(b.zv[vi])
 						cnt++
+						if hj >= b.st[i].hc {
+							wallSum += float64(b.zv[vi])
+							wallCnt++
+						}
 					}
 				}
 			}
 			b.lk[8*v+int32(d)] = l
+		}
+		if wallCnt > 0 {
+			sum, cnt = wallSum, wallCnt
 		}
 		z := float32(sum / float64(cnt))
 		b.zv[v] = z
@@ -239,7 +251,8 @@ func (b *Builder) commonWet(u, w int32) bool {
 }
 
 // nodeOfVertex returns the node of vertex v: its column for a wet or dry vertex,
-// NumColumns + e for extra vertex e.
+// NumColumns + e for extra vertex e; for a contact vertex (contour.go), the node of the
+// boundary vertex it stands in for.
 func (b *Builder) nodeOfVertex(v int) int32 {
 	nw, nd := len(b.wetList), len(b.dryList)
 	switch {
@@ -247,6 +260,8 @@ func (b *Builder) nodeOfVertex(v int) int32 {
 		return b.wetList[v]
 	case v < nw+nd:
 		return b.dryList[v-nw]
+	case v >= int(b.nodes):
+		return b.nodeOfVertex(int(b.lk[b.ctSlot[v-int(b.nodes)]]))
 	}
 	return int32(b.n + v - nw - nd)
 }

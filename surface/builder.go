@@ -107,6 +107,18 @@ type Builder struct {
 	edge        []bool    // wet vertex linked to a dry or extra vertex (first ring)
 	extraFacing []uint8   // per extra vertex: directions whose link is a column facing the wall
 
+	// Contour (contour.go): the contact vertices, numbered after the nodes (the wet, dry
+	// and extra vertices).
+	nodes      int32   // wet + dry + extra vertices this frame
+	contactOf  []int32 // 8 per wet vertex: a first-ring vertex's contact on each floor link (from 0), else -1
+	ctSlot     []int32 // per contact vertex (from 0): its link slot 8v+d
+	tanContact float64 // tan of the contact angle the contour uses
+
+	// Sides (sides.go).
+	sideStart int32   // the first side vertex
+	sideTri   int     // where the sides' triangles start in the mesh's indices
+	sideOf    []int32 // per wet vertex on the border being closed: its first side vertex
+
 	// Meniscus, per vertex.
 	band   []int32
 	dist   []float32 // distance to the NBC, m (+Inf outside the band)
@@ -118,10 +130,10 @@ type Builder struct {
 	pool *pool
 	wk   []worker
 	// Method values made once, so that handing them to the pool allocates nothing.
-	fClassify, fWetVertices, fLinks, fLinksBack, fBoundary, fBLinks, fTri, fTilt func(w, lo, hi int)
-	fMeniscus                                                                    func()       // the meniscus, then plain normals (see triangulate)
-	normalsNext                                                                  atomic.Int32 // the next block of plain normals to take (see takePlainNormals)
-	h                                                                            []float32    // the heights of the frame being built
+	fClassify, fWetVertices, fLinks, fLinksBack, fBoundary, fBLinks, fTri, fTilt, fContacts, fDiagonals func(w, lo, hi int)
+	fMeniscus                                                                                           func()       // the meniscus, then plain normals (see triangulate)
+	normalsNext                                                                                         atomic.Int32 // the next block of plain normals to take (see takePlainNormals)
+	h                                                                                                   []float32    // the heights of the frame being built
 
 	mesh Mesh
 }
@@ -268,6 +280,7 @@ func newBuilderWorkers(cols *terrain.Columns, terrainMesh *terrain.Mesh, s Setti
 	b.fLinks, b.fLinksBack = b.linksForward, b.linksBackward
 	b.fBoundary, b.fBLinks, b.fTri = b.boundaryChunk, b.boundaryLinksChunk, b.triChunk
 	b.fTilt = b.tiltNormals
+	b.fContacts, b.fDiagonals = b.contactChunk, b.diagonalChunk
 	b.fMeniscus = func() {
 		if b.s.Meniscus {
 			b.meniscus()
@@ -308,12 +321,15 @@ func (b *Builder) Build(h []float32) *Mesh {
 	if linkBoundaryPairs {
 		b.boundaryLinks()
 	}
+	b.contacts()
 	b.band = b.band[:0]
 	b.triangulate()
 	if b.s.Meniscus && len(b.band) > 0 {
 		b.pool.run(len(b.band), minHeavy, b.fTilt)
 	}
 	b.boundaryNormals()
+	b.contactNormals()
+	b.sides()
 	return &b.mesh
 }
 

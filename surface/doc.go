@@ -28,25 +28,33 @@
 //     of four mutually linked vertices gives 2 triangles, split along the diagonal whose
 //     ends are both wet or both not, else whose ends have the larger height sum (a-d on
 //     a tie); of the other vertices, each group of three mutually linked ones gives 1
-//     triangle; pairs give nothing. Only triangles with a wet corner are kept.
+//     triangle; pairs give nothing. Only triangles with a wet corner are kept, clipped
+//     by the contour (below: Contour): the liquid ends between cells.
 //  4. Heights (Sec. 4.4): a wet vertex sits at max(h, hmin) clamped to max, hmin =
 //     b + max(0.05 dx, l) with l from the terrain mesh (below).
 //  5. Normals from the surface heights, then the meniscus tilt, then the dry and extra
-//     vertices' normals (mean of their linked wet neighbours'), then the camera cap.
+//     vertices' normals (mean of their linked wet neighbours'), then the camera cap;
+//     the contact vertices take their wet vertex's normal.
 //  6. Opacity min((h - b) / DepthMax, 1) for a wet vertex, from the true depth (not the
-//     raised height); 0 for dry and extra vertices.
+//     raised height); 0 for dry and extra vertices; a contact vertex's is its wet
+//     vertex's.
+//  7. The liquid's sides along the domain's sides (Settings.Sides; below: Sides).
 //
 // # Invariants of a Mesh
 //
 // Vertices: the wet columns in column order, then the dry vertices, then the extra
-// vertices (a vertex may be in no triangle). Every triangle has a wet corner, its three
-// corners are mutually linked and lie in one quartet, and it is counter-clockwise seen
-// from above. Normals are unit; with Settings.Camera set none faces away from the camera
-// (n . (camera - p) >= 0). Opacity is in [0, 1]. A wet vertex lies in [b, max] of its
-// column. No crack: in every quartet, each axis-aligned pair of a group of three mutually
-// linked wet columns is an edge of a triangle of that quartet. A Build allocates nothing
-// once its buffers have grown to the frame's size. The result does not depend on the
-// number of goroutines.
+// vertices, then the contact vertices, then the sides' vertices (a vertex may be in no
+// triangle). The surface's triangles come first in Indices, the sides' after them
+// (Mesh.SideIndex). Every surface triangle has a wet corner, its three corners (a
+// contact vertex read as the boundary vertex whose link it lies on) are mutually linked
+// and lie in one quartet, and it is counter-clockwise seen from above. A contact vertex
+// lies on its link, past minContact of the way from its wet vertex, no higher than it.
+// Normals are unit; with Settings.Camera set none of the surface's faces away from the
+// camera (n . (camera - p) >= 0; the sides' faces keep their outward normals). Opacity
+// is in [0, 1]. A wet vertex lies in [b, max] of its column. No crack: in every
+// quartet, each axis-aligned pair of a group of three mutually linked wet columns is an
+// edge of a triangle of that quartet. A Build allocates nothing once its buffers have
+// grown to the frame's size. The result does not depend on the number of goroutines.
 //
 // # Decisions (the papers leave these open or are ambiguous)
 //
@@ -93,6 +101,43 @@
 // the wall ("curtains": in the surgery scene around the vertebra, in front of the
 // waterfall scene's shelf); l of a column is the maximum over its vertices.
 //
+// Contour (contour.go; docs/preview.md, "The liquid's edge"). The paper ends the
+// surface at the dry vertices, a cell past the last wet column at full height: a cliff
+// a cell wide, a staircase of cells. Each link from a first-ring wet vertex v to a dry
+// vertex whose floor lies below v's surface (a floor link) has a contact vertex a
+// fraction t = d / (d + L tan alpha) of the way (at least minContact = 0.05, at most 1;
+// d v's depth, L the link's length, alpha the contact angle, at most 80 degrees):
+// marching squares over the depth, the dry end taking the depth -L tan alpha. It stands
+// on the floor (interpolated between the two bases, plus the global minimum depth, at
+// most v's surface): the surface falls to it. A diagonal link's contact is moved onto
+// the segment between its quartet's two axis crossings (as marching squares draws the
+// contour there), so that a straight edge is not notched at every cell. Where the floor
+// steps by more than L, t is at most 1/2 and the contact stands on v's floor (a ledge's
+// edge: no sheet hung down its face). A link to a wall (a dry column whose floor is at
+// or above v's surface, or an extra vertex) keeps the boundary vertex, which then stands
+// at the mean surface height of the wet vertices it walls. The quartets' triangles are
+// clipped as they are emitted: a triangle with a boundary corner keeps its wet corners
+// and the crossings on its wet-to-boundary edges (one wet corner: one triangle; two: a
+// quadrilateral split along the diagonal that keeps the larger smallest area). Contacts
+// are numbered per link in first-ring order, placed in parallel (each writes its own),
+// so the mesh does not depend on the number of workers.
+//
+// Convex edges (Settings.ConvexTilt, default false). With the contour the surface falls
+// to the floor in its geometry, so the paper's tilt of a convex band (psi < 0) is off
+// and the contacts take their wet vertex's normal: tilted 5 to 20 degrees over the band,
+// the normals mirrored the preview's ring softbox as a pale rim inside every edge, which
+// read as a torn edge (docs/preview.md has the measures). Concave bands (psi > 0: a wall)
+// keep the paper's tilt and cap.
+//
+// Sides (sides.go, Settings.Sides, default true). The cell centres stop half a cell short
+// of the domain's sides. For each wet vertex of a border cell the surface runs on flat to
+// the side's plane (its normal) and a vertical face goes down from there to the
+// column's floor (the side's outward normal), both following the surface along the side
+// to the next border wet vertex or to where the surface stops (a contact, or a wall);
+// the faces are counter-clockwise from outside. Mesh.SideTop is the highest border
+// surface per side (the preview raises the walls' glass to it), Mesh.SideIndex where
+// each side's triangles lie (the preview draws them along walled sides only).
+//
 // Falls (Settings.FallDrop). Where the solver lets liquid fall as particles, two wet
 // columns are not linked when one's surface lies more than FallDrop below the other's
 // floor: the liquid between them is in the air. The script layer sets FallDrop to the
@@ -115,6 +160,14 @@
 // merge, a stream is a rope, far drops stay drops. The mesh does not depend on the
 // number of workers; Append allocates nothing once warm.
 //
+// Streams (airsurface_streams.go; docs/preview.md, "Streams: ropes, not beads"). The
+// parcels that follow one another on one ballistic path (the same horizontal velocity
+// and apex, one leaving T = dv_z / g after the other, T up to AirSettings.StreamTime)
+// are one stream, left out of the lattice and drawn as a closed tube along their path
+// (cubic Hermite links through the parcels with their velocities), its radius a jet's
+// carrying their flow at the local speed, capped at both ends; beside another stream of
+// the same sheet, as a flat strip of it, so that side by side they make one curtain.
+//
 // Normals. Central differences of the surface heights over the axis links (E-W, N-S),
 // one-sided where one side has no link, flat where neither has: n = (-dz/dx, -dz/dy,
 // 1) normalised. Triangles are wound counter-clockwise seen from above.
@@ -133,6 +186,7 @@
 // d/MeniscusLength) about the horizontal axis perpendicular to u, a positive angle away
 // from the boundary (a surface rising towards it: concave). ContactAngle defaults to 30
 // degrees: a flat floor (beta = 0) gives a convex edge, a vertical wall a concave one.
+// A convex band is tilted only with Settings.ConvexTilt (above: Convex edges).
 //
 // Convex cap (Settings.Camera). Per band vertex, with v the unit vector to the camera:
 // when the contact normal (turned by psi) would pass orthogonal to v, psi is cut to the

@@ -11,7 +11,9 @@ import (
 // cells holds liquid 2 mm deep, the middle one 1 mm. The wall's columns are dry and
 // linked to the middle ones: their vertices sit at the mean height of their wet
 // neighbours, with opacity 0. The normals lean away from the slope and, near the wall,
-// away from the wall (the meniscus: the solid rises steeply there, beta > alpha).
+// away from the wall (the meniscus: the solid rises steeply there, beta > alpha). The
+// liquid's sides along the domain's sides are left off (Settings.Sides), to show the
+// surface alone: every cell of so small a grid lies on the border.
 func ExampleBuilder() {
 	const mm = 1e-3
 	fl := []terrain.Interval{{Min: 1 * mm, Base: 1 * mm, Max: 10 * mm}}
@@ -21,7 +23,9 @@ func ExampleBuilder() {
 	if err != nil {
 		panic(err)
 	}
-	b, err := surface.NewBuilder(cols, nil, surface.DefaultSettings())
+	s := surface.DefaultSettings()
+	s.Sides = false
+	b, err := surface.NewBuilder(cols, nil, s)
 	if err != nil {
 		panic(err)
 	}

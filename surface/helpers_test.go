@@ -108,11 +108,19 @@ func linked(t testing.TB, b *Builder, i, j int32) bool {
 	return ij
 }
 
-// triangles returns the mesh's triangles as node triples.
+// triangles returns the mesh's triangles as node triples, a contact vertex read as the
+// boundary vertex it stands in for (nodeOfVertex): the paper's triangles, which the
+// contour clips (contour.go). Of a triangle clipped into two, the half that collapses
+// (two corners on one boundary node) is left out: each of the paper's triangles appears
+// once. The liquid's sides (sides.go) are left out.
 func triangles(b *Builder, m *Mesh) [][3]int32 {
-	out := make([][3]int32, 0, m.NumTriangles())
-	for t := range m.NumTriangles() {
-		out = append(out, [3]int32{b.nodeOfVertex(int(m.Indices[3*t])), b.nodeOfVertex(int(m.Indices[3*t+1])), b.nodeOfVertex(int(m.Indices[3*t+2]))})
+	out := make([][3]int32, 0, b.sideTri/3)
+	for t := range b.sideTri / 3 {
+		tri := [3]int32{b.nodeOfVertex(int(m.Indices[3*t])), b.nodeOfVertex(int(m.Indices[3*t+1])), b.nodeOfVertex(int(m.Indices[3*t+2]))}
+		if tri[0] == tri[1] || tri[1] == tri[2] || tri[2] == tri[0] {
+			continue
+		}
+		out = append(out, tri)
 	}
 	return out
 }
@@ -131,8 +139,11 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // checkMesh checks the invariants every Build result keeps: counts, finite positions,
 // unit normals, opacity in [0, 1], indices in range, counter-clockwise from above
-// (non-negative signed area), a wet vertex in every triangle, every triangle's nodes
-// mutually linked and in one quartet.
+// (positive signed area), a wet vertex in every triangle, every triangle's nodes (a
+// contact vertex read as the boundary vertex it stands in for) mutually linked and in
+// one quartet, and every contact vertex on its link: past its wet vertex, at most at its
+// boundary vertex, no higher than the wet vertex, of its opacity; and the liquid's sides
+// (checkSides).
 func checkMesh(t testing.TB, b *Builder, m *Mesh) {
 	t.Helper()
 	nv := m.NumVertices()
@@ -153,18 +164,40 @@ func checkMesh(t testing.TB, b *Builder, m *Mesh) {
 			t.Fatalf("vertex %d opacity %g", v, o)
 		}
 	}
-	for k, tri := range triangles(b, m) {
-		for c := range 3 {
-			if m.Indices[3*k+c] >= uint32(nv) {
-				t.Fatalf("triangle %d index %d out of %d", k, m.Indices[3*k+c], nv)
-			}
+	for k, slot := range b.ctSlot {
+		c, v, w := int(b.nodes)+k, int(slot/8), int(b.lk[slot])
+		pos := func(i int) [3]float64 {
+			return [3]float64{float64(m.Positions[3*i]), float64(m.Positions[3*i+1]), float64(m.Positions[3*i+2])}
 		}
-		if !nodeWet(b, tri[0]) && !nodeWet(b, tri[1]) && !nodeWet(b, tri[2]) {
+		pc, pv, pw := pos(c), pos(v), pos(w)
+		ex, ey := pw[0]-pv[0], pw[1]-pv[1]
+		along := ((pc[0]-pv[0])*ex + (pc[1]-pv[1])*ey) / (ex*ex + ey*ey)
+		off := math.Abs((pc[0]-pv[0])*ey-(pc[1]-pv[1])*ex) / math.Hypot(ex, ey)
+		if !b.isWet(int32(v)) || b.isWet(int32(w)) || along < minContact-1e-6 || along > 1+1e-6 || off > 1e-4*b.dx {
+			t.Fatalf("contact vertex %d at %v is not on the link from wet %d %v to boundary %d %v (t %g, %g off)", c, pc, v, pv, w, pw, along, off)
+		}
+		if pc[2] > pv[2]+1e-9 || m.Opacity[c] != m.Opacity[v] {
+			t.Fatalf("contact vertex %d: z %g above its wet vertex's %g, or opacity %g not its %g", c, pc[2], pv[2], m.Opacity[c], m.Opacity[v])
+		}
+	}
+	checkSides(t, b, m)
+	for k := range b.sideTri / 3 {
+		var tri [3]int32
+		wet := false
+		for c := range 3 {
+			i := m.Indices[3*k+c]
+			if i >= uint32(nv) {
+				t.Fatalf("triangle %d index %d out of %d", k, i, nv)
+			}
+			tri[c] = b.nodeOfVertex(int(i))
+			wet = wet || b.isWet(int32(i))
+		}
+		if !wet {
 			t.Fatalf("triangle %d %v touches no wet vertex", k, tri)
 		}
 		for c := range 3 {
 			u, v := tri[c], tri[(c+1)%3]
-			if !linked(t, b, u, v) {
+			if u != v && !linked(t, b, u, v) {
 				t.Fatalf("triangle %d %v joins unlinked nodes %d and %d", k, tri, u, v)
 			}
 		}
@@ -201,3 +234,85 @@ func nodeCell(b *Builder, node int32) (int32, int32) {
 
 // nodeZ returns the surface height of a node that is a vertex.
 func nodeZ(b *Builder, node int32) float32 { return b.zv[b.vertexOfNode(node)] }
+
+// checkSides checks the liquid's sides (sides.go): their vertices come after the
+// surface's and their triangles after its triangles; every side vertex lies in the plane
+// of a side of the domain; every side triangle is either a strip, counter-clockwise from
+// above, or a face in a side's plane, facing out (its normal along the side's outward
+// normal; a face whose stopping point stands on the floor may be a sliver of no area);
+// SideTop is the highest surface vertex of the border cells on each side.
+func checkSides(t testing.TB, b *Builder, m *Mesh) {
+	t.Helper()
+	if int(b.sideStart) != int(b.nodes)+len(b.ctSlot) || b.sideTri > len(m.Indices) {
+		t.Fatalf("sides start at vertex %d and index %d; want %d and at most %d", b.sideStart, b.sideTri, int(b.nodes)+len(b.ctSlot), len(m.Indices))
+	}
+	sx, sy := float64(b.nx)*b.dx, float64(b.ny)*b.dx
+	plane := func(v uint32) (int, bool) {
+		x, y := float64(m.Positions[3*v]), float64(m.Positions[3*v+1])
+		for s, on := range [4]bool{x == 0, near(x, sx, 1e-9), y == 0, near(y, sy, 1e-9)} {
+			if on {
+				return s, true
+			}
+		}
+		return 0, false
+	}
+	for v := b.sideStart; int(v) < m.NumVertices(); v++ {
+		if _, ok := plane(uint32(v)); !ok {
+			t.Fatalf("side vertex %d at %v lies on no side of the domain", v, m.Positions[3*v:3*v+3])
+		}
+	}
+	if m.SideIndex[0] != b.sideTri || m.SideIndex[4] != len(m.Indices) {
+		t.Fatalf("SideIndex %v: want %d first and %d last", m.SideIndex, b.sideTri, len(m.Indices))
+	}
+	for k := b.sideTri / 3; k < len(m.Indices)/3; k++ {
+		tri := m.Indices[3*k : 3*k+3]
+		side := 0
+		for side < 3 && 3*k >= m.SideIndex[side+1] {
+			side++
+		}
+		for _, v := range tri {
+			if s, _ := plane(v); int32(v) >= b.sideStart && s != side {
+				t.Fatalf("triangle %d %v in side %d's range has vertex %d on side %d", k, tri, side, v, s)
+			}
+		}
+		var p [3][3]float64
+		for c := range 3 {
+			for a := range 3 {
+				p[c][a] = float64(m.Positions[3*tri[c]+uint32(a)])
+			}
+		}
+		e1 := [3]float64{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]}
+		e2 := [3]float64{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]}
+		n := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
+		if n[2] > 0 {
+			continue // a strip
+		}
+		s0, ok0 := plane(tri[0])
+		s1, ok1 := plane(tri[1])
+		s2, ok2 := plane(tri[2])
+		if !ok0 || !ok1 || !ok2 || s0 != s1 || s1 != s2 {
+			t.Fatalf("side triangle %d %v is no strip (2*area from above %g) and not in one side's plane", k, tri, n[2])
+		}
+		out := sideNormals[s0]
+		if dot := n[0]*float64(out[0]) + n[1]*float64(out[1]); dot < -1e-18 || n[2] < -1e-18 {
+			t.Fatalf("side face %d %v on side %d faces in (normal %v)", k, tri, s0, n)
+		}
+	}
+	var top [4]float32
+	for s := range top {
+		top[s] = float32(math.Inf(-1))
+	}
+	if b.s.Sides {
+		for v := range b.nWet() {
+			x, y := b.vcell(v)
+			for s, on := range [4]bool{x == 0, x == int32(b.nx-1), y == 0, y == int32(b.ny-1)} {
+				if on {
+					top[s] = max(top[s], b.zv[v])
+				}
+			}
+		}
+	}
+	if m.SideTop != top {
+		t.Fatalf("SideTop %v, want %v", m.SideTop, top)
+	}
+}

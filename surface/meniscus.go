@@ -139,6 +139,9 @@ func (b *Builder) tilt(v int32, di float32, nx, ny, nz float64) (float64, float6
 	// Solid tilt from the bases of the column and its NBC, correction at the contact.
 	beta := math.Atan2(float64(b.basev[nbc])-float64(b.basev[v]), float64(di))
 	psi := min(max(beta-b.s.ContactAngle, -math.Pi/2), math.Pi/2)
+	if psi < 0 && !b.s.ConvexTilt {
+		psi = 0 // the contour draws a convex edge (contour.go)
+	}
 	// Rotation axis: horizontal, perpendicular to u, oriented so that a positive angle
 	// tilts the normal away from the boundary (a surface rising towards it).
 	ax, ay := uy, -ux

@@ -18,6 +18,15 @@ type Mesh struct {
 	Normals   []float32 // xyz per vertex, unit (meniscus-corrected when enabled)
 	Opacity   []float32 // per vertex, in [0, 1]
 	Indices   []uint32  // triangles, counter-clockwise seen from above
+	// SideTop is the highest surface the liquid's sides reach on each side of the
+	// domain (-x, +x, -y, +y: the solver's order), m; -Inf where no liquid reaches that
+	// side (or Settings.Sides is off). A viewer raises the walls' glass to it.
+	SideTop [4]float32
+	// SideIndex is where the liquid's sides' triangles lie in Indices: side s's in
+	// Indices[SideIndex[s]:SideIndex[s+1]], the surface's before SideIndex[0]; what comes
+	// after SideIndex[4] was appended later (the liquid in the air). A viewer may draw
+	// the sides against walls only: at an open side the liquid runs off the domain.
+	SideIndex [5]int
 }
 
 // NumVertices returns the number of vertices.

@@ -315,9 +315,10 @@ func checkScene(t *testing.T, name string, c *terrain.Columns, tm *terrain.Mesh,
 		}
 	}
 
-	// With a camera, no normal faces away from it.
+	// With a camera, no normal of the surface faces away from it (the sides' faces
+	// keep their outward normals: sides.go).
 	if cam := s.Camera; cam != nil {
-		for v := range m.NumVertices() {
+		for v := range int(b.sideStart) {
 			var dot, l float64
 			for k := range 3 {
 				e := cam[k] - float64(m.Positions[3*v+k])

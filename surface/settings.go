@@ -26,19 +26,32 @@ type Settings struct {
 	// particles (gpusim.Settings.Falling), so a steep sheet between the two pools would
 	// show liquid that is in the air, not on a wall. 0 links them as the paper does.
 	FallDrop float64
+	// ConvexTilt turns the normals of a convex edge's band (psi < 0: the solid rises
+	// towards the boundary less steeply than the contact angle, as on a floor) as the
+	// paper does. Default false: there the contour (contour.go) draws the edge, the
+	// surface falling to its contact on the floor with the contact angle's normal, and
+	// the band's tilt, 5 to 20 degrees over most of MeniscusLength, mirrored the studio's
+	// ring as a pale rim a few pixels inside every edge (docs/preview.md, "The liquid's
+	// edge"). A concave edge (against a wall) keeps the paper's tilt.
+	ConvexTilt bool
+	// Sides closes the liquid where it reaches a side of the domain: the surface runs
+	// on to the side's plane and a vertical face goes down from it to the floor (the
+	// grid's cell centres stop half a cell short of the side). Default true.
+	Sides bool
 	// Camera is the eye position, m, for the convex-meniscus cap (Sec. 5.3) and the
 	// guarantee that no normal faces away from the viewer. nil: no cap.
 	Camera *[3]float64
 }
 
 // DefaultSettings returns the paper's parameters: DepthMax 2 mm, MeniscusLength 2.8 mm,
-// ContactAngle 30 degrees, meniscus on, no camera.
+// ContactAngle 30 degrees, meniscus on, no camera; and the liquid's sides.
 func DefaultSettings() Settings {
 	return Settings{
 		DepthMax:       0.002,
 		MeniscusLength: 0.0028,
 		ContactAngle:   30 * math.Pi / 180,
 		Meniscus:       true,
+		Sides:          true,
 	}
 }
 

@@ -264,19 +264,11 @@ func (b *Builder) quad(wk *worker, p, q, r, s int32) {
 		bc = float64(zq)+float64(zr) > float64(zp)+float64(zs)
 	}
 	if bc {
-		if wp || wq || wr {
-			wk.idx = append(wk.idx, vp, vq, vr)
-		}
-		if wq || ws || wr {
-			wk.idx = append(wk.idx, vq, vs, vr)
-		}
+		b.emit(wk, int32(vp), int32(vq), int32(vr))
+		b.emit(wk, int32(vq), int32(vs), int32(vr))
 	} else {
-		if wp || wq || ws {
-			wk.idx = append(wk.idx, vp, vq, vs)
-		}
-		if wp || ws || wr {
-			wk.idx = append(wk.idx, vp, vs, vr)
-		}
+		b.emit(wk, int32(vp), int32(vq), int32(vs))
+		b.emit(wk, int32(vp), int32(vs), int32(vr))
 	}
 }
 
@@ -286,12 +278,8 @@ func (b *Builder) nodeInfo(v int32) (bool, float32, uint32) {
 }
 
 // tri emits a triangle, counter-clockwise seen from above, if one of its vertices is
-// wet.
-func (b *Builder) tri(wk *worker, u, v, w int32) {
-	if b.isWet(u) || b.isWet(v) || b.isWet(w) {
-		wk.idx = append(wk.idx, uint32(u), uint32(v), uint32(w))
-	}
-}
+// wet, clipped by the contour (emit).
+func (b *Builder) tri(wk *worker, u, v, w int32) { b.emit(wk, u, v, w) }
 
 // cellNodes appends the vertices of cell c: its wet ones, then its dry ones and the
 // extra vertices standing on its columns, in column order.

@@ -7,6 +7,8 @@ uniform vec3 uLightDir;
 uniform vec3 uColor;
 uniform vec3 uSigma;
 uniform float uDepthMax;
+uniform sampler2D uBehind; // the picture before the liquid (behind_gl.go), display-encoded
+uniform float uBehindOn;   // 0: no copy, estimate what is behind as the terrain here
 layout(location = 0, index = 0) out vec4 fragColor;
 layout(location = 0, index = 1) out vec4 fragBehind;
 
@@ -37,17 +39,28 @@ void main() {
 	vec3 T = exp(-uSigma * d * path);
 	float w = smoothstep(2e-5, 3e-4, d);
 	float F = w * (0.02 + 0.98 * pow(1.0 - ndv, 5.0));
+	// The liquid's side along a side of the domain (surface/sides.go; its normals, and so
+	// theirs between, have no vertical part) stands against the side's wall: water against
+	// glass reflects next to nothing, and seen at a grazing angle the face shone white.
+	if (abs(vNormal.z) < 1e-6) F = 0.0;
 	float lit = keyShadow(vPos, n); // the key light's share here (the terrain's shadow)
 	float cover = 1.0 - (T.r + T.g + T.b) / 3.0;
 	vec3 body = pow(uColor, vec3(2.2)) * (0.35 + 0.65 * max(dot(n, uLightDir), 0.0) * lit);
 	vec3 add = body * cover * (1.0 - F) + F * studio(reflect(-v, n), v, lit);
 	vec3 behind = pow(T * (1.0 - F), vec3(1.0 / 2.2));
 	float b = (behind.r + behind.g + behind.b) / 3.0;
-	// Composite in linear RGB against the terrain as it would be drawn here (est), then
-	// take away est's encoded share, which the blend adds back from the framebuffer.
-	vec3 est = terrainLinear(vPos - d * n, n);
+	// Composite in linear RGB against what is behind (est: the picture before the
+	// liquid, or without it the terrain as it would be drawn here), then take away est's
+	// encoded share, which the blend adds back from the framebuffer.
+	vec3 estEnc;
+	if (uBehindOn > 0.5) {
+		estEnc = texelFetch(uBehind, ivec2(gl_FragCoord.xy), 0).rgb;
+	} else {
+		estEnc = pow(terrainLinear(vPos - d * n, n), vec3(1.0 / 2.2));
+	}
+	vec3 est = pow(estEnc, vec3(2.2));
 	vec3 lin = add + T * (1.0 - F) * est;
-	vec3 src = max(pow(lin, vec3(1.0 / 2.2)) - behind * pow(est, vec3(1.0 / 2.2)), 0.0);
+	vec3 src = max(pow(lin, vec3(1.0 / 2.2)) - behind * estEnc, 0.0);
 	fragColor = vec4(src, 1.0 - b);
 	fragBehind = vec4(behind, b);
 }
