@@ -1,9 +1,11 @@
 package preview
 
 import (
+	"image"
 	"math"
 	"testing"
 
+	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/surface"
 )
 
@@ -13,38 +15,7 @@ import (
 // midway shows what lies behind. Drawn as liquid in the air (surface.AirSurface, what
 // the scene builds) they are one body: at most such midpoints the picture shows water.
 func TestStreamReadsAsRope(t *testing.T) {
-	needGL(t)
-	sc := loadLibrary(t, "waterfall.lua", 1.5, nil)
-	cam, err := LookAt([3]float64{0.11, 0.045, 0.022}, [3]float64{0.056, 0.05, 0.017}, 35, Box{Max: [3]float64{0.1, 0.1, 0.05}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	withCamera(t, sc, cam, true)
-	img := renderScenario(t, sc, cam, picW, picH, RenderOptions{})
-	keep(t, "liquid", img)
-
-	// The same state with the drops as spheres, as before.
-	b, err := sc.Scene().SurfaceBuilder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := b.Build(sc.Scene().Sim().Heights(nil))
-	ps := sc.Scene().Sim().Particles(nil)
-	drops := make([]surface.Drop, len(ps))
-	for i, p := range ps {
-		drops[i] = surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius())}
-	}
-	m.AppendDrops(drops, b.Settings().DepthMax)
-	f, err := FrameOf(sc.Scene(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	beads, _, err := testHost.Render(&f, cam, picW, picH, RenderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	keep(t, "spheres", beads)
-
+	cam, img, beads, ps := waterfallSide(t)
 	at := func(img [][3]float64, x, y float64) [3]float64 { return img[int(y)*picW+int(x)] }
 	pixels := func(src []uint8) [][3]float64 {
 		out := make([][3]float64, picW*picH)
@@ -79,4 +50,41 @@ func TestStreamReadsAsRope(t *testing.T) {
 	if gaps < 10 || bridged*10 < gaps*8 {
 		t.Errorf("%d of %d gaps between drops drawn as spheres are water as liquid in the air: want 8 in 10", bridged, gaps)
 	}
+}
+
+// waterfallSide renders the waterfall at t = 1.5 s seen from the side across the basin
+// twice: as the scene draws it (liquid in the air: img) and with its drops as spheres
+// (Mesh.AppendDrops: beads), and returns the particles in the air.
+func waterfallSide(t *testing.T) (cam Camera, img, beads *image.RGBA, ps []gpusim.Particle) {
+	t.Helper()
+	needGL(t)
+	sc := loadLibrary(t, "waterfall.lua", 1.5, nil)
+	cam, err := LookAt([3]float64{0.11, 0.045, 0.022}, [3]float64{0.056, 0.05, 0.017}, 35, Box{Max: [3]float64{0.1, 0.1, 0.05}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCamera(t, sc, cam, true)
+	img = renderScenario(t, sc, cam, picW, picH, RenderOptions{})
+	keep(t, "liquid", img)
+	b, err := sc.Scene().SurfaceBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Build(sc.Scene().Sim().Heights(nil))
+	ps = sc.Scene().Sim().Particles(nil)
+	drops := make([]surface.Drop, len(ps))
+	for i, p := range ps {
+		drops[i] = surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius())}
+	}
+	m.AppendDrops(drops, b.Settings().DepthMax)
+	f, err := FrameOf(sc.Scene(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beads, _, err = testHost.Render(&f, cam, picW, picH, RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(t, "spheres", beads)
+	return cam, img, beads, ps
 }

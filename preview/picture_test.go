@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/vpbench/vpbench/internal/edgemeasure"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/surface"
@@ -287,28 +288,7 @@ func absDiff(a, b uint8) int {
 
 // hsv is c (8-bit sRGB) in HSV: hue in degrees [0, 360), saturation and value in [0, 1].
 func hsv(c [3]float64) (h, s, v float64) {
-	r, g, b := c[0]/255, c[1]/255, c[2]/255
-	mx, mn := max(r, g, b), min(r, g, b)
-	v = mx
-	if mx <= 0 {
-		return 0, 0, 0
-	}
-	s = (mx - mn) / mx
-	d := mx - mn
-	switch {
-	case d == 0:
-		h = 0
-	case mx == r:
-		h = 60 * math.Mod((g-b)/d, 6)
-	case mx == g:
-		h = 60 * ((b-r)/d + 2)
-	default:
-		h = 60 * ((r-g)/d + 4)
-	}
-	if h < 0 {
-		h += 360
-	}
-	return h, s, v
+	return edgemeasure.HSV(c[0]/255, c[1]/255, c[2]/255)
 }
 
 // isSaturatedRed: hue within 20 degrees of red (h <= 20 or h >= 340), saturation >= 0.5,

@@ -3,8 +3,6 @@ package preview
 import (
 	"math"
 	"testing"
-
-	"github.com/vpbench/vpbench/surface"
 )
 
 // TestStreamIsContinuous: the waterfall at t = 1.5 s seen from the side across the basin.
@@ -16,35 +14,7 @@ import (
 // front of no other liquid, show water; drawn as spheres (Mesh.AppendDrops) most show
 // what lies behind: the test sees the gaps it asks to be closed.
 func TestStreamIsContinuous(t *testing.T) {
-	needGL(t)
-	sc := loadLibrary(t, "waterfall.lua", 1.5, nil)
-	cam, err := LookAt([3]float64{0.11, 0.045, 0.022}, [3]float64{0.056, 0.05, 0.017}, 35, Box{Max: [3]float64{0.1, 0.1, 0.05}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	withCamera(t, sc, cam, true)
-	img := renderScenario(t, sc, cam, picW, picH, RenderOptions{})
-	keep(t, "ropes", img)
-	b, err := sc.Scene().SurfaceBuilder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := b.Build(sc.Scene().Sim().Heights(nil))
-	ps := sc.Scene().Sim().Particles(nil)
-	drops := make([]surface.Drop, len(ps))
-	for i, p := range ps {
-		drops[i] = surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius())}
-	}
-	m.AppendDrops(drops, b.Settings().DepthMax)
-	f, err := FrameOf(sc.Scene(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	beads, _, err := testHost.Render(&f, cam, picW, picH, RenderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	keep(t, "spheres", beads)
+	cam, img, beads, ps := waterfallSide(t)
 	const g = 9.81
 	var points, water, waterBeads int
 	for _, a := range ps {

@@ -29,7 +29,7 @@ func LiquidMask(img *image.RGBA, col [3]float32) []bool {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	mask := make([]bool, w*h)
-	hue, sat, _ := hsv(float64(col[0]), float64(col[1]), float64(col[2]))
+	hue, sat, _ := HSV(float64(col[0]), float64(col[1]), float64(col[2]))
 	if sat == 0 {
 		return mask
 	}
@@ -37,7 +37,7 @@ func LiquidMask(img *image.RGBA, col [3]float32) []bool {
 		row := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):]
 		for x := range w {
 			p := row[4*x : 4*x+3 : 4*x+3]
-			ph, ps, pv := hsv(float64(p[0])/255, float64(p[1])/255, float64(p[2])/255)
+			ph, ps, pv := HSV(float64(p[0])/255, float64(p[1])/255, float64(p[2])/255)
 			if ps >= MinSaturation && pv >= MinValue && hueDistance(ph, hue) <= HueTolerance {
 				mask[y*w+x] = true
 			}
@@ -46,9 +46,9 @@ func LiquidMask(img *image.RGBA, col [3]float32) []bool {
 	return mask
 }
 
-// hsv returns the hue (degrees in [0, 360)), saturation and value of an RGB colour in
+// HSV returns the hue (degrees in [0, 360)), saturation and value of an RGB colour in
 // [0, 1].
-func hsv(r, g, b float64) (h, s, v float64) {
+func HSV(r, g, b float64) (h, s, v float64) {
 	mx, mn := max(r, g, b), min(r, g, b)
 	v = mx
 	if mx <= 0 {
