@@ -49,8 +49,15 @@ type capParams struct {
 	// mark is the wetted flag a wet column takes (contactline.go): 1 with the pipes, 0
 	// with the shallow water equations, which do not take wetted ground yet (their rim
 	// rings, and the flags let the ringing advance it: docs/method.md, "Surface
-	// tension": wetted ground).
+	// tension": wetted ground), and 0 with the capillary pressure, whose contact angle
+	// draws a thin edge back itself.
 	mark uint8
+	// With the capillary pressure, the contact angle at the line (capangle.go): dropR and
+	// dropA are dx tan(theta_r) and dx tan(theta_a), the least and most the liquid's
+	// surface may fall over a cell towards dry ground; advance is (dx/2) tan(theta_a),
+	// the depth over a dry column's floor at which the liquid beside it advances onto it;
+	// dx bounds the floor's step a ghost reads. All 0 without the capillary pressure.
+	dropR, dropA, advance, dx float32
 }
 
 // CapillarySmoothing is the number of smoothing passes the capillary pressure takes at
@@ -82,6 +89,14 @@ func newCapParams(st Settings, dt, dx float64) capParams {
 		l := lc * lc / (dx * dx)
 		p.coef = float32(l)
 		p.passes = capillaryPasses(st.Gravity*dt*dt/dx, l)
+		// Where the pressure is exact (no smoothing), the contact angle at the line
+		// replaces the puddle's heads (capangle.go); a smoothed pressure cannot hold an
+		// edge's curvature, and the heads stand for it.
+		if p.passes == 0 {
+			p.recede, p.mark = 0, 0
+			ta, tr := capSlope(st.ContactAngle), capSlope(st.RecedingAngle())
+			p.dropA, p.dropR, p.advance, p.dx = float32(dx*ta), float32(dx*tr), float32(dx*ta/2), float32(dx)
+		}
 	}
 	return p
 }
@@ -140,22 +155,13 @@ func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, 
 	d := hi - b[i]
 	if d <= DryDepth {
 		drive[i], wetNext[i] = capWettedDry(i, h, b, adjStart, adjOther, p.heal, wet)
+		if p.dropA > 0 && drive[i] == hi {
+			drive[i] = capGate(i, h, b, s, adjStart, adjOther, p, wet)
+		}
 		return
 	}
-	wetNext[i] = p.mark
-	si := s[i]
-	var lap float32
-	edge, up := false, false
-	for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
-		if h[j]-b[j] > DryDepth {
-			lap += s[j] - si
-		} else if wet[j] == 0 && b[j] < hi {
-			edge = true // dry ground, not wetted ground (contactline.go)
-			up = up || b[j] > b[i]
-		}
-	}
+	x, edge, up := capPressureColumn(i, h, b, s, adjStart, adjOther, p, wet)
 	wetNext[i] = capShoreFlag(up, d, p.recede, p.mark)
-	x := -float32(p.coef * lap) // converted: never fused
 	if edge {
 		if d < p.recede {
 			x += p.recede - d
@@ -163,7 +169,63 @@ func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, 
 	} else {
 		x += float32(p.damp * rise) // not at the contact line: capRipple
 	}
-	drive[i] = hi + capLimit(x, d)
+	drive[i] = hi + capHeadLimit(x, d, p)
+}
+
+// capHeadLimit is capLimit(x, d), and with the contact angle at the line (capangle.go) no
+// less than capHole - d: the pipes' kernels then read every wet column as wet (a thin
+// edge under suction would read as dry, and their law, capGateShut, would let nothing
+// more into it).
+func capHeadLimit(x, d float32, p *capParams) float32 {
+	x = capLimit(x, d)
+	if p.dropA > 0 {
+		if lo := capHole - d; !(x > lo) {
+			return lo
+		}
+	}
+	return x
+}
+
+// capPressureColumn is wet column i's capillary pressure head -l_c^2 lap(s) (0 without
+// the capillary pressure), and whether dry ground lies beside it below its surface (an
+// edge: not wetted ground, contactline.go) and whether that ground rises (up). With the
+// contact angle at the line (p.dropA > 0) each such neighbour adds its ghost to the
+// Laplacian (capGhost); without, it counts as level with i.
+func capPressureColumn(i int, h, b, s []float32, adjStart, adjOther []int32, p *capParams, wet []uint8) (x float32, edge, up bool) {
+	hi := h[i]
+	for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
+		if h[j]-b[j] <= DryDepth && wet[j] == 0 && b[j] < hi {
+			edge = true // dry ground, not wetted ground (contactline.go)
+			up = up || b[j] > b[i]
+		}
+	}
+	x, _ = capPressure(i, h, b, s, adjStart, adjOther, p, wet)
+	return x, edge, up
+}
+
+// capPressure is wet column i's capillary pressure head, and its number of faces onto dry
+// ground below its surface (capPressureColumn).
+func capPressure(i int, h, b, s []float32, adjStart, adjOther []int32, p *capParams, wet []uint8) (float32, int) {
+	hi, si := h[i], s[i]
+	adj := adjOther[adjStart[i]:adjStart[i+1]]
+	k := 0
+	if p.dropA > 0 {
+		for _, j := range adj {
+			if h[j]-b[j] <= DryDepth && wet[j] == 0 && b[j] < hi {
+				k++
+			}
+		}
+	}
+	share := capShare(k)
+	var lap float32
+	for _, j := range adj {
+		if h[j]-b[j] > DryDepth {
+			lap += s[j] - si
+		} else if k > 0 && wet[j] == 0 && b[j] < hi {
+			lap += capGhost(si-b[i], b[j]-b[i], share, p)
+		}
+	}
+	return -float32(p.coef * lap), k
 }
 
 // capLimit is x, but no less than -d/2: suction never empties a column by itself. (The

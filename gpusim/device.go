@@ -394,6 +394,7 @@ func (d *deviceBackend) installArgs(p *stepParams) {
 	film := boolInt32(p.Film)
 	sa := d.sa
 	sa.CapRecede, sa.CapCoef, sa.CapDamp = p.cap.recede, p.cap.coef, p.cap.damp
+	sa.CapDropR, sa.CapDropA, sa.CapAdvance, sa.CapDx = p.cap.dropR, p.cap.dropA, p.cap.advance, p.cap.dx
 	sa.DtOverDx2d = p.DtOverDx2d
 	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.Zeta, p.Accel, p.Visc3, p.Dxf
 	sa.DtOverDx2, sa.Dx2OverDt, sa.Film = p.DtOverDx2, p.Dx2OverDt, film
@@ -405,6 +406,7 @@ func (d *deviceBackend) installArgs(p *stepParams) {
 		wa := d.wa
 		wa.Hd = sa.Hd
 		wa.Zeta, wa.Dxf, wa.Visc3, wa.Wet, wa.DryDepth = p.Zeta, p.Dxf, p.Visc3, p.Wet, p.DryDepth
+		wa.Slip3, wa.DryCut = sweSlipCut(p)
 		// sweState's substep constants, as sweColumns and sweFlux take them.
 		wa.Invdx, wa.G, wa.DtDx, wa.GDtDx, wa.Vmax = 1/s.dx, s.g, s.dtDx, s.gDtDx, s.vmax
 	}
@@ -416,6 +418,7 @@ func (d *deviceBackend) setCapParams(p capParams) {
 	sa := d.sa
 	sa.Hd = d.h
 	sa.CapRecede, sa.CapCoef, sa.CapDamp, sa.CapMark = p.recede, p.coef, p.damp, int32(p.mark)
+	sa.CapDropR, sa.CapDropA, sa.CapAdvance, sa.CapDx = p.dropR, p.dropA, p.advance, p.dx
 	if !p.on {
 		return
 	}

@@ -48,6 +48,9 @@ func conformanceCases() []conformanceCase {
 		// Overlaps the first: its targets share columns, which makes the kernel serial.
 		{X: 0.007, Y: 0.007, Z: 0.05, Radius: 0.001, Rate: 1e-6, Start: 0.0137, Stop: 0.0907}, // starts and stops within steps
 	}
+	// src at the fine step of the angle cases: the sink and the overlap within 3 ms.
+	fine := []Emitter{src[0], src[1], src[2]}
+	fine[1].Start, fine[2].Start, fine[2].Stop = 0.0013, 0.00037, 0.0021
 	pour := []Emitter{{X: 0.004, Y: 0.0025, Z: 0.03, Radius: 0.0015, Rate: 2e-6, Stop: math.Inf(1)}}
 	// Surface tension on: the contact-line law holds fluxes into dry columns, edges
 	// recede, and the capillary pressure (smoothed at dt 3 ms) acts.
@@ -59,6 +62,13 @@ func conformanceCases() []conformanceCase {
 	contact := func(s Settings) Settings {
 		s = wetting(s)
 		s.CapillaryPressure, s.ContactHysteresis = false, 0.3
+		return s
+	}
+	// The capillary pressure exact (a step fine enough for no smoothing): the contact
+	// angle at the line (capangle.go), with hysteresis for the pinned range.
+	angle := func(s Settings) Settings {
+		s = wetting(s)
+		s.Dt, s.ContactHysteresis = 5e-5, 0.3
 		return s
 	}
 	// The shallow water equations (swe.go): the general layout, several substeps a step.
@@ -82,6 +92,15 @@ func conformanceCases() []conformanceCase {
 		{name: "dense/contact-line", cols: func(t testing.TB) *terrain.Columns {
 			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
 		}, st: contact(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: src[:2], steps: 60, flux: 2e-8},
+		{name: "dense/angle", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: angle(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: fine[:2], steps: 60, flux: 2e-8},
+		{name: "three-layer/angle-film", cols: func(t testing.TB) *terrain.Columns {
+			return overhangScene(t, 30, 30, 0.0005)
+		}, st: angle(st(CrossFilm, ExtendedUnified, 4e-6)), emitters: fine, steps: 80, flux: 2e-8},
+		{name: "swe/dense-angle", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 24, 29, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: swe(angle(st(CrossFilm, ExtendedUnified, 4e-6))), emitters: fine, steps: 60, flux: 2e-8, dam: true},
 		{name: "dense/wetting", cols: func(t testing.TB) *terrain.Columns {
 			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
 		}, st: wetting(st(CrossPaper, ExtendedUnified, 4e-6)), emitters: src[:2], steps: 60, flux: 2e-8},

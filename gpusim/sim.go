@@ -232,6 +232,27 @@ func (s *Sim) apply(st Settings) {
 	s.mu.Unlock()
 }
 
+// wetGate is the contact-line law's head (element.Params.Wetting): the wetting head, or,
+// where the capillary pressure's contact angle gates each dry column beside the liquid
+// through its driving height (capGate, which the pipes' kernels read as a wet column's),
+// capGateShut with the pipes: a dry column no liquid lies beside (such as one under a
+// micron deep that a gated column beside it would otherwise drain into, creeping a film
+// ahead of the edge) takes nothing; and a micron with the shallow water equations, whose
+// law reads the true depths, to stop a held flux's momentum.
+func wetGate(st Settings, cp *capParams) float64 {
+	if cp.dropA > 0 {
+		if st.Method == MethodSWE {
+			return DryDepth
+		}
+		return capGateShut
+	}
+	return st.WettingHead()
+}
+
+// capGateShut is the pipes' contact-line head with the capillary pressure: more than any
+// head difference.
+const capGateShut = 1e3
+
 // makeStepParams derives the per-step constants of settings st for a step of dt on cells
 // of dx.
 func makeStepParams(st Settings, dt, dx float64) stepParams {
@@ -244,7 +265,6 @@ func makeStepParams(st Settings, dt, dx float64) stepParams {
 			DtOverDx2:  float32(dt / (dx * dx)),
 			Dx2OverDt:  float32(dx * dx / dt),
 			DtOverDx2d: dt / (dx * dx),
-			Wet:        float32(st.WettingHead()),
 			DryDepth:   DryDepth,
 		},
 		st:       st,
@@ -254,6 +274,7 @@ func makeStepParams(st Settings, dt, dx float64) stepParams {
 		extended: st.ExtendedPipes,
 		cap:      newCapParams(st, dt, dx),
 	}
+	p.Wet = float32(wetGate(st, &p.cap))
 	if p.Film {
 		p.Accel = float32(dt * st.Gravity) // times min(H, dx) per pipe
 	} else {

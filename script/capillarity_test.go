@@ -51,6 +51,21 @@ assert(info.surface_tension == 0 or math.abs(info.wetting_head - 2 * info.capill
 	}
 }
 
+// sim:info().contact_line names the contact line's model: the angle at the line where the
+// pressure is exact, the heads where it is smoothed or off, off without surface tension.
+func TestContactLineInfo(t *testing.T) {
+	mustLoad(t, "cl.lua", small+`
+sim:set{ capillarity = 'on', capillary_pressure = 'on', dt = 0.00005 }
+assert(sim:info().contact_line == "angle", sim:info().contact_line)
+sim:set{ dt = 0.003 }
+assert(sim:info().contact_line == "heads", sim:info().contact_line)
+sim:set{ dt = 0.00005, capillary_pressure = 'off' }
+assert(sim:info().contact_line == "heads", sim:info().contact_line)
+sim:set{ capillarity = 'off' }
+assert(sim:info().contact_line == "off", sim:info().contact_line)
+`, opts(nil))
+}
+
 // TestContactHysteresisAndPressure: contact_angle = {advancing, receding} sets the
 // hysteresis (a number sets one angle again); capillary_pressure turns the pressure on;
 // sim:info reports the receding angle and head and the smoothing passes; a receding angle
@@ -63,8 +78,10 @@ assert(info.contact_angle == 1.0 and math.abs(info.receding_angle - 0.6) < 1e-12
 assert(math.abs(info.receding_head - 2 * info.capillary_length * math.sin(0.3)) < 1e-12)
 assert(info.receding_head < info.wetting_head)
 assert(info.capillary_pressure == "on" and info.capillary_smoothing >= 1, info.capillary_smoothing)
+assert(info.contact_line == "heads", info.contact_line)
 sim:set{ dt = 0.00005 }
 assert(sim:info().capillary_smoothing == 0, sim:info().capillary_smoothing)
+assert(sim:info().contact_line == "angle", sim:info().contact_line)
 `, opts(nil))
 	st := s.Scene().Sim().Settings()
 	if !st.CapillaryPressure || math.Abs(st.ContactHysteresis-0.4) > 1e-15 || st.ContactAngle != 1 {

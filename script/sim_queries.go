@@ -168,6 +168,7 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 	set("receding_head", in.Settings.RecedingHead())
 	t.RawSetString("capillary_pressure", lua.LString(onOff(in.Settings.SurfaceTension > 0 && in.Settings.CapillaryPressure)))
 	set("capillary_smoothing", float64(in.CapillarySmoothing))
+	t.RawSetString("contact_line", lua.LString(in.Settings.ContactLine(in.Dt, in.Dx)))
 	ss := s.scene.Settings()
 	t.RawSetString("waves", lua.LString(onOff(ss.Waves)))
 	set("wave_amplitude", ss.WaveAmplitude)

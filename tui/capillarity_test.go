@@ -25,4 +25,9 @@ func TestCapillarityLine(t *testing.T) {
 	if got := capillarity(&st); !strings.Contains(got, "+pressure, θ 60/30°: puddles 1.40-2.71 mm") {
 		t.Errorf("hysteresis: %q", got)
 	}
+	// At a step where the pressure is exact, the contact angle acts at the line.
+	st.Dt, st.Dx = 5e-5, 0.00025
+	if got := capillarity(&st); !strings.Contains(got, "+pressure, angle at the line, θ 60/30°") {
+		t.Errorf("the angle at the line: %q", got)
+	}
 }

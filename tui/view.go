@@ -309,6 +309,9 @@ func capillarity(st *engine.State) string {
 	pressure := ""
 	if s.CapillaryPressure {
 		pressure = " +pressure"
+		if s.ContactLine(st.Dt, st.Dx) == "angle" { // exact: the contact angle acts at the line
+			pressure = " +pressure, angle at the line"
+		}
 	}
 	if s.ContactHysteresis > 0 { // advancing/receding angles, and the band a puddle rests in
 		return fmt.Sprintf("σ %.3g N/m%s, θ %.0f/%.0f°: puddles %.2f-%.2f mm", s.SurfaceTension, pressure,

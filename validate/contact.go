@@ -166,11 +166,14 @@ func runPuddle(o Options, m gpusim.Method) Outcome {
 
 // ---- sessile_drop ----------------------------------------------------------------------
 
-// The sessile drop: dropVolume at dropAngle on cells of dropDx, the capillary pressure on.
+// The sessile drop: dropVolume at dropAngle on cells of dropDx, the capillary pressure on
+// at a step of dropDt, fine enough for it to be exact (no smoothing): the contact angle
+// then acts at the line (docs/method.md, "Surface tension": the drop).
 const (
 	dropVolume = 5e-9 // m^3
 	dropAngle  = 30 * math.Pi / 180
 	dropDx     = 0.00025
+	dropDt     = 5e-5
 	dropN      = 64
 	dropT      = 3.0
 )
@@ -193,6 +196,7 @@ func SitDrop(o Options, m gpusim.Method, exact bool) (*DropMeasure, error) {
 	}
 	st := capillarySettings(o, m, dropAngle, 0)
 	st.CapillaryPressure = true
+	st.Dt = dropDt
 	want, err := NewSessileDrop(dropVolume, dropAngle, st.CapillaryLength())
 	if err != nil {
 		return nil, err
@@ -226,7 +230,7 @@ func SitDrop(o Options, m gpusim.Method, exact bool) (*DropMeasure, error) {
 	if err := setDepths(sim, c, func(i int) float64 { return k * depth(i) }); err != nil {
 		return nil, err
 	}
-	stepTo(sim, dropT)
+	stepTo(sim, dropTime(o))
 	var snap gpusim.Snapshot
 	d, shape := columnDepths(sim, &snap, nil)
 	// The apex is read at the axis, not as the deepest column: a ragged drop's deepest
@@ -240,9 +244,10 @@ func runSessileDrop(o Options, m gpusim.Method) Outcome {
 	lc := capillarySettings(o, m, dropAngle, 0).CapillaryLength()
 	want, err := NewSessileDrop(dropVolume, dropAngle, lc)
 	oc := Outcome{Setup: fmt.Sprintf("A %g microlitre drop of water at a contact angle of %g degrees, the capillary "+
-		"pressure on, on a flat floor of %d x %d cells of %g mm, started as a cylinder of half the expected footprint's "+
-		"radius and, separately, as the exact shape; measured at %g s against the axisymmetric Young-Laplace shape with "+
-		"gravity (l_c = %.3f mm).", dropVolume*1e9, dropAngle*180/math.Pi, dropN, dropN, dropDx*1e3, dropT, lc*1e3)}
+		"pressure on (a step of %g ms, where it needs no smoothing), on a flat floor of %d x %d cells of %g mm, started as "+
+		"a cylinder of half the expected footprint's radius and, separately, as the exact shape; measured at %g s against "+
+		"the axisymmetric Young-Laplace shape with gravity (l_c = %.3f mm).", dropVolume*1e9, dropAngle*180/math.Pi,
+		dropDt*1e3, dropN, dropN, dropDx*1e3, dropTime(o), lc*1e3)}
 	if err != nil {
 		oc.Err = err
 		return oc
@@ -262,12 +267,10 @@ func runSessileDrop(o Options, m gpusim.Method) Outcome {
 			oc.Err = err
 			return oc
 		}
-		// Both methods end the drop as a flat pancake a third too wide and a third as
-		// thick, held by a ridge at its rim: the capillary pressure does not keep the
-		// cap's curvature against the wetting head (docs/validation.md).
 		oc.Results = append(oc.Results,
-			Result{Quantity: "from " + start + ": footprint radius", Unit: "m", Measured: dm.Radius, Expected: want.Radius, Tolerance: 0.10, Open: true},
-			Result{Quantity: "from " + start + ": apex height", Unit: "m", Measured: dm.Apex, Expected: want.Apex, Tolerance: 0.15, Open: true},
+			Result{Quantity: "from " + start + ": footprint radius", Unit: "m", Measured: dm.Radius, Expected: want.Radius, Tolerance: 0.10},
+			Result{Quantity: "from " + start + ": apex height", Unit: "m", Measured: dm.Apex, Expected: want.Apex, Tolerance: 0.15},
+			Result{Quantity: "from " + start + ": wet pieces", Measured: float64(dm.Shape.Pieces), Expected: 1, Limit: AtMost},
 		)
 		xs, ys := rowThrough(dm.Depth, dropN, dropN, dropDx, mid, mid)
 		oc.Plot.Series = append(oc.Plot.Series, Series{Label: "from " + start, X: xs, Y: ys})
@@ -291,7 +294,26 @@ const (
 	slopeNy     = 60
 	slopePourX  = 0.09 // m along the slope (it rises along x)
 	slopePinned = 0.005
+	slopeDt     = 5e-5
 )
+
+// slopeTime is how long the pinning case follows the drop: slopeT, or 2.5 s in the short
+// suite (the drop on 4 degrees stops within a second and a half of the pour's start).
+func slopeTime(o Options) float64 {
+	if o.Short {
+		return 2.5
+	}
+	return slopeT
+}
+
+// dropTime is how long the sessile drop settles: dropT, or 1.5 s in the short suite (both
+// methods draw it in within a second).
+func dropTime(o Options) float64 {
+	if o.Short {
+		return 1.5
+	}
+	return dropT
+}
 
 // SlopeMeasure is what a drop poured onto an incline gives.
 type SlopeMeasure struct {
@@ -313,6 +335,10 @@ func PourOnSlope(o Options, m gpusim.Method, deg float64) (*SlopeMeasure, error)
 		return nil, err
 	}
 	st := capillarySettings(o, m, 60*math.Pi/180, 30*math.Pi/180)
+	// The capillary pressure exact (docs/method.md, "Surface tension": the drop): with
+	// the puddle's heads alone (the pressure off, or smoothed at a coarse step) the
+	// poured drop runs 54 mm (pipes) and 40 mm (SWE) down 4 degrees.
+	st.CapillaryPressure, st.Dt = true, slopeDt
 	sim, err := newSim(c, st)
 	if err != nil {
 		return nil, err
@@ -325,7 +351,7 @@ func PourOnSlope(o Options, m gpusim.Method, deg float64) (*SlopeMeasure, error)
 	var snap gpusim.Snapshot
 	var d []float64
 	sm := &SlopeMeasure{}
-	for k := 1; k <= int(math.Round(slopeT/0.1)); k++ {
+	for k := 1; k <= int(math.Round(slopeTime(o)/0.1)); k++ {
 		stepTo(sim, 0.1*float64(k))
 		d, sm.Shape = columnDepths(sim, &snap, d)
 		if sm.Shape.Volume > 0 {
@@ -341,11 +367,11 @@ func PourOnSlope(o Options, m gpusim.Method, deg float64) (*SlopeMeasure, error)
 }
 
 func runPinning(o Options, m gpusim.Method) Outcome {
-	oc := Outcome{Setup: fmt.Sprintf("%g microlitres of water, advancing contact angle 60 and receding 30 degrees, "+
-		"poured in 1 s from 5 mm above an incline of %d x %d cells of %g mm, on a 4 degree slope (under Furmidge's "+
+	oc := Outcome{Setup: fmt.Sprintf("%g microlitres of water, advancing contact angle 60 and receding 30 degrees, the capillary "+
+		"pressure on (a step of %g ms), poured in 1 s from 5 mm above an incline of %d x %d cells of %g mm, on a 4 degree slope (under Furmidge's "+
 		"threshold, about 15 degrees for this drop: it should stop within %g mm of where it landed) and on a 35 degree "+
-		"one (over it: it should run); the liquid's centroid followed for %g s.", slopeVolume*1e9, slopeNx, slopeNy,
-		slopeDx*1e3, slopePinned*1e3, slopeT)}
+		"one (over it: it should run); the liquid's centroid followed for %g s.", slopeVolume*1e9, slopeDt*1e3, slopeNx, slopeNy,
+		slopeDx*1e3, slopePinned*1e3, slopeTime(o))}
 	oc.Plot = &Plot{Title: "Drop poured on an incline (" + m.String() + ")", XLabel: "t (s)", YLabel: "centroid down the slope from the pour (mm)", LegendBottom: true}
 	for _, deg := range []float64{4, 35} {
 		s, err := PourOnSlope(o, m, deg)
@@ -354,18 +380,16 @@ func runPinning(o Options, m gpusim.Method) Outcome {
 			return oc
 		}
 		if deg < 15 {
-			// Both methods let the poured drop run as a stream: the pour's momentum and
-			// its landing spread carry the advancing edge past where hysteresis holds it.
 			oc.Results = append(oc.Results, Result{Quantity: fmt.Sprintf("%g deg: run down the slope", deg), Unit: "m",
-				Measured: s.Moved, Expected: slopePinned, Limit: AtMost, Open: true})
+				Measured: s.Moved, Expected: slopePinned, Limit: AtMost})
 		} else {
 			oc.Results = append(oc.Results, Result{Quantity: fmt.Sprintf("%g deg: run down the slope", deg), Unit: "m",
 				Measured: s.Moved, Expected: 2 * slopePinned, Limit: AtLeast})
 		}
 		oc.Plot.Series = append(oc.Plot.Series, Series{Label: fmt.Sprintf("%g deg", deg), X: s.T, Y: scaled(s.Path, 1e3)})
 		oc.Notes = append(oc.Notes, fmt.Sprintf("%s, %g degrees: the centroid %.1f mm down the slope from the pour at %g s, "+
-			"in %d pieces.", m, deg, s.Moved*1e3, slopeT, s.Shape.Pieces))
+			"in %d pieces.", m, deg, s.Moved*1e3, slopeTime(o), s.Shape.Pieces))
 	}
-	oc.Plot.Series = append(oc.Plot.Series, Series{Label: "pinned bound", X: []float64{0, slopeT}, Y: []float64{slopePinned * 1e3, slopePinned * 1e3}, Analytic: true})
+	oc.Plot.Series = append(oc.Plot.Series, Series{Label: "pinned bound", X: []float64{0, slopeTime(o)}, Y: []float64{slopePinned * 1e3, slopePinned * 1e3}, Analytic: true})
 	return oc
 }

@@ -97,6 +97,8 @@ type StepArgs struct {
 	FullTol                     float32
 	Wet, DryDepth               float32
 	CapRecede, CapCoef, CapDamp float32
+	CapDropR, CapDropA          float32
+	CapAdvance, CapDx           float32
 	Film, N, Nx, Ny, Ext        int32
 	Step                        int32
 	CapFresh                    int32
@@ -145,6 +147,7 @@ type SWEArgs struct {
 	Speed, Halt                     uint64
 	Invdx, G, DtDx, GDtDx, Vmax     float32
 	Zeta, Dxf, Visc3, Wet, DryDepth float32
+	Slip3, DryCut                   float32
 	N, Np, Ext, Step                int32
 	WantSpeed                       int32
 }

@@ -36,6 +36,9 @@ typedef struct VPStep {
 	float wet, dryDepth;         // the contact-line law (vp_wetting); wet = 0: off
 	float capRecede, capCoef;    // the receding head h_r and l_c^2/dx^2
 	float capDamp;               // the ripple damping's head per m^3/s of net outflow
+	// the contact angle at the line (capangle.go): dx tan(theta_r), dx tan(theta_a),
+	// (dx/2) tan(theta_a) and dx; capDropA = 0: off
+	float capDropR, capDropA, capAdvance, capDx;
 	int film, n, nx, ny, ext;    // ext: extended pipes act (sums and full flags)
 	int step;                    // the step's index in the host's launch sequence
 	int capFresh;                // 1: capPrev is not the last pass's (take no rise)
@@ -98,6 +101,7 @@ typedef struct VPSwe {
 	const int *halt;             // see vp_halted
 	float invdx, g, dtDx, gDtDx, vmax; // sweState's substep constants
 	float zeta, dxf, visc3, wet, dryDepth; // the substep's element.Params
+	float slip3, dryCut;         // the contact angle at the line: slip, and the depth a face gives nothing at
 	int n, np, ext, step;
 	int wantSpeed;               // vp_swe_columns: also the fastest wave (a step's first substep)
 } VPSwe;

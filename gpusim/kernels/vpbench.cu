@@ -544,6 +544,98 @@ VP_KERNEL vp_cap_smooth(const VPStep a)
 	a.capOut[i] = si + ws;
 }
 
+// vp_cap_share: capFaceShare (capangle.go), k dry faces.
+__device__ float vp_cap_share(int k)
+{
+	switch (k < 8 ? k : 8) {
+	case 2: return 0.70710677f;
+	case 3: return 0.57735026f;
+	case 4: return 0.5f;
+	case 5: return 0.4472136f;
+	case 6: return 0.4082483f;
+	case 7: return 0.37796447f;
+	case 8: return 0.35355338f;
+	}
+	return 1.0f;
+}
+
+// vp_cap_pressure: capPressure (capillary.go): wet column i's capillary pressure head
+// from the smoothed surface capIn, and its faces onto dry ground below its surface (*k).
+__device__ float vp_cap_pressure(const VPStep &a, int i, int *k)
+{
+	float hi = a.h[i], si = a.capIn[i], bi = a.base[i];
+	int lo = a.adjStart[i], up = a.adjStart[i + 1];
+	int n = 0;
+	if (a.capDropA > 0) {
+		for (int e = lo; e < up; e++) {
+			int j = a.adjOther[e];
+			if (a.h[j] - a.base[j] <= a.dryDepth && !a.capWet[j] && a.base[j] < hi) n++;
+		}
+	}
+	float share = vp_cap_share(n);
+	float lap = 0;
+	for (int e = lo; e < up; e++) {
+		int j = a.adjOther[e];
+		if (a.h[j] - a.base[j] > a.dryDepth) lap += a.capIn[j] - si;
+		else if (n > 0 && !a.capWet[j] && a.base[j] < hi) { // capGhost
+			float g = 2 * (si - bi);
+			float rlo = a.capDropR * share, rhi = a.capDropA * share;
+			if (!(g > rlo)) g = rlo;
+			if (g > rhi) g = rhi;
+			float db = a.base[j] - bi;
+			if (db < -a.capDx) db = -a.capDx;
+			if (db > a.capDx) db = a.capDx;
+			lap += db - g;
+		}
+	}
+	*k = n;
+	float cl = a.capCoef * lap;
+	return -cl;
+}
+
+// vp_cap_limit: capHeadLimit (capillary.go).
+__device__ float vp_cap_limit(const VPStep &a, float x, float d)
+{
+	float lim = -0.5f * d;
+	if (!(x > lim)) x = lim;
+	if (a.capDropA > 0) {
+		float lo = 2.0f * a.dryDepth - d;
+		if (!(x > lo)) return lo;
+	}
+	return x;
+}
+
+// vp_cap_gate: capGate (capangle.go): dry column i's driving height with the contact
+// angle at the line.
+__device__ float vp_cap_gate(const VPStep &a, int i)
+{
+	float all = 0, adv = 0;
+	int anyWet = 0, anyAdv = 0;
+	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
+		int j = a.adjOther[e];
+		float dj = a.h[j] - a.base[j];
+		if (dj <= a.dryDepth) continue;
+		int k;
+		float x = vp_cap_pressure(a, j, &k);
+		float av = a.capAdvance * vp_cap_share(k);
+		float v = av + vp_cap_limit(a, x, dj);
+		if (!anyWet || v > all) {
+			all = v;
+			anyWet = 1;
+		}
+		if (k < 3 && a.h[j] - a.base[i] > av && (!anyAdv || v < adv)) {
+			adv = v;
+			anyAdv = 1;
+		}
+	}
+	float hole = 2.0f * a.dryDepth, v;
+	if (anyAdv) v = adv;
+	else if (anyWet) v = all;
+	else return a.h[i];
+	if (!(v > hole)) v = hole;
+	return a.base[i] + v;
+}
+
 // vp_cap_head: the driving height h + X of each column, from the smoothed surface capIn
 // (h itself without smoothing passes).
 VP_KERNEL vp_cap_head(const VPStep a)
@@ -581,30 +673,28 @@ VP_KERNEL vp_cap_head(const VPStep a)
 				}
 			}
 		}
+		if (a.capDropA > 0 && out == hi) out = vp_cap_gate(a, i);
 		a.hd[i] = out;
 		return;
 	}
-	float si = a.capIn[i], lap = 0;
 	int edge = 0, up = 0;
 	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
 		int j = a.adjOther[e];
-		if (a.h[j] - a.base[j] > a.dryDepth) lap += a.capIn[j] - si;
-		else if (!a.capWet[j] && a.base[j] < hi) { // dry ground, not wetted ground
+		if (a.h[j] - a.base[j] <= a.dryDepth && !a.capWet[j] && a.base[j] < hi) { // dry ground, not wetted ground
 			edge = 1;
 			if (a.base[j] > a.base[i]) up = 1;
 		}
 	}
+	int k;
+	float x = vp_cap_pressure(a, i, &k);
 	// capShoreFlag: a receding column at a sloping shore leaves dry ground
 	a.capWetNext[i] = (up && d < a.capRecede) ? 0 : (unsigned char)a.capMark;
-	float cl = a.capCoef * lap;
-	float x = -cl;
 	if (edge && d < a.capRecede) x += a.capRecede - d;
 	if (!edge) { // the ripple damping, but at the contact line
 		float dr = a.capDamp * rise;
 		x = x + dr;
 	}
-	float lim = -0.5f * d;
-	a.hd[i] = hi + (x > lim ? x : lim);
+	a.hd[i] = hi + vp_cap_limit(a, x, d);
 }
 
 // vp_cap_wet: the wetted flags vp_cap_head made become the next pass's (capColumns'
@@ -783,12 +873,12 @@ VP_KERNEL vp_swe_flux(const VPSwe a)
 	if (a.wet > 0) un = vp_wetting(a.wet, a.dryDepth, un, t1, a.gDtDx, dh, da, db);
 	float d = vp_upwind(un, da, db);
 	if (a.visc3 > 0) {
-		float d2 = d * d;
+		float d2 = d * (d + a.slip3);
 		un = un * (d2 / (d2 + a.visc3));
 	}
 	float vmax = a.vmax;
 	if (fabsf(un) > vmax) un = un < -vmax ? -vmax : (un > vmax ? vmax : un);
-	if (d == 0) un = 0;
+	if (d <= a.dryCut) un = 0;
 	a.d[j] = d;
 	a.raw[j] = vp_flush((un * a.dxf) * d);
 }

@@ -75,7 +75,7 @@ const (
 )
 
 // argsMax bounds the argument blocks' size (checked in init).
-const argsMax = 320
+const argsMax = 384
 
 func init() {
 	for which := range 4 {
