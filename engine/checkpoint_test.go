@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 )
@@ -33,17 +32,13 @@ func runHeadlessCk(t *testing.T, cfg Config, stop func(sc *scene.Scene) bool) *c
 	cfg.Headless, cfg.NoMap, cfg.Speed = true, true, Speed{Max: true}
 	cfg.Script.Workers = 1
 	cfg.Final = func(sc *scene.Scene) error {
-		var sn gpusim.Snapshot
-		sc.Sim().Snapshot(&sn)
-		out.height = append([]float32(nil), sn.Height...)
+		out.height = sc.Heights(nil)
 		return nil
 	}
 	if stop != nil {
 		cfg.OnFrame = func(sc *scene.Scene) error {
 			if stop(sc) {
-				var sn gpusim.Snapshot
-				sc.Sim().Snapshot(&sn)
-				out.height = append([]float32(nil), sn.Height...)
+				out.height = sc.Heights(nil)
 				cancel()
 			}
 			return nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 )
 
@@ -69,7 +68,7 @@ func (r *Runner) togglePause() {
 	case StatusRunning:
 		r.setStatus(StatusPaused)
 	case StatusPaused:
-		if r.pace.atUntil(r.scene.Time(), r.scene.Sim().Dt()) {
+		if r.pace.atUntil(r.scene.Time(), r.scene.Dt()) {
 			r.pace.until = 0
 			r.out.logf(LogInfo, "running on past --until")
 		}
@@ -151,12 +150,12 @@ func (r *Runner) toggleFalling() {
 		r.explainStopped("change falling")
 		return
 	}
-	var old, now gpusim.Falling
+	var old, now scene.Falling
 	if !r.change("falling", func(st *scene.Settings) {
 		old = st.Solver.Falling
-		st.Solver.Falling = gpusim.FallingParticles
-		if old == gpusim.FallingParticles {
-			st.Solver.Falling = gpusim.FallingOff
+		st.Solver.Falling = scene.FallingParticles
+		if old == scene.FallingParticles {
+			st.Solver.Falling = scene.FallingOff
 		}
 		now = st.Solver.Falling
 	}) {

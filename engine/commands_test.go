@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 )
@@ -122,17 +121,17 @@ func TestCommandTogglePause(t *testing.T) {
 func TestCommandStep(t *testing.T) {
 	for _, fs := range []int{0, 4} {
 		r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}, FrameSteps: fs})
-		n0 := r.scene.Sim().Steps()
+		n0 := r.scene.Steps()
 		r.handle(Command{Kind: CmdStep})
-		if got := r.scene.Sim().Steps() - n0; got != int64(max(fs, 1)) || r.status != StatusPaused {
+		if got := r.scene.Steps() - n0; got != int64(max(fs, 1)) || r.status != StatusPaused {
 			t.Errorf("frame-steps %d: a step took %d steps, status %v; want %d, paused", fs, got, r.status, max(fs, 1))
 		}
 	}
 	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
 	r.status = StatusFailed
-	n0 := r.scene.Sim().Steps()
+	n0 := r.scene.Steps()
 	r.handle(Command{Kind: CmdStep})
-	if r.scene.Sim().Steps() != n0 {
+	if r.scene.Steps() != n0 {
 		t.Error("a failed run stepped")
 	}
 	wantLine(t, r, "stepping a failed run", "cannot step: the scenario stopped on an error")
@@ -142,8 +141,8 @@ func TestCommandViscosity(t *testing.T) {
 	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
 	nu := func() float64 { return r.scene.Settings().Solver.Viscosity }
 	r.handle(Command{Kind: CmdViscosity, Factor: 2})
-	if nu() != 8e-6 || r.scene.Sim().Settings().Viscosity != 8e-6 {
-		t.Errorf("4e-6 x 2: the scene has %g, the solver %g; want 8e-6", nu(), r.scene.Sim().Settings().Viscosity)
+	if nu() != 8e-6 || r.scene.SolverSettings().Viscosity != 8e-6 {
+		t.Errorf("4e-6 x 2: the scene has %g, the solver %g; want 8e-6", nu(), r.scene.SolverSettings().Viscosity)
 	}
 	wantLine(t, r, "x2", "viscosity 4e-06 -> 8e-06 m^2/s")
 	r.handle(Command{Kind: CmdViscosity, Factor: 0})
@@ -171,10 +170,10 @@ func TestCommandViscosity(t *testing.T) {
 
 func TestCommandToggleFalling(t *testing.T) {
 	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
-	for _, want := range []gpusim.Falling{gpusim.FallingOff, gpusim.FallingParticles} {
+	for _, want := range []scene.Falling{scene.FallingOff, scene.FallingParticles} {
 		old := r.scene.Settings().Solver.Falling
 		r.handle(Command{Kind: CmdToggleFalling})
-		if got := r.scene.Sim().Settings().Falling; got != want {
+		if got := r.scene.SolverSettings().Falling; got != want {
 			t.Errorf("falling %s toggled: the solver has %s, want %s", old, got, want)
 		}
 		wantLine(t, r, "the falling key", "falling: "+old.String()+" -> "+want.String())
@@ -186,7 +185,7 @@ func TestCommandToggleFalling(t *testing.T) {
 // a and A turn the contact angle by a step within [0, pi], the wetting head with it.
 func TestCommandCapillarity(t *testing.T) {
 	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
-	solver := func() gpusim.Settings { return r.scene.Sim().Settings() }
+	solver := func() scene.SolverSettings { return r.scene.SolverSettings() }
 	if solver().SurfaceTension != 0.072 {
 		t.Fatalf("surface tension %g at the start, want water's 0.072 (capillarity is on by default)", solver().SurfaceTension)
 	}

@@ -139,7 +139,7 @@ func TestRecordSlowEncoderDropsPictures(t *testing.T) {
 		t.Errorf("the clip goes to %s: want it under %s", path, dir)
 	}
 	start := time.Now()
-	dt := r.scene.Sim().Dt()
+	dt := r.scene.Dt()
 	frames := 0
 	for r.scene.Time() < 1 { // 30 pictures due in one simulated second
 		r.step(max(1, int(1.0/60/dt)))

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
@@ -141,7 +140,7 @@ type Runner struct {
 	watch            scriptWatcher
 	layer            Layer
 	mapCols, mapRows int
-	snap             gpusim.Snapshot
+	readout          scene.Readout // the scene read for the State (state)
 	runStart         time.Time
 	rec              *recording // the clip being recorded, if any (record.go)
 
@@ -305,7 +304,7 @@ func (r *Runner) flush() { r.out.flush(r.status == StatusRunning) }
 // plan is the pacer's decision for now: the steps of a frame due now, or how long to
 // wait. At Until the run pauses (the UI) or ends (headless).
 func (r *Runner) plan() (steps int, wait time.Duration) {
-	t, dt := r.scene.Time(), r.scene.Sim().Dt()
+	t, dt := r.scene.Time(), r.scene.Dt()
 	if r.pace.atUntil(t, dt) {
 		r.setStatus(StatusPaused)
 		r.out.logf(LogInfo, "paused at t = %.6g s (--until %g)", t, r.cfg.Until)
@@ -337,7 +336,7 @@ func (r *Runner) rebase() {
 // due), then the frame's surface work, then the bookkeeping.
 func (r *Runner) step(n int) {
 	sc, world := r.sc, r.scene
-	t0, n0 := world.Time(), world.Sim().Steps()
+	t0, n0 := world.Time(), world.Steps()
 	start := time.Now()
 	var simDur, waveDur time.Duration
 	var done bool
@@ -346,12 +345,12 @@ func (r *Runner) step(n int) {
 		done, err = sc.Advance(n - taken)
 		simDur += sc.LastAdvance()
 		waveDur += sc.LastWaves()
-		taken = int(world.Sim().Steps() - n0)
+		taken = int(world.Steps() - n0)
 		if done || err != nil || sc.LastAdvance() == 0 {
 			break
 		}
 	}
-	stepped := world.Sim().Steps() - n0
+	stepped := world.Steps() - n0
 	r.pace.observe(simDur+waveDur, stepped) // the waves run with the steps: pacing counts them
 	var surfDur time.Duration
 	if err == nil && stepped > 0 {
@@ -389,7 +388,7 @@ func (r *Runner) step(n int) {
 	if r.cfg.Headless {
 		r.out.flushLog()
 		if stepped > 0 {
-			r.send(Progress{Time: world.Time(), Steps: world.Sim().Steps()})
+			r.send(Progress{Time: world.Time(), Steps: world.Steps()})
 		}
 	}
 }
@@ -536,29 +535,27 @@ func (r *Runner) state() State {
 	if r.sc == nil {
 		return st
 	}
-	sim := r.scene.Sim()
 	st.Name = r.scene.Name()
-	sim.Snapshot(&r.snap)
-	stats := sim.Stats()
-	c := r.snap.Columns
+	r.scene.Read(&r.readout)
+	rd := &r.readout
+	sn, stats := rd.Snap, rd.Stats
+	c := sn.Columns
 	st.Backend, st.Workers = stats.Backend, stats.Workers
-	st.Time, st.Steps, st.Dt = r.snap.Time, r.snap.Steps, r.snap.Dt
-	st.Volume, st.Added, st.Removed, st.Rejected = r.snap.Volume, r.snap.Added, r.snap.Removed, r.snap.Rejected
-	st.Outflow = r.snap.Outflow
-	st.Wet, st.Columns, st.Pipes = r.snap.Wet, c.NumColumns(), stats.Pipes
-	st.Extended, st.Passages = r.snap.Extended, r.snap.Passages
-	st.Substeps = r.snap.Substeps
-	st.Particles, st.Airborne, st.FallDrop = len(r.snap.Particles), r.snap.Airborne, sim.FallDrop()
+	st.Time, st.Steps, st.Dt = sn.Time, sn.Steps, sn.Dt
+	st.Volume, st.Added, st.Removed, st.Rejected = sn.Volume, sn.Added, sn.Removed, sn.Rejected
+	st.Outflow = sn.Outflow
+	st.Wet, st.Columns, st.Pipes = sn.Wet, c.NumColumns(), stats.Pipes
+	st.Extended, st.Passages = sn.Extended, sn.Passages
+	st.Substeps = sn.Substeps
+	st.Particles, st.Airborne, st.FallDrop = len(sn.Particles), sn.Airborne, rd.FallDrop
 	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
-	st.Settings = sim.Settings()
-	st.Waves, st.WaveCount = r.scene.WavesOn(), r.scene.WaveCount()
-	st.Bodies, st.Sprays = r.scene.BodyCount(), sim.Sprays()
-	st.MeterRates, st.MeterTotals = nil, nil
-	for id := range sim.Meters() {
-		q, _ := sim.MeterRate(id)
-		v, _ := sim.MeterTotal(id)
-		st.MeterRates, st.MeterTotals = append(st.MeterRates, q), append(st.MeterTotals, v)
-	}
+	st.Settings = rd.Settings
+	st.Waves, st.WaveCount = rd.Waves, rd.WaveCount
+	st.Bodies, st.Sprays = rd.Bodies, rd.Sprays
+	// The State goes to another goroutine: its own copies of the readout's reused slices
+	// (nil without meters).
+	st.MeterRates = append([]float64(nil), rd.MeterRates...)
+	st.MeterTotals = append([]float64(nil), rd.MeterTotals...)
 	st.Total = r.clocks.timings()
 	r.win.close(time.Now(), st.Total.Render)
 	var rt rates
@@ -567,7 +564,7 @@ func (r *Runner) state() State {
 	st.Lagging = r.status == StatusRunning && r.pace.behind(time.Now(), rt)
 	st.Spark = r.win.sparkline()
 	w, h := fitMap(c.Nx, c.Ny, r.mapCols, r.mapRows)
-	st.Map = computeDepthMap(c, r.snap.Height, r.layer, w, h)
+	st.Map = computeDepthMap(c, sn.Height, r.layer, w, h)
 	return st
 }
 

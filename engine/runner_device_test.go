@@ -5,10 +5,10 @@ package engine
 import (
 	"testing"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 )
 
-func init() { gpusim.RegisterHostKernelBackends() }
+func init() { scene.RegisterHostKernelBackends() }
 
 // TestRunnerPipelinedPauseStep: on the device backend (its kernels run on the host, every
 // device operation deferred until the host waits) the runner steps pipelined; pausing and

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 )
@@ -165,10 +164,10 @@ func pauseStepViscosityQuit(t *testing.T, backend, wantName string) {
 	p.waitState(t, "viscosity halved", func(s State) bool { return s.Settings.Viscosity == nu })
 	p.waitLog(t, "viscosity 8e-06 -> 4e-06 m^2/s")
 	r.Commands() <- Command{Kind: CmdToggleFalling}
-	p.waitState(t, "falling off", func(s State) bool { return s.Settings.Falling == gpusim.FallingOff })
+	p.waitState(t, "falling off", func(s State) bool { return s.Settings.Falling == scene.FallingOff })
 	p.waitLog(t, "falling: particles -> off")
 	r.Commands() <- Command{Kind: CmdToggleFalling}
-	p.waitState(t, "falling on", func(s State) bool { return s.Settings.Falling == gpusim.FallingParticles })
+	p.waitState(t, "falling on", func(s State) bool { return s.Settings.Falling == scene.FallingParticles })
 
 	r.Commands() <- Command{Kind: CmdTogglePause}
 	p.waitState(t, "running again", func(s State) bool { return s.Status == StatusRunning && s.Steps > stepped.Steps })
@@ -273,7 +272,7 @@ func TestRunnerAsFastAsPossibleFramesAtFPS(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		times = append(times, sc.Time())
-		dt = sc.Sim().Dt()
+		dt = sc.Dt()
 		return nil
 	}
 	_, p := startRunner(t, Config{Source: []byte(small), SourceName: "small.lua", Speed: Speed{Max: true}, FPS: fps, Until: until, OnFrame: onFrame})
@@ -383,7 +382,7 @@ func BenchmarkRunnerState(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		r.sc.Scene().Sim().Step(1) // a new published state, as between two messages
+		r.sc.Scene().Step(1) // a new published state, as between two messages
 		b.StartTimer()
 		_ = r.state()
 	}

@@ -3,7 +3,7 @@ package engine
 import (
 	"fmt"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/timing"
 )
 
@@ -112,14 +112,14 @@ type State struct {
 	Spark  []float64      // recent frame times (solver + surface), ms, oldest first
 
 	Volume, Added, Removed, Rejected float64 // m^3
-	// Outflow is what left through the domain's open sides, m^3 (gpusim.Stats.Outflow).
+	// Outflow is what left through the domain's open sides, m^3 (scene.Stats.Outflow).
 	Outflow             float64
 	Wet, Columns, Pipes int
 	Extended, Passages  int
 	// Substeps: the shallow water equations' substeps so far (0 with the pipes).
 	Substeps int64
 	// Particles are the parcels of liquid in the air and Airborne their volume, m^3 (part
-	// of Volume); FallDrop is the release threshold in use, m (gpusim.Sim.FallDrop).
+	// of Volume); FallDrop is the release threshold in use, m (scene.Scene.FallDrop).
 	Particles int
 	Airborne  float64
 	FallDrop  float64
@@ -133,7 +133,7 @@ type State struct {
 	MeterRates, MeterTotals []float64
 	Nx, Ny, Layers          int
 	Dx                      float64
-	Settings                gpusim.Settings
+	Settings                scene.SolverSettings
 
 	Layer Layer
 	Map   DepthMap

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/surface"
 )
 
@@ -55,7 +55,7 @@ func TestStreamReadsAsRope(t *testing.T) {
 // waterfallSide renders the waterfall at t = 1.5 s seen from the side across the basin
 // twice: as the scene draws it (liquid in the air: img) and with its drops as spheres
 // (Mesh.AppendDrops: beads), and returns the particles in the air.
-func waterfallSide(t *testing.T) (cam Camera, img, beads *image.RGBA, ps []gpusim.Particle) {
+func waterfallSide(t *testing.T) (cam Camera, img, beads *image.RGBA, ps []scene.Particle) {
 	t.Helper()
 	needGL(t)
 	sc := loadLibrary(t, "waterfall.lua", 1.5, nil)
@@ -70,8 +70,8 @@ func waterfallSide(t *testing.T) (cam Camera, img, beads *image.RGBA, ps []gpusi
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := b.Build(sc.Scene().Sim().Heights(nil))
-	ps = sc.Scene().Sim().Particles(nil)
+	m := b.Build(sc.Scene().Heights(nil))
+	ps = sc.Scene().Particles(nil)
 	drops := make([]surface.Drop, len(ps))
 	for i, p := range ps {
 		drops[i] = surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius())}

@@ -65,8 +65,8 @@ func loadLibrary(t testing.TB, name string, until float64, params map[string]str
 		t.Fatal(err)
 	}
 	t.Cleanup(sc.Close)
-	for sc.Scene().Time() < until-sc.Scene().Sim().Dt()/2 {
-		if _, err := sc.Advance(max(1, int((until-sc.Scene().Time())/sc.Scene().Sim().Dt()+0.5))); err != nil {
+	for sc.Scene().Time() < until-sc.Scene().Dt()/2 {
+		if _, err := sc.Advance(max(1, int((until-sc.Scene().Time())/sc.Scene().Dt()+0.5))); err != nil {
 			t.Fatal(err)
 		}
 	}

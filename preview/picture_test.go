@@ -203,7 +203,7 @@ func TestThreeLayersPicture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := b.Build(sc.Scene().Sim().Heights(nil))
+	m := b.Build(sc.Scene().Heights(nil))
 	liquid := px(t, img, cam, deep)
 	k, sigma := 0, sc.Scene().Settings().Liquid.Absorption // the channel the liquid absorbs least
 	for c := range sigma {

@@ -36,9 +36,19 @@
 // list; checkpoints carry it: EmitterStates, RestoreEmitters) so that Sinks can list the
 // sinks' marks the viewers draw where a sink takes liquid (docs/preview.md, "Sinks").
 //
+// # The only door to the solver
+//
+// No user of a Scene holds the solver: the run loop, the script binding and the tools
+// ask the scene (solver.go) for time, steps, dt, columns, stats, volumes, heights,
+// particles, meters and the solver's checkpoint, change the world through its methods
+// (sources, sinks and sprays with AddEmitter, meters with AddMeter, settings with
+// Change), and read what a viewer shows with Read (a Readout built from the scene's own
+// snapshot). The solver's vocabulary (its settings, emitters, meters, snapshot) is named
+// here as aliases, so that engine and script import no gpusim (internal/archcheck
+// checks it).
+//
 // # Goroutines
 //
-// One goroutine (the runner) drives a Scene: every method but Name and Time, which are
-// safe from any goroutine, as are Sim().Snapshot and Sim().Stats (the UI reads those
-// while the runner steps).
+// One goroutine (the runner) drives a Scene: every method but Name, Time and Stats, which
+// are safe from any goroutine.
 package scene

@@ -96,11 +96,6 @@ func (s *Scene) Domain() terrain.Domain { return s.domain }
 // Layers is the most columns a cell holds.
 func (s *Scene) Layers() int { return s.layers }
 
-// Sim is the solver: nil until the first terrain, then the same for the whole run. Its
-// reads are the scene's reads; change its state through the scene (Step, Fill, Drop,
-// SetTerrain, Change) so that the snapshot and the surface follow.
-func (s *Scene) Sim() *gpusim.Sim { return s.sim }
-
 // Time is the simulated time in seconds (safe from any goroutine).
 func (s *Scene) Time() float64 { return math.Float64frombits(s.timeBits.Load()) }
 

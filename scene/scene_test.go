@@ -56,7 +56,7 @@ func TestChangeIsAllOrNothing(t *testing.T) {
 			if s.Settings() != before {
 				t.Errorf("solver %v, %s: a failed change changed the settings", withSolver, bad.name)
 			}
-			if withSolver && s.Sim().Settings() != before.Solver {
+			if withSolver && s.SolverSettings() != before.Solver {
 				t.Errorf("solver %v, %s: a failed change changed the solver's settings", withSolver, bad.name)
 			}
 		}
@@ -66,8 +66,8 @@ func TestChangeIsAllOrNothing(t *testing.T) {
 		if got := s.Settings(); got.Solver.Viscosity != 2e-5 || got.Surface.Meniscus {
 			t.Errorf("solver %v: settings after a good change: %+v", withSolver, got)
 		}
-		if withSolver && s.Sim().Settings().Viscosity != 2e-5 {
-			t.Errorf("the solver's viscosity is %g after the change, want 2e-5", s.Sim().Settings().Viscosity)
+		if withSolver && s.SolverSettings().Viscosity != 2e-5 {
+			t.Errorf("the solver's viscosity is %g after the change, want 2e-5", s.SolverSettings().Viscosity)
 		}
 	}
 }
@@ -82,7 +82,7 @@ func TestChangeWorkersOverride(t *testing.T) {
 	if _, err := s.Change(func(st *Settings) { st.Solver.Workers = 2 }); err != nil {
 		t.Fatal(err)
 	}
-	if got, sim := s.Settings().Solver.Workers, s.Sim().Stats().Workers; got != 1 || sim != 1 {
+	if got, sim := s.Settings().Solver.Workers, s.Stats().Workers; got != 1 || sim != 1 {
 		t.Errorf("workers %d (solver %d), want the override's 1", got, sim)
 	}
 }
@@ -187,8 +187,8 @@ func TestTerrainChangeKeepsVolume(t *testing.T) {
 	if got := s.Snapshot().Volume; math.Abs(got-added) > 1e-9*added {
 		t.Errorf("volume %g after 5 steps, want %g", got, added)
 	}
-	if s.Time() != s.Sim().Time() || s.Time() <= 0 {
-		t.Errorf("Time %g, the solver's %g", s.Time(), s.Sim().Time())
+	if s.Time() != s.sim.Time() || s.Time() <= 0 {
+		t.Errorf("Time %g, the solver's %g", s.Time(), s.sim.Time())
 	}
 	block, _ := terrain.Box(terrain.Vec3{X: 0.004, Y: 0.004}, terrain.Vec3{X: 0.006, Y: 0.006, Z: 0.003})
 	both, _ := terrain.Union(floor, block)

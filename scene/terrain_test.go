@@ -19,7 +19,7 @@ func TestSetColumns(t *testing.T) {
 	if _, _, err := a.SetTerrain(box); err != nil {
 		t.Fatal(err)
 	}
-	cols := a.Sim().Columns()
+	cols := a.Columns()
 	for _, withSolver := range []bool{false, true} {
 		b := small(t, nil)
 		if withSolver {
@@ -30,7 +30,7 @@ func TestSetColumns(t *testing.T) {
 		if _, _, err := b.SetColumns(cols); err != nil {
 			t.Fatal(err)
 		}
-		if b.Sim().Columns() != cols {
+		if b.Columns() != cols {
 			t.Errorf("solver %v: the solver does not hold the columns given", withSolver)
 		}
 		if terrain.BoundOf(b.Solid()) != terrain.SignOnly {

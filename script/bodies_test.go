@@ -54,12 +54,12 @@ end)
 			}
 		}
 		runs[k] = s
-		st := s.Scene().Sim().Stats()
+		st := s.Scene().Stats()
 		if math.Abs(st.Volume-st.Added) > 1e-9*st.Added {
 			t.Errorf("workers %s: volume %g, added %g", w, st.Volume, st.Added)
 		}
 	}
-	h1, h2 := runs[0].Scene().Sim().Heights(nil), runs[1].Scene().Sim().Heights(nil)
+	h1, h2 := runs[0].Scene().Heights(nil), runs[1].Scene().Heights(nil)
 	for i := range h1 {
 		if h1[i] != h2[i] {
 			t.Fatalf("column %d: %v with 1 worker, %v with 2", i, h1[i], h2[i])
@@ -82,7 +82,7 @@ end)
 func TestBodyCheckpoint(t *testing.T) {
 	log := &printLog{}
 	a := mustLoad(t, "float.lua", floatSource("1"), opts(log))
-	dt := a.Scene().Sim().Dt()
+	dt := a.Scene().Dt()
 	mid := int64(math.Ceil(0.15 / dt)) // before the callback's body
 	advanceTo(t, a, mid)
 	var cp bytes.Buffer
@@ -225,7 +225,7 @@ sim:at(0.5, function() sim:terrain(vp.box{ min = {0.028, 0.005, 0}, max = {0.036
 			t.Fatal(err)
 		}
 	}
-	st := s.Scene().Sim().Stats()
+	st := s.Scene().Stats()
 	if math.Abs(st.Volume-(st.Added-st.Removed)) > 1e-9*st.Added {
 		t.Errorf("volume %g, added - removed %g", st.Volume, st.Added-st.Removed)
 	}
@@ -233,7 +233,7 @@ sim:at(0.5, function() sim:terrain(vp.box{ min = {0.028, 0.005, 0}, max = {0.036
 	if f := b.Submerged() / b.Volume(); math.Abs(f-0.5) > 0.1 {
 		t.Errorf("after the terrain change the box is %.0f%% under, want about half", f*100)
 	}
-	if d := s.Scene().Sim().Displaced(); math.Abs(d-b.Submerged()) > 0.1*b.Submerged() {
+	if d := s.Scene().Displaced(); math.Abs(d-b.Submerged()) > 0.1*b.Submerged() {
 		t.Errorf("the floors displace %g m^3, the box has %g under", d, b.Submerged())
 	}
 }

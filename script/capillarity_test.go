@@ -29,7 +29,7 @@ assert(info.surface_tension == sim:info().surface_tension and info.contact_angle
 assert((info.capillarity == "on") == (info.surface_tension > 0), info.capillarity)
 assert(info.surface_tension == 0 or math.abs(info.wetting_head - 2 * info.capillary_length * math.sin(info.contact_angle / 2)) < 1e-12)
 `, opts(nil))
-		st := s.Scene().Sim().Settings()
+		st := s.Scene().SolverSettings()
 		if st.SurfaceTension != tc.sigma || st.Density != tc.rho || math.Abs(st.ContactAngle-tc.theta) > 1e-15 {
 			t.Errorf("%q: solver sigma %g, rho %g, theta %g; want %g, %g, %g", tc.set, st.SurfaceTension, st.Density, st.ContactAngle, tc.sigma, tc.rho, tc.theta)
 		}
@@ -45,7 +45,7 @@ assert(info.surface_tension == 0 or math.abs(info.wetting_head - 2 * info.capill
 			t.Errorf("%q: error %v, want one naming %q", bad.set, err, bad.want)
 		}
 		s := mustLoad(t, "b.lua", small+"sim:set{ capillarity = 'on' }\npcall(function() "+bad.set+" end)", opts(nil))
-		if st := s.Scene().Sim().Settings(); st.SurfaceTension != 0.072 || st.Density != 1000 {
+		if st := s.Scene().SolverSettings(); st.SurfaceTension != 0.072 || st.Density != 1000 {
 			t.Errorf("%q failed but changed the solver: sigma %g, rho %g", bad.set, st.SurfaceTension, st.Density)
 		}
 	}
@@ -83,14 +83,14 @@ sim:set{ dt = 0.00005 }
 assert(sim:info().capillary_smoothing == 0, sim:info().capillary_smoothing)
 assert(sim:info().contact_line == "angle", sim:info().contact_line)
 `, opts(nil))
-	st := s.Scene().Sim().Settings()
+	st := s.Scene().SolverSettings()
 	if !st.CapillaryPressure || math.Abs(st.ContactHysteresis-0.4) > 1e-15 || st.ContactAngle != 1 {
 		t.Errorf("solver: pressure %v, hysteresis %g, angle %g", st.CapillaryPressure, st.ContactHysteresis, st.ContactAngle)
 	}
 	s = mustLoad(t, "h.lua", small+`sim:set{ capillarity = 'on', contact_angle = {1.0, 0.6} }
 sim:set{ contact_angle = 0.8 }
 assert(sim:info().receding_angle == 0.8 and sim:info().capillary_pressure == "off")`, opts(nil))
-	if st := s.Scene().Sim().Settings(); st.ContactHysteresis != 0 {
+	if st := s.Scene().SolverSettings(); st.ContactHysteresis != 0 {
 		t.Errorf("a single angle left hysteresis %g", st.ContactHysteresis)
 	}
 	for _, bad := range []struct{ set, want string }{

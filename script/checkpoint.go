@@ -188,15 +188,15 @@ func (s *Scenario) WriteCheckpoint(w io.Writer) error {
 	}
 	s.scene.Sync()
 	h := ckHeader{Script: s.name, SourceSHA256: s.ck.srcHash, ParamsSHA256: paramsHash(s.opt.Params), Params: s.opt.Params,
-		Time: s.scene.Sim().Time(), Steps: s.scene.Sim().Steps(), Settings: s.scene.Settings(), Seq: s.seq,
+		Time: s.scene.Time(), Steps: s.scene.Steps(), Settings: s.scene.Settings(), Seq: s.seq,
 		HasMain: s.mainFn != nil, MainStarted: s.started, MainDone: s.done,
 		TerrainChanged: s.ck.terrainChanged, TerrainAt: s.ck.terrainAt}
 	h.Settings.Surface.Camera = nil
 	if s.ck.terrainChanged {
-		h.Columns = s.scene.Sim().Columns()
+		h.Columns = s.scene.Columns()
 	}
 	h.Bodies = s.scene.BodyStates()
-	h.Meters = s.scene.Sim().MeterTotals()
+	h.Meters = s.scene.MeterTotals()
 	h.Emitters = s.scene.EmitterStates()
 	top := map[*event]bool{}
 	for _, e := range s.ck.timers {
@@ -334,13 +334,13 @@ func (s *Scenario) Resume(r io.Reader, name string) error {
 		_, _ = s.scene.Change(func(st *scene.Settings) { *st = old })
 		return fmt.Errorf("resume %s: the solver's state: %v", name, err)
 	}
-	s.scene.Sim().Warnings() // the original run warned them
+	s.scene.Warnings() // the original run warned them
 	if h.Emitters != nil {
 		s.scene.RestoreEmitters(h.Emitters)
 	}
-	if n := s.scene.Sim().Meters(); len(h.Meters) < n {
+	if n := s.scene.Meters(); len(h.Meters) < n {
 		return fmt.Errorf("resume %s: the checkpoint has %d flow meters, the script's set-up made %d", name, len(h.Meters), n)
-	} else if err := s.scene.Sim().SetMeterTotals(h.Meters[:n]); err != nil {
+	} else if err := s.scene.SetMeterTotals(h.Meters[:n]); err != nil {
 		return fmt.Errorf("resume %s: checkpoint is corrupt: %v", name, err)
 	} else if len(h.Meters) > n {
 		s.warn(fmt.Sprintf("%d flow meters made after the set-up (by callbacks) are not made again: they are gone from the resumed run", len(h.Meters)-n))

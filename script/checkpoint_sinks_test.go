@@ -33,7 +33,7 @@ func TestCheckpointKeepsSinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	advanceTo(t, a, int64(math.Ceil(0.03/a.Scene().Sim().Dt())))
+	advanceTo(t, a, int64(math.Ceil(0.03/a.Scene().Dt())))
 	want := slices.Clone(a.Scene().Sinks())
 	if len(want) != 1 || want[0].X != 0.015 || want[0].Radius != 0.003 {
 		t.Fatalf("the uninterrupted run's marks: %+v, want the callback's sink only", want)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/terrain"
 )
 
@@ -20,13 +20,13 @@ import (
 // callbacks), failing the test on an error.
 func advanceTo(t *testing.T, s *Scenario, steps int64) {
 	t.Helper()
-	for s.Scene().Sim().Steps() < steps {
-		done, err := s.Advance(int(steps - s.Scene().Sim().Steps()))
+	for s.Scene().Steps() < steps {
+		done, err := s.Advance(int(steps - s.Scene().Steps()))
 		if err != nil {
 			t.Fatalf("advance: %v", err)
 		}
 		if done {
-			t.Fatalf("main returned at step %d, before step %d", s.Scene().Sim().Steps(), steps)
+			t.Fatalf("main returned at step %d, before step %d", s.Scene().Steps(), steps)
 		}
 	}
 }
@@ -35,13 +35,13 @@ func advanceTo(t *testing.T, s *Scenario, steps int64) {
 // the particles and the stats.
 func sameState(t *testing.T, a, b *Scenario) {
 	t.Helper()
-	sa, sb := a.Scene().Sim(), b.Scene().Sim()
+	sa, sb := a.Scene(), b.Scene()
 	if sa.Steps() != sb.Steps() || math.Float64bits(sa.Time()) != math.Float64bits(sb.Time()) {
 		t.Fatalf("steps %d (t %v) against %d (t %v)", sa.Steps(), sa.Time(), sb.Steps(), sb.Time())
 	}
-	var pa, pb gpusim.Snapshot
-	sa.Snapshot(&pa)
-	sb.Snapshot(&pb)
+	var pa, pb scene.Snapshot
+	sa.CopySnapshot(&pa)
+	sb.CopySnapshot(&pb)
 	if len(pa.Height) != len(pb.Height) {
 		t.Fatalf("%d heights against %d", len(pa.Height), len(pb.Height))
 	}
@@ -145,7 +145,7 @@ func TestCheckpointResumeLibrary(t *testing.T) {
 			if err := b.ResumeFile(file); err != nil {
 				t.Fatal(err)
 			}
-			if got := b.Scene().Sim().Steps(); got != c.n {
+			if got := b.Scene().Steps(); got != c.n {
 				t.Fatalf("resumed at step %d, want %d", got, c.n)
 			}
 			advanceTo(t, b, c.n+c.m)
@@ -207,7 +207,7 @@ func TestCheckpointSimSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	dt := a.Scene().Sim().Dt()
+	dt := a.Scene().Dt()
 	steps := int64(math.Ceil(0.12 / dt))
 	advanceTo(t, a, steps)
 	lines := log.snapshot()
@@ -270,8 +270,8 @@ sim:every(0.02, function() end)`
 	if err := b.Resume(&buf, "done.vpc"); err != nil {
 		t.Fatal(err)
 	}
-	if done, err := b.Advance(10); !done || err != nil || b.Scene().Sim().Steps() != a.Scene().Sim().Steps() {
-		t.Errorf("resumed after main returned: done %v, err %v, steps %d, want %d", done, err, b.Scene().Sim().Steps(), a.Scene().Sim().Steps())
+	if done, err := b.Advance(10); !done || err != nil || b.Scene().Steps() != a.Scene().Steps() {
+		t.Errorf("resumed after main returned: done %v, err %v, steps %d, want %d", done, err, b.Scene().Steps(), a.Scene().Steps())
 	}
 }
 
@@ -330,7 +330,7 @@ sim:every(0.01, function() end)
 	bad[len(bad)/2] ^= 1
 	check("corrupt", resume("surgery.lua", src, p2, bad), "checkpoint.vpc", "checksum")
 	var sb bytes.Buffer
-	if err := a.Scene().Sim().WriteCheckpoint(&sb); err != nil {
+	if err := a.Scene().WriteSolverCheckpoint(&sb); err != nil {
 		t.Fatal(err)
 	}
 	check("a solver checkpoint", resume("surgery.lua", src, p2, sb.Bytes()), "solver checkpoint")
@@ -359,10 +359,10 @@ sim:at(0.01, function() sim:terrain(vp.plane{ point = {0, 0, 0.003}, normal = {0
 	check("terrain change, version 1", resume("terrain.lua", tsrc, nil, v1), "checkpoint.vpc", "changed the terrain", "version 1 cannot resume", "version 2")
 	// Columns the solver's state is not for: gpusim's refusal, and the loaded terrain back.
 	f := mustLoad(t, "terrain.lua", tsrc, opts(nil))
-	loaded := f.Scene().Sim().Columns()
+	loaded := f.Scene().Columns()
 	mis := rewriteCheckpoint(t, buf.Bytes(), CheckpointVersion, func(h *ckHeader) { h.Columns = loaded })
 	check("columns of another terrain", f.Resume(bytes.NewReader(mis), "checkpoint.vpc"), "checkpoint.vpc: the solver's state", "another terrain")
-	if got := f.Scene().Sim().Columns(); terrain.BoundOf(f.Scene().Solid()) == terrain.SignOnly || !reflect.DeepEqual(got, loaded) || f.Scene().Sim().Steps() != 0 {
+	if got := f.Scene().Columns(); terrain.BoundOf(f.Scene().Solid()) == terrain.SignOnly || !reflect.DeepEqual(got, loaded) || f.Scene().Steps() != 0 {
 		t.Errorf("a refused resume after a terrain change did not set the loaded terrain back")
 	}
 
@@ -396,7 +396,7 @@ func TestCheckpointSolverMismatch(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "m.vpc: the solver's state") || !strings.Contains(err.Error(), "another terrain") {
 		t.Fatalf("error %v, want gpusim's terrain mismatch", err)
 	}
-	if b.Scene().Settings() != st || b.Scene().Sim().Steps() != 0 {
+	if b.Scene().Settings() != st || b.Scene().Steps() != 0 {
 		t.Errorf("a refused resume changed the scenario")
 	}
 }

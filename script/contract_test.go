@@ -21,7 +21,7 @@ func TestContract(t *testing.T) {
 	if s.Name() != "contract.lua" {
 		t.Errorf("Name() = %q", s.Name())
 	}
-	if got := s.Scene().Sim().Settings().Viscosity; got != 5e-6 {
+	if got := s.Scene().SolverSettings().Viscosity; got != 5e-6 {
 		t.Errorf("viscosity from vp.param = %g, want 5e-6", got)
 	}
 	if err := runToEnd(t, s, 1000); err != nil {
@@ -34,21 +34,21 @@ func TestContract(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	st := s.Scene().Sim().Settings()
+	st := s.Scene().SolverSettings()
 	if st.Viscosity != 1e-5 || st.Damping != 0.4 {
 		t.Errorf("settings after sim:set = %v", st)
 	}
-	added, removed, rejected := s.Scene().Sim().Accounting()
-	if v := s.Scene().Sim().Volume(); math.Abs(v-(added-removed-rejected)) > 1e-12*added {
+	added, removed, rejected := s.Scene().Accounting()
+	if v := s.Scene().Volume(); math.Abs(v-(added-removed-rejected)) > 1e-12*added {
 		t.Errorf("volume %g, accounting %g - %g - %g", v, added, removed, rejected)
 	}
 	if removed <= 0 {
 		t.Errorf("the sink removed nothing")
 	}
 	// A scenario whose main has returned stays done and does not step.
-	steps := s.Scene().Sim().Steps()
-	if done, err := s.Advance(10); !done || err != nil || s.Scene().Sim().Steps() != steps {
-		t.Errorf("Advance after the end: done %v, err %v, steps %d -> %d", done, err, steps, s.Scene().Sim().Steps())
+	steps := s.Scene().Steps()
+	if done, err := s.Advance(10); !done || err != nil || s.Scene().Steps() != steps {
+		t.Errorf("Advance after the end: done %v, err %v, steps %d -> %d", done, err, steps, s.Scene().Steps())
 	}
 	in := s.Info()
 	if in.Nx != 20 || in.Ny != 20 || in.Layers != 3 || in.Backend != "cpu" || in.Workers != 1 || !in.HasMain {

@@ -60,7 +60,7 @@
 //
 // One goroutine (the runner) drives a Scenario: Advance, Info, Close and the scene's
 // methods. Name and the scene's Time are safe from any goroutine, as are the scene's
-// Sim().Snapshot and Sim().Stats (the UI reads those while the runner steps).
+// CopySnapshot and Stats (the UI reads those while the runner steps).
 //
 // # Errors
 //

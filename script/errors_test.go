@@ -170,7 +170,7 @@ func TestOpenOBJWarns(t *testing.T) {
 		t.Errorf("no warning naming the line and the open edges:\n%s", w)
 	}
 	// The tetrahedron's corner cell (0.5 mm, 0.5 mm) is solid up to near its slope.
-	c := s.Scene().Sim().Columns()
+	c := s.Scene().Columns()
 	lo, _ := c.Cell(0, 0)
 	if b := c.Base[lo]; b < 0.002 || b > 0.0035 {
 		t.Errorf("the open tetrahedron's corner column starts at %g m, want its solid under it (about 3 mm)", b)
@@ -196,20 +196,20 @@ end)
 		_, err = s.Advance(1000)
 	}
 	e := wantError(t, err, "cb.lua", 7, "attempt to index a non-table object(nil) with key 'field'", "in the sim:every(0.02) callback defined at cb.lua:4")
-	tm, vol, steps := s.Scene().Time(), s.Scene().Sim().Volume(), s.Scene().Sim().Steps()
+	tm, vol, steps := s.Scene().Time(), s.Scene().Volume(), s.Scene().Steps()
 	for i := 0; i < 3; i++ {
 		done, err2 := s.Advance(1000)
 		if done || err2 != e && err2.Error() != e.Error() {
 			t.Fatalf("Advance after the error: done %v, err %v, want %v", done, err2, e)
 		}
 	}
-	if s.Scene().Time() != tm || s.Scene().Sim().Volume() != vol || s.Scene().Sim().Steps() != steps {
-		t.Errorf("state changed after the error: t %g -> %g, volume %g -> %g", tm, s.Scene().Time(), vol, s.Scene().Sim().Volume())
+	if s.Scene().Time() != tm || s.Scene().Volume() != vol || s.Scene().Steps() != steps {
+		t.Errorf("state changed after the error: t %g -> %g, volume %g -> %g", tm, s.Scene().Time(), vol, s.Scene().Volume())
 	}
 	if tm < 0.05 || tm > 0.07 {
 		t.Errorf("stopped at t = %g, want the first every boundary after 0.05", tm)
 	}
-	added, removed, rejected := s.Scene().Sim().Accounting()
+	added, removed, rejected := s.Scene().Accounting()
 	if d := vol - (added - removed - rejected); d > 1e-15 || d < -1e-15 {
 		t.Errorf("volume %g does not match the accounting (off by %g)", vol, d)
 	}

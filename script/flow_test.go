@@ -19,7 +19,7 @@ sim:every(0.5, function() print(string.format("%.6e %.9e", m:rate(), m:total()))
 `
 	log := &printLog{}
 	a := mustLoad(t, "flow.lua", src, opts(log))
-	steps := int64(math.Ceil(3 / a.Scene().Sim().Dt()))
+	steps := int64(math.Ceil(3 / a.Scene().Dt()))
 	mid := steps / 2
 	advanceTo(t, a, mid)
 	var cp bytes.Buffer
@@ -29,7 +29,7 @@ sim:every(0.5, function() print(string.format("%.6e %.9e", m:rate(), m:total()))
 	top := len(log.snapshot())
 	advanceTo(t, a, steps)
 	want := printsOnly(log.snapshot()[top:])
-	q, _ := a.Scene().Sim().MeterRate(0)
+	q, _ := a.Scene().MeterRate(0)
 	if math.Abs(q-2e-6) > 0.01*2e-6 {
 		t.Errorf("steady, the meter reads %.4g ml/s, the source pours 2", q*1e6)
 	}
@@ -65,9 +65,9 @@ sim:sink{ at = {0.037, 0.005, 0.0005}, radius = 0.002, rate = 1e-6 }
 			t.Fatal(err)
 		}
 	}
-	c := s.Scene().Sim().Columns()
+	c := s.Scene().Columns()
 	lo, _ := c.Cell(3, 5)
-	if h := float64(s.Scene().Sim().LiveHeights(nil)[lo]); math.Abs(h-0.004) > 0.001 {
+	if h := float64(s.Scene().LiveHeights(nil)[lo]); math.Abs(h-0.004) > 0.001 {
 		t.Errorf("the held column stands at %.3f mm, the level is 4", h*1e3)
 	}
 	for _, c := range []struct{ src, want string }{

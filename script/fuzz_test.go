@@ -95,7 +95,7 @@ func checkScriptResult(t *testing.T, s *Scenario, err error, src string) {
 		}
 	}
 	in := s.Info()
-	if in.Nx < 1 || in.Ny < 1 || in.Dt <= 0 || math.IsNaN(s.Scene().Sim().Volume()) {
+	if in.Nx < 1 || in.Ny < 1 || in.Dt <= 0 || math.IsNaN(s.Scene().Volume()) {
 		t.Fatalf("bad scenario: %+v", in)
 	}
 }

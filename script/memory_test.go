@@ -89,7 +89,7 @@ func TestMemoryRunaway(t *testing.T) {
 				s.mem.mu.Lock()
 				base := s.mem.base
 				s.mem.mu.Unlock()
-				vol0 := s.Scene().Sim().Volume()
+				vol0 := s.Scene().Volume()
 				w := watchCrossing(base, testMemLimit)
 				var err error
 				t0 := time.Now()
@@ -124,7 +124,7 @@ func TestMemoryRunaway(t *testing.T) {
 				if tm < 0.01 || tm > 0.02 {
 					t.Errorf("time %g after the stop, want about 0.01", tm)
 				}
-				if v := s.Scene().Sim().Volume(); math.Abs(v-vol0) > 1e-12*math.Max(1, vol0) || vol0 <= 0 {
+				if v := s.Scene().Volume(); math.Abs(v-vol0) > 1e-12*math.Max(1, vol0) || vol0 <= 0 {
 					t.Errorf("volume %g after the stop, %g before", v, vol0)
 				}
 				for i := 0; i < 3; i++ {

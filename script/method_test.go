@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // TestMethodFromScript: vp.sim{ method = "swe" } runs the shallow water equations (with
@@ -19,9 +19,9 @@ sim:at(0.05, function() sim:set{ method = "pipes" }; print(sim:info().method) en
 `
 	log := &printLog{}
 	s := mustLoad(t, "m.lua", src, opts(log))
-	sim := s.Scene().Sim()
-	if sim.Settings().Method != gpusim.MethodSWE {
-		t.Fatalf("method %v, want swe", sim.Settings().Method)
+	sim := s.Scene()
+	if sim.SolverSettings().Method != scene.MethodSWE {
+		t.Fatalf("method %v, want swe", sim.SolverSettings().Method)
 	}
 	v0 := sim.Volume()
 	advanceTo(t, s, 10)
@@ -29,9 +29,9 @@ sim:at(0.05, function() sim:set{ method = "pipes" }; print(sim:info().method) en
 		t.Errorf("%d substeps for 10 steps", st.Substeps)
 	}
 	advanceTo(t, s, 40)
-	sim = s.Scene().Sim()
-	if sim.Settings().Method != gpusim.MethodPipes || sim.Volume()-v0 > 1e-15 || v0-sim.Volume() > 1e-15 {
-		t.Errorf("after sim:set: method %v, volume %g (was %g)", sim.Settings().Method, sim.Volume(), v0)
+	sim = s.Scene()
+	if sim.SolverSettings().Method != scene.MethodPipes || sim.Volume()-v0 > 1e-15 || v0-sim.Volume() > 1e-15 {
+		t.Errorf("after sim:set: method %v, volume %g (was %g)", sim.SolverSettings().Method, sim.Volume(), v0)
 	}
 	if got := strings.Join(printsOnly(log.snapshot()), " "); got != "swe pipes" {
 		t.Errorf("prints %q, want \"swe pipes\"", got)
@@ -40,7 +40,7 @@ sim:at(0.05, function() sim:set{ method = "pipes" }; print(sim:info().method) en
 	o := opts(nil)
 	o.Method = "swe"
 	over := mustLoad(t, "o.lua", small+`sim:set{ method = "pipes" }`+"\n", o)
-	if m := over.Scene().Sim().Settings().Method; m != gpusim.MethodSWE {
+	if m := over.Scene().SolverSettings().Method; m != scene.MethodSWE {
 		t.Errorf("--method swe over the script's pipes: %v", m)
 	}
 	o.Method = "lattice"

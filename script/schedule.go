@@ -64,7 +64,7 @@ func (s *Scenario) schedule(e *event) {
 // tolerance is how far before an event's time a step boundary may lie and still count
 // as reaching it: simulated time is a float sum of steps, so a boundary meant to land on
 // t = 0.3 may land a few ulps short of it.
-func (s *Scenario) tolerance() float64 { return 1e-6 * s.scene.Sim().Dt() }
+func (s *Scenario) tolerance() float64 { return 1e-6 * s.scene.Dt() }
 
 // dropCancelled pops cancelled events off the top of the queue.
 func (s *Scenario) dropCancelled() {
@@ -80,7 +80,7 @@ func (s *Scenario) stepsToNext(limit int) int {
 	if len(s.events) == 0 {
 		return limit
 	}
-	need := (s.events[0].t - s.tolerance() - s.scene.Sim().Time()) / s.scene.Sim().Dt()
+	need := (s.events[0].t - s.tolerance() - s.scene.Time()) / s.scene.Dt()
 	if need <= 1 {
 		return 1
 	}
@@ -95,7 +95,7 @@ func (s *Scenario) stepsToNext(limit int) int {
 // their time has come, so one boundary always ends. It stops at the first error (kept in
 // s.err) or when main returns.
 func (s *Scenario) fireDue() {
-	now := s.scene.Sim().Time()
+	now := s.scene.Time()
 	lim := now + s.tolerance()
 	var batch []*event
 	for len(s.events) > 0 && s.events[0].t <= lim {
@@ -147,7 +147,7 @@ var waitNils = [8]lua.LValue{lua.LNil, lua.LNil, lua.LNil, lua.LNil, lua.LNil, l
 
 // resumeMain runs the main coroutine until it waits (vp.wait) or returns.
 func (s *Scenario) resumeMain() {
-	now := s.scene.Sim().Time()
+	now := s.scene.Time()
 	s.mainWait = nil
 	if s.mainTh.Dead { // the script resumed main itself until it returned
 		s.done = true

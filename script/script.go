@@ -15,7 +15,6 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/timing"
 )
@@ -84,7 +83,7 @@ type Options struct {
 //
 // A Scenario is driven by one goroutine (the runner): Advance, Info, Close and the
 // scene's methods must not be called concurrently. Name may be called from any
-// goroutine, and so may the scene's Time, Sim().Snapshot and Sim().Stats.
+// goroutine, and so may the scene's Time, CopySnapshot and Stats.
 type Scenario struct {
 	opt     Options
 	name    string // Name()
@@ -158,10 +157,10 @@ func LoadSource(name string, src []byte, opt Options) (*Scenario, error) {
 }
 
 func checkOptions(opt Options) error {
-	if !gpusim.HasBackend(opt.Backend) { // (tests may add the host-kernel backends)
+	if !scene.HasBackend(opt.Backend) { // (tests may add the host-kernel backends)
 		return fmt.Errorf("script: backend %q: want \"auto\", \"cpu\" or \"cuda\"", opt.Backend)
 	}
-	if _, err := gpusim.ParseMethod(opt.Method); opt.Method != "" && err != nil {
+	if _, err := scene.ParseMethod(opt.Method); opt.Method != "" && err != nil {
 		return fmt.Errorf("script: %v", err)
 	}
 	if opt.Workers > maxWorkers {
@@ -252,7 +251,7 @@ func (s *Scenario) finishLoad() *Error {
 	if s.scene == nil {
 		return &Error{File: s.file, Msg: "the script never calls vp.sim{...}: every scenario needs one (see docs/scripting.md)"}
 	}
-	if s.scene.Sim() == nil {
+	if !s.scene.HasSolver() {
 		if _, err := s.setTerrain(nil); err != nil {
 			return s.placeErr(err, s.simPlace, "vp.sim")
 		}

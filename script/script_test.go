@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/timing"
 )
@@ -89,11 +88,11 @@ end
 	if got := log.text(); got != want {
 		t.Errorf("output\n%s\nwant\n%s", got, want)
 	}
-	st := s.Scene().Sim().Settings()
-	if st.Viscosity != 1e-6 || st.Damping != 0.9 || st.Gravity != 9.8 || st.CrossSection != gpusim.CrossFilm || st.ExtendedPipes != gpusim.ExtendedAxis || st.Dt != 0 {
+	st := s.Scene().SolverSettings()
+	if st.Viscosity != 1e-6 || st.Damping != 0.9 || st.Gravity != 9.8 || st.CrossSection != scene.CrossFilm || st.ExtendedPipes != scene.ExtendedAxis || st.Dt != 0 {
 		t.Errorf("settings %v", st)
 	}
-	if _, removed, _ := s.Scene().Sim().Accounting(); removed <= 0 {
+	if _, removed, _ := s.Scene().Accounting(); removed <= 0 {
 		t.Error("the sink removed nothing")
 	}
 }
@@ -103,7 +102,7 @@ end
 func TestDefaults(t *testing.T) {
 	s := mustLoad(t, "d.lua", "local sim = vp.sim{}", Options{Workers: -1})
 	in := s.Info()
-	want := gpusim.DefaultSettings()
+	want := scene.DefaultSolverSettings()
 	want.Workers = 0
 	want.SurfaceTension = 0.072 // capillarity on, with water's (scene.DefaultSettings)
 	want.ContactHysteresis = scene.DefaultContactHysteresis
@@ -113,13 +112,13 @@ func TestDefaults(t *testing.T) {
 	if in.Settings != want || in.Backend != "cpu" || in.Workers != runtime.GOMAXPROCS(0) {
 		t.Errorf("settings %v backend %s workers %d", in.Settings, in.Backend, in.Workers)
 	}
-	if in.Dt != gpusim.AutoDt(0.0005, 9.81) || in.StableDt != gpusim.StableDt(0.0005, 9.81) {
+	if in.Dt != scene.AutoDt(0.0005, 9.81) || in.StableDt != scene.StableDt(0.0005, 9.81) {
 		t.Errorf("dt %g, stable %g", in.Dt, in.StableDt)
 	}
 	if in.Columns != 200*200 || in.DroppedIntervals != 0 || len(in.Warnings) != 0 || in.HasMain {
 		t.Errorf("%+v", in)
 	}
-	c := s.Scene().Sim().Columns()
+	c := s.Scene().Columns()
 	if c.Base[0] != 0 || c.Max[0] != 0.05 {
 		t.Errorf("empty domain column [%g, %g]", c.Base[0], c.Max[0])
 	}
@@ -129,8 +128,8 @@ func TestDefaults(t *testing.T) {
 			t.Fatalf("done %v err %v", done, err)
 		}
 	}
-	if s.Scene().Sim().Steps() != 15 {
-		t.Errorf("steps %d, want 15", s.Scene().Sim().Steps())
+	if s.Scene().Steps() != 15 {
+		t.Errorf("steps %d, want 15", s.Scene().Steps())
 	}
 }
 
@@ -175,16 +174,16 @@ func TestAdvanceStops(t *testing.T) {
 	if done, err := s.Advance(1000); done || err != nil {
 		t.Fatal(done, err)
 	}
-	if n := s.Scene().Sim().Steps(); n != 11 {
+	if n := s.Scene().Steps(); n != 11 {
 		t.Errorf("stopped after %d steps, want 11 (the first boundary at or after t = 0.0105)", n)
 	}
 	if s.LastAdvance() <= 0 {
 		t.Error("LastAdvance is 0")
 	}
-	if _, err := s.Advance(1000); err != nil || s.Scene().Sim().Steps() != 1011 {
-		t.Errorf("steps %d", s.Scene().Sim().Steps())
+	if _, err := s.Advance(1000); err != nil || s.Scene().Steps() != 1011 {
+		t.Errorf("steps %d", s.Scene().Steps())
 	}
-	if _, err := s.Advance(0); err != nil || s.Scene().Sim().Steps() != 1011 || s.LastAdvance() != 0 {
+	if _, err := s.Advance(0); err != nil || s.Scene().Steps() != 1011 || s.LastAdvance() != 0 {
 		t.Errorf("Advance(0) stepped")
 	}
 	if hits := s.L.GetGlobal("hits").String(); hits != "1" {
@@ -207,9 +206,9 @@ func TestDeterminism(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var snap gpusim.Snapshot
-		s.Scene().Sim().Snapshot(&snap)
-		return s.Scene().Sim().Volume(), s.Scene().Time(), snap.Height
+		var snap scene.Snapshot
+		s.Scene().CopySnapshot(&snap)
+		return s.Scene().Volume(), s.Scene().Time(), snap.Height
 	}
 	v1, t1, h1 := run(1)
 	v2, t2, h2 := run(1)
@@ -316,7 +315,7 @@ end
 	if !strings.Contains(out, "warning: sim:terrain at t = 0.0128506 s: ") || !strings.Contains(out, "of liquid found no room in the new terrain") || !strings.HasSuffix(out, "4e-07 4e-07") {
 		t.Errorf("output %q", out)
 	}
-	if c := s.Scene().Sim().Columns(); c.Base[0] < 0.009 {
+	if c := s.Scene().Columns(); c.Base[0] < 0.009 {
 		t.Errorf("terrain not changed: base %g", c.Base[0])
 	}
 }
@@ -389,7 +388,7 @@ func TestTimeIsSafeFromOtherGoroutines(t *testing.T) {
 		}
 	}
 	close(stop)
-	if math.Abs(s.Scene().Time()-150*s.Scene().Sim().Dt()) > 1e-12 {
+	if math.Abs(s.Scene().Time()-150*s.Scene().Dt()) > 1e-12 {
 		t.Errorf("time %g", s.Scene().Time())
 	}
 }
@@ -406,7 +405,7 @@ func TestSimAndSetShareSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if a, b := direct.Scene().Sim().Settings(), set.Scene().Sim().Settings(); a != b {
+	if a, b := direct.Scene().SolverSettings(), set.Scene().SolverSettings(); a != b {
 		t.Errorf("solver settings differ:\nvp.sim:  %+v\nsim:set: %+v", a, b)
 	}
 	if a, b := direct.Scene().Settings().Surface, set.Scene().Settings().Surface; a != b || a.Meniscus || a.DepthMax != 0.003 {

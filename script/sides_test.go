@@ -3,7 +3,7 @@ package script
 import (
 	"testing"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // TestSides: vp.sim's and sim:set's sides key (all four, or a table of some), sim:info's
@@ -33,7 +33,7 @@ end
 	if err := runToEnd(t, s, 1000); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Scene().Settings().Solver.Sides; got != [4]gpusim.Side{gpusim.SideOpen, gpusim.SideOpen, gpusim.SideOpen, gpusim.SideOpen} {
+	if got := s.Scene().Settings().Solver.Sides; got != [4]scene.Side{scene.SideOpen, scene.SideOpen, scene.SideOpen, scene.SideOpen} {
 		t.Fatalf("sides after sim:set{ sides = \"open\" }: %v", got)
 	}
 	for _, tc := range []struct{ src, want string }{

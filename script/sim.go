@@ -5,7 +5,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // The sim object vp.sim returns: its methods are declared by concept, each file beside
@@ -28,25 +28,25 @@ func (s *Scenario) simCall(L *lua.LState, name string) call {
 }
 
 // snapshot is the solver's state now (copied once per step boundary).
-func (s *Scenario) snapshot() *gpusim.Snapshot { return s.scene.Snapshot() }
+func (s *Scenario) snapshot() *scene.Snapshot { return s.scene.Snapshot() }
 
 // now is the simulated time (0 before the solver exists).
 func (s *Scenario) now() float64 {
-	if s.scene == nil || s.scene.Sim() == nil {
+	if s.scene == nil || !s.scene.HasSolver() {
 		return 0
 	}
-	return s.scene.Sim().Time()
+	return s.scene.Time()
 }
 
 // domainString describes the grid's extent.
 func (s *Scenario) domainString() string {
-	c := s.scene.Sim().Columns()
+	c := s.scene.Columns()
 	return fmt.Sprintf("[0, %g] x [0, %g]", float64(c.Nx)*c.Dx, float64(c.Ny)*c.Dx)
 }
 
 // domainSize describes the grid's extent for a message: "0.1 x 0.1 m domain".
 func (s *Scenario) domainSize() string {
-	c := s.scene.Sim().Columns()
+	c := s.scene.Columns()
 	return fmt.Sprintf("%g x %g m domain", float64(c.Nx)*c.Dx, float64(c.Ny)*c.Dx)
 }
 
@@ -54,8 +54,8 @@ func (s *Scenario) domainSize() string {
 func (c call) xyArgs() (cx, cy int) {
 	x := c.number("x", c.L.Get(2))
 	y := c.number("y", c.L.Get(3))
-	c.ensureSim()
-	cx, cy, ok := c.s.scene.Sim().Columns().CellAt(x, y)
+	c.ensureSolver()
+	cx, cy, ok := c.s.scene.Columns().CellAt(x, y)
 	if !ok {
 		c.fail("(x, y) = (%s, %s) is outside the domain %s: lengths are in metres", fmtNum(x), fmtNum(y), c.s.domainString())
 	}

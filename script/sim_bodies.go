@@ -45,7 +45,7 @@ func (s *Scenario) simBody(L *lua.LState) int {
 	}
 	rot := c.rotation(t)
 	color := c.color(t)
-	c.ensureSim()
+	c.ensureSolver()
 	if at != nil {
 		c.atInDomain(at[:])
 	}

@@ -6,7 +6,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // meterVal is what a flow meter userdata holds.
@@ -36,8 +36,8 @@ func (s *Scenario) simFlow(L *lua.LState) int {
 	if t.RawGetString("zmax") != lua.LNil {
 		zmax = c.num(t, "zmax", numField{required: true, unit: "m"})
 	}
-	c.ensureSim()
-	id, err := s.scene.Sim().AddMeter(gpusim.Meter{X1: from[0], Y1: from[1], X2: to[0], Y2: to[1], Zmin: zmin, Zmax: zmax})
+	c.ensureSolver()
+	id, err := s.scene.AddMeter(scene.Meter{X1: from[0], Y1: from[1], X2: to[0], Y2: to[1], Zmin: zmin, Zmax: zmax})
 	if err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "flow meter: "))
 	}
@@ -64,7 +64,7 @@ func (s *Scenario) meterMethods() []decl {
 	return []decl{
 		{"rate", func(L *lua.LState) int {
 			c, m := self(L, "meter:rate")
-			q, err := s.scene.Sim().MeterRate(m.id)
+			q, err := s.scene.MeterRate(m.id)
 			if err != nil {
 				c.fail("%v", err)
 			}
@@ -73,7 +73,7 @@ func (s *Scenario) meterMethods() []decl {
 		}, "meter:rate() -> m^3/s: the volume crossing its segment per second now, positive from its left to its right"},
 		{"total", func(L *lua.LState) int {
 			c, m := self(L, "meter:total")
-			v, err := s.scene.Sim().MeterTotal(m.id)
+			v, err := s.scene.MeterTotal(m.id)
 			if err != nil {
 				c.fail("%v", err)
 			}

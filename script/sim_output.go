@@ -28,7 +28,7 @@ func (s *Scenario) simExportMesh(L *lua.LState) int {
 
 func (s *Scenario) simScreenshot(L *lua.LState) int {
 	c := s.simCall(L, "screenshot")
-	c.ensureSim()
+	c.ensureSolver()
 	path := c.pathArg(2)
 	if err := safeOutputPath(path); err != nil {
 		c.fail("%v", err)
@@ -54,7 +54,7 @@ func (s *Scenario) simScreenshot(L *lua.LState) int {
 // ends is finished then.
 func (s *Scenario) simRecord(L *lua.LState) int {
 	c := s.simCall(L, "record")
-	c.ensureSim()
+	c.ensureSolver()
 	t := c.table(2, `{path = "out/clip.mp4", fps = 30}`)
 	c.keys(t, "path", "fps")
 	pv, ok := t.RawGetString("path").(lua.LString)

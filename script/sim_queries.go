@@ -3,7 +3,7 @@ package script
 import (
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/timing"
 )
 
@@ -21,12 +21,12 @@ func (s *Scenario) queryMethods() []decl {
 func (s *Scenario) simVolume(L *lua.LState) int {
 	c := s.simCall(L, "volume")
 	if L.Get(2) == lua.LNil {
-		c.ensureSim()
+		c.ensureSolver()
 		L.Push(lua.LNumber(s.snapshot().Volume))
 		return 1
 	}
 	r := c.region(c.table(2, "{ min = {x, y}, max = {x, y}, floor_above = z, floor_below = z }"))
-	c.ensureSim()
+	c.ensureSolver()
 	L.Push(lua.LNumber(s.snapshot().VolumeIn(r)))
 	return 1
 }
@@ -67,21 +67,21 @@ func (s *Scenario) simColumns(L *lua.LState) int {
 
 func (s *Scenario) simStats(L *lua.LState) int {
 	c := s.simCall(L, "stats")
-	c.ensureSim()
+	c.ensureSolver()
 	L.Push(s.statsTable(L))
 	return 1
 }
 
 func (s *Scenario) simInfo(L *lua.LState) int {
 	c := s.simCall(L, "info")
-	c.ensureSim()
+	c.ensureSolver()
 	L.Push(s.infoTable(L))
 	return 1
 }
 
 // statsTable is sim:stats().
 func (s *Scenario) statsTable(L *lua.LState) *lua.LTable {
-	st := s.scene.Sim().Stats()
+	st := s.scene.Stats()
 	t := L.NewTable()
 	set := func(k string, v float64) { t.RawSetString(k, lua.LNumber(v)) }
 	set("steps", float64(st.Steps))
@@ -180,9 +180,9 @@ func (s *Scenario) infoTable(L *lua.LState) *lua.LTable {
 // region reads sim:volume's region table (gpusim.Region): min and max {x, y} bound the
 // cells' centres, floor_above and floor_below the floors of the columns counted; every
 // field is optional, and a bound left out does not bound.
-func (c call) region(t *lua.LTable) gpusim.Region {
+func (c call) region(t *lua.LTable) scene.Region {
 	c.keys(t, "min", "max", "floor_above", "floor_below")
-	r := gpusim.AllRegion
+	r := scene.AllRegion
 	if lo, ok := c.optVec(t, "min", 2); ok {
 		r.X0, r.Y0 = lo[0], lo[1]
 	}

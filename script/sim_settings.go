@@ -6,7 +6,6 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 )
 
@@ -55,16 +54,16 @@ func (c call) settings(t *lua.LTable, st scene.Settings) scene.Settings {
 	if t.RawGetString("dt") != lua.LNil {
 		sv.Dt = c.dt(t)
 	}
-	sv.Method, _ = gpusim.ParseMethod(c.choice(t, "method", sv.Method.String(), "pipes", "swe"))
+	sv.Method, _ = scene.ParseMethod(c.choice(t, "method", sv.Method.String(), "pipes", "swe"))
 	if m := c.s.opt.Method; m != "" { // --method: the whole run's
-		sv.Method, _ = gpusim.ParseMethod(m)
+		sv.Method, _ = scene.ParseMethod(m)
 	}
 	sv.Viscosity = c.num(t, "viscosity", numField{def: sv.Viscosity})
 	sv.Damping = c.num(t, "damping", numField{def: sv.Damping})
 	sv.Gravity = c.num(t, "gravity", numField{def: sv.Gravity})
-	sv.CrossSection, _ = gpusim.ParseCrossSection(c.choice(t, "cross_section", sv.CrossSection.String(), "paper", "film"))
-	sv.ExtendedPipes, _ = gpusim.ParseExtendedPipes(c.choice(t, "extended_pipes", sv.ExtendedPipes.String(), "unified", "axis", "off"))
-	sv.Falling, _ = gpusim.ParseFalling(c.choice(t, "falling", sv.Falling.String(), "particles", "off"))
+	sv.CrossSection, _ = scene.ParseCrossSection(c.choice(t, "cross_section", sv.CrossSection.String(), "paper", "film"))
+	sv.ExtendedPipes, _ = scene.ParseExtendedPipes(c.choice(t, "extended_pipes", sv.ExtendedPipes.String(), "unified", "axis", "off"))
+	sv.Falling, _ = scene.ParseFalling(c.choice(t, "falling", sv.Falling.String(), "particles", "off"))
 	sv.FallDrop = c.num(t, "fall_drop", numField{def: sv.FallDrop})
 	sv.Workers = c.integer(t, "workers", intField{def: sv.Workers, min: 0, max: maxWorkers})
 	sv.Sides = c.sides(t, sv.Sides)
@@ -160,25 +159,25 @@ func (c call) liquid(t *lua.LTable, cur scene.Liquid) scene.Liquid {
 
 // sides reads the sides key over cur: "walls" or "open" for all four, or a table naming
 // some of minus_x, plus_x, minus_y, plus_y (the others keep cur's).
-func (c call) sides(t *lua.LTable, cur [4]gpusim.Side) [4]gpusim.Side {
+func (c call) sides(t *lua.LTable, cur [4]scene.Side) [4]scene.Side {
 	want := `"walls", "open", or a table {minus_x = "open", plus_y = "walls", ...}`
 	switch v := t.RawGetString("sides").(type) {
 	case *lua.LNilType:
 	case lua.LString:
-		sd, err := gpusim.ParseSide(string(v))
+		sd, err := scene.ParseSide(string(v))
 		if err != nil {
 			c.fail("sides is %s: want %s", describeValue(v), want)
 		}
-		cur = [4]gpusim.Side{sd, sd, sd, sd}
+		cur = [4]scene.Side{sd, sd, sd, sd}
 	case *lua.LTable:
 		for k, x := v.Next(lua.LNil); k != lua.LNil; k, x = v.Next(k) {
 			ks, _ := k.(lua.LString)
-			i := slices.Index(gpusim.SideNames[:], string(ks))
+			i := slices.Index(scene.SideNames[:], string(ks))
 			if i < 0 {
-				c.fail("sides: unknown side %s%s: the sides are %s", describeValue(k), suggest(string(ks), gpusim.SideNames[:]), strings.Join(gpusim.SideNames[:], ", "))
+				c.fail("sides: unknown side %s%s: the sides are %s", describeValue(k), suggest(string(ks), scene.SideNames[:]), strings.Join(scene.SideNames[:], ", "))
 			}
 			xs, ok := x.(lua.LString)
-			sd, err := gpusim.ParseSide(string(xs))
+			sd, err := scene.ParseSide(string(xs))
 			if !ok || err != nil {
 				c.fail("sides.%s is %s: want \"walls\" or \"open\"", ks, describeValue(x))
 			}
@@ -191,10 +190,10 @@ func (c call) sides(t *lua.LTable, cur [4]gpusim.Side) [4]gpusim.Side {
 }
 
 // sidesTable is the sides as sim:info reports them: {minus_x = "walls" | "open", ...}.
-func sidesTable(L *lua.LState, sides [4]gpusim.Side) *lua.LTable {
+func sidesTable(L *lua.LState, sides [4]scene.Side) *lua.LTable {
 	t := L.CreateTable(0, 4)
 	for i, sd := range sides {
-		t.RawSetString(gpusim.SideNames[i], lua.LString(sd.String()))
+		t.RawSetString(scene.SideNames[i], lua.LString(sd.String()))
 	}
 	return t
 }

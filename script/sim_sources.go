@@ -7,7 +7,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // sourceMethods are the sim methods that add and take liquid: at once (fill, drop) or
@@ -29,7 +29,7 @@ func (s *Scenario) simFill(L *lua.LState) int {
 	c.keys(t, "at", "level")
 	at := c.vec(t, "at", 3)
 	level := c.num(t, "level", numField{required: true, want: "a height in m"})
-	c.ensureSim()
+	c.ensureSolver()
 	c.atInDomain(at)
 	added, err := s.scene.Fill(at[0], at[1], at[2], level)
 	if err != nil {
@@ -49,7 +49,7 @@ func (s *Scenario) simDrop(L *lua.LState) int {
 	if !ok {
 		vel = []float64{0, 0, 0}
 	}
-	c.ensureSim()
+	c.ensureSolver()
 	if err := s.scene.Drop(at[0], at[1], at[2], vol, vel[0], vel[1], vel[2]); err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "drop: "))
 	}
@@ -60,7 +60,7 @@ func (s *Scenario) simDrop(L *lua.LState) int {
 // in millimetres needs: "at = {50, 50, 30} is outside the 0.1 x 0.1 m domain: lengths
 // are in metres".
 func (c call) atInDomain(at []float64) {
-	if _, _, ok := c.s.scene.Sim().Columns().CellAt(at[0], at[1]); !ok {
+	if _, _, ok := c.s.scene.Columns().CellAt(at[0], at[1]); !ok {
 		c.fail("at = {%s, %s, %s} is outside the %s: lengths are in metres", fmtNum(at[0]), fmtNum(at[1]), fmtNum(at[2]), c.s.domainSize())
 	}
 }
@@ -127,20 +127,20 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 		}
 		level = c.num(t, "level", numField{required: true, want: "a height in m (the level the source holds)", unit: "m"})
 	}
-	c.ensureSim()
+	c.ensureSolver()
 	c.atInDomain(at)
 	q := rate
 	if sink {
 		q = -rate
 	}
-	return c.pushEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
+	return c.pushEmitter(scene.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
 		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2], Holds: holds, Level: level}, emitterVal{sink: sink, rate: rate})
 }
 
 // pushEmitter adds e to the solver through the scene (which keeps it for the sinks'
 // marks) and pushes its handle (val, with its scenario and id filled in): sim:source,
 // sim:sink and sim:spray.
-func (c call) pushEmitter(e gpusim.Emitter, val emitterVal) int {
+func (c call) pushEmitter(e scene.Emitter, val emitterVal) int {
 	id, err := c.s.scene.AddEmitter(e)
 	if err != nil {
 		c.fail("%v", err)

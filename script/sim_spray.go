@@ -6,7 +6,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // sprayMethods are the sim methods of sprays: falling sources whose parcels leave in
@@ -42,10 +42,10 @@ func (s *Scenario) simSpray(L *lua.LState) int {
 	start, stop := c.schedule(t)
 	seed := c.integer(t, "seed", intField{def: 0, min: 0, max: 1 << 53})
 	radius := c.num(t, "radius", numField{hasMin: true, unit: "m"})
-	c.ensureSim()
+	c.ensureSolver()
 	c.atInDomain(at)
 	v := speed / n
-	return c.pushEmitter(gpusim.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: rate, Start: start, Stop: stop,
+	return c.pushEmitter(scene.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: rate, Start: start, Stop: stop,
 		Falls: true, VX: v * dir[0], VY: v * dir[1], VZ: v * dir[2], Spread: spread, Seed: uint64(seed)}, emitterVal{spray: true, rate: rate})
 }
 

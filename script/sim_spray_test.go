@@ -28,7 +28,7 @@ sim:at(0.3, function() JET:stop(); print("jet", string.format("%.17g", sim:time(
 	if _, err := sc.Advance(1); err != nil {
 		t.Fatal(err)
 	}
-	sim := sc.Scene().Sim()
+	sim := sc.Scene()
 	// After one step: the jet's parcels move at 0.5 cos(45 deg) along x (gravity acts on
 	// z only), the fountain's horizontal speeds spread within 0.4 sin(0.3).
 	jet, fan := 0, 0

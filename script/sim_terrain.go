@@ -58,10 +58,10 @@ func (s *Scenario) setTerrain(solid terrain.Solid) (rejected float64, err error)
 	return rejected, nil
 }
 
-// ensureSim builds the solver on the empty domain if the script has not set a terrain
+// ensureSolver builds the solver on the empty domain if the script has not set a terrain
 // yet (sim:fill before sim:terrain, for instance).
-func (c call) ensureSim() {
-	if c.s.scene.Sim() != nil {
+func (c call) ensureSolver() {
+	if c.s.scene.HasSolver() {
 		return
 	}
 	if _, err := c.s.setTerrain(nil); err != nil {

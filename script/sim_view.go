@@ -36,7 +36,7 @@ func (s *Scenario) simExportBodies(L *lua.LState) int {
 // watchdog paused (a first call builds the terrain mesh).
 func (s *Scenario) exportMeshCall(L *lua.LState, name string, write func(path string, f meshio.Format) error) int {
 	c := s.simCall(L, name)
-	c.ensureSim()
+	c.ensureSolver()
 	path := c.pathArg(2)
 	if err := safeOutputPath(path); err != nil {
 		c.fail("%v", err)

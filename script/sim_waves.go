@@ -23,7 +23,7 @@ func (s *Scenario) simWave(L *lua.LState) int {
 	at := c.vec(t, "at", 3)
 	amp := c.num(t, "amplitude", numField{required: true, want: "a crest height in m"})
 	r := c.num(t, "radius", numField{def: 0, hasMin: true, min: 0, unit: "m"})
-	c.ensureSim()
+	c.ensureSolver()
 	c.atInDomain(at)
 	if err := s.scene.Wave(at[0], at[1], at[2], amp, r); err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "waves: "))

@@ -118,13 +118,13 @@ sim:source{ at = {0.01, 0.01, 0.02}, radius = 0.002, rate = 1e-6, stop = 0.05, f
 	if _, err := sc.Advance(10); err != nil {
 		t.Fatal(err)
 	}
-	if st := sc.Scene().Sim().Stats(); st.Particles == 0 || st.Wet != 0 {
+	if st := sc.Scene().Stats(); st.Particles == 0 || st.Wet != 0 {
 		t.Fatalf("after 10 steps: %d particles, %d wet columns; want the stream in the air, not yet down", st.Particles, st.Wet)
 	}
 	if _, err := sc.Advance(200); err != nil {
 		t.Fatal(err)
 	}
-	st := sc.Scene().Sim().Stats()
+	st := sc.Scene().Stats()
 	if st.Particles != 0 || st.Wet == 0 || st.Added == 0 || (st.Volume-st.Added) > 1e-12*st.Added || (st.Added-st.Volume) > 1e-12*st.Added {
 		t.Fatalf("after 210 steps: %d particles, %d wet, volume %g, added %g", st.Particles, st.Wet, st.Volume, st.Added)
 	}

@@ -9,7 +9,6 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -111,7 +110,7 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 	if s.opt.Backend != "" {
 		backend = s.opt.Backend
 		if backend == "cuda" {
-			if _, err := gpusim.CUDAAvailable(); errors.Is(err, gpusim.ErrNoCUDA) {
+			if _, err := scene.CUDAAvailable(); errors.Is(err, scene.ErrNoCUDA) {
 				c.fail("backend \"cuda\" (set from outside the script): the cuda backend is not in this build: use backend \"cpu\" (or the cuda build: make cuda, bin/vpbench-cuda)")
 			} else if err != nil {
 				c.fail("backend \"cuda\" (set from outside the script): %v", err)
@@ -119,7 +118,7 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 		}
 	}
 	if backend == "cuda" {
-		if _, err := gpusim.CUDAAvailable(); errors.Is(err, gpusim.ErrNoCUDA) {
+		if _, err := scene.CUDAAvailable(); errors.Is(err, scene.ErrNoCUDA) {
 			c.fail("backend = \"cuda\": the cuda backend is not in this build: use backend = \"cpu\" (or the cuda build: make cuda, bin/vpbench-cuda)")
 		} else if err != nil {
 			c.fail("backend = \"cuda\": %v", err)
@@ -127,7 +126,7 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 	}
 	if backend == "auto" { // cuda when this build has it and a GPU is usable
 		backend = "cpu"
-		if _, err := gpusim.CUDAAvailable(); err == nil {
+		if _, err := scene.CUDAAvailable(); err == nil {
 			backend = "cuda"
 		}
 	}
@@ -216,7 +215,7 @@ func (s *Scenario) vpWait(L *lua.LState) int {
 		c.fail("seconds is %s: it must be >= 0", fmtNum(d))
 	}
 	s.seq++
-	s.mainWait = &event{t: s.scene.Sim().Time() + d, seq: s.seq, main: true, what: "main"}
+	s.mainWait = &event{t: s.scene.Time() + d, seq: s.seq, main: true, what: "main"}
 	return L.Yield()
 }
 

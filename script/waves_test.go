@@ -53,7 +53,7 @@ end)
 	if !(most > 1e-6) {
 		t.Errorf("the largest wave height 35 ms after the impact is %g m", most)
 	}
-	h1, h2 := with.Scene().Sim().Heights(nil), without.Scene().Sim().Heights(nil)
+	h1, h2 := with.Scene().Heights(nil), without.Scene().Heights(nil)
 	for i := range h1 {
 		if h1[i] != h2[i] {
 			t.Fatalf("column %d: %g with the wave, %g without: the waves changed the liquid", i, h1[i], h2[i])

@@ -40,14 +40,14 @@ func benchLibraryMethod(b *testing.B, name, method string, warm float64, setup f
 	if setup != nil {
 		setup(sc)
 	}
-	sim := sc.Scene().Sim()
-	cols := sim.Columns().NumColumns()
-	s0, sub0 := sim.Steps(), sim.Stats().Substeps
+	scn := sc.Scene()
+	cols := scn.Columns().NumColumns()
+	s0, sub0 := scn.Steps(), scn.Stats().Substeps
 	b.ResetTimer()
 	t0 := time.Now()
 	var bodies time.Duration
-	for int(sim.Steps()-s0) < b.N {
-		done, err := sc.Advance(min(25, b.N-int(sim.Steps()-s0)))
+	for int(scn.Steps()-s0) < b.N {
+		done, err := sc.Advance(min(25, b.N-int(scn.Steps()-s0)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -58,13 +58,13 @@ func benchLibraryMethod(b *testing.B, name, method string, warm float64, setup f
 	}
 	el := time.Since(t0).Seconds()
 	b.StopTimer()
-	n := float64(sim.Steps() - s0)
+	n := float64(scn.Steps() - s0)
 	b.ReportMetric(float64(cols)*n/el, "colsteps/s")
 	b.ReportMetric(el/n*1e3, "ms/step")
 	if bodies > 0 {
 		b.ReportMetric(bodies.Seconds()/n*1e3, "bodies-ms/step") // the floating bodies' updates (scene.LastBodies)
 	}
-	st := sim.Stats()
+	st := scn.Stats()
 	if st.Substeps > sub0 {
 		b.ReportMetric(float64(st.Substeps-sub0)/n, "substeps/step")
 	}

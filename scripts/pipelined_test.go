@@ -49,7 +49,7 @@ func TestLibraryPipelinedMatchesCPU(t *testing.T) {
 			}
 			dev.Scene().SetPipelined(true)
 			var before, now, got gpusim.Snapshot // the cpu's state before and after a call
-			cpu.Scene().Sim().Snapshot(&now)
+			copySnapshot(cpu.Scene(), &now)
 			for calls := 1; cpu.Scene().Time() < seconds; calls++ {
 				before, now = now, before
 				doneC, errC := cpu.Advance(chunk)
@@ -57,8 +57,8 @@ func TestLibraryPipelinedMatchesCPU(t *testing.T) {
 				if errC != nil || errD != nil || doneC != doneD {
 					t.Fatalf("t = %.3f s: cpu %v (done %v), device %v (done %v)", cpu.Scene().Time(), errC, doneC, errD, doneD)
 				}
-				cpu.Scene().Sim().Snapshot(&now)
-				dev.Scene().Sim().Snapshot(&got)
+				copySnapshot(cpu.Scene(), &now)
+				copySnapshot(dev.Scene(), &got)
 				// The previous call's state; or this call's, when its callbacks waited for it.
 				want := &before
 				if got.Steps == now.Steps {
@@ -76,13 +76,13 @@ func TestLibraryPipelinedMatchesCPU(t *testing.T) {
 			}
 			var prev gpusim.Snapshot
 			dev.Scene().Sync()
-			cpu.Scene().Sim().Snapshot(&prev)
-			dev.Scene().Sim().Snapshot(&got)
+			copySnapshot(cpu.Scene(), &prev)
+			copySnapshot(dev.Scene(), &got)
 			if got.Steps != prev.Steps || !slices.Equal(got.Height, prev.Height) {
 				t.Fatalf("after Sync: step %d, cpu %d; heights equal %v", got.Steps, prev.Steps, slices.Equal(got.Height, prev.Height))
 			}
-			ca, cr, cj := cpu.Scene().Sim().Accounting()
-			da, dr, dj := dev.Scene().Sim().Accounting()
+			ca, cr, cj := cpu.Scene().Accounting()
+			da, dr, dj := dev.Scene().Accounting()
 			for _, v := range [][2]float64{{ca, da}, {cr, dr}, {cj, dj}} {
 				if math.Abs(v[0]-v[1]) > 1e-12*max(math.Abs(v[0]), 1e-12) {
 					t.Fatalf("accounting (added, removed, rejected) cpu %g %g %g, device %g %g %g", ca, cr, cj, da, dr, dj)

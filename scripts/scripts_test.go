@@ -77,8 +77,22 @@ func loadMethod(t *testing.T, name string, params map[string]string, method stri
 	return r
 }
 
-// sim is the scenario's solver.
-func (r *run) sim() *gpusim.Sim { return r.sc.Scene().Sim() }
+// scene is the scenario's scene, the door to its solver.
+func (r *run) scene() *scene.Scene { return r.sc.Scene() }
+
+// copySnapshot copies s's snapshot into dst, reusing dst's buffers: the test's own copy,
+// which the scene's next step leaves as it is (as the solver's Snapshot(dst) gives).
+func copySnapshot(s *scene.Scene, dst *scene.Snapshot) {
+	src := s.Snapshot()
+	h, p, vx, vy := dst.Height, dst.Particles, dst.VX, dst.VY
+	*dst = *src
+	dst.Height = append(h[:0], src.Height...)
+	dst.Particles = append(p[:0], src.Particles...)
+	dst.VX, dst.VY = nil, nil
+	if src.VX != nil {
+		dst.VX, dst.VY = append(vx[:0], src.VX...), append(vy[:0], src.VY...)
+	}
+}
 
 // cols is the current terrain's columns.
 func (r *run) cols() *terrain.Columns { return r.snap.Columns }
@@ -88,7 +102,7 @@ func (r *run) cols() *terrain.Columns { return r.snap.Columns }
 func (r *run) advance(until float64, each func()) {
 	r.t.Helper()
 	for !r.done && r.sc.Scene().Time() < until-1e-9 {
-		dt := r.sim().Dt()
+		dt := r.scene().Dt()
 		n := max(1, min(r.chunk, int(math.Ceil((until-r.sc.Scene().Time())/dt-1e-6))))
 		start := time.Now()
 		done, err := r.sc.Advance(n)
@@ -107,7 +121,7 @@ func (r *run) advance(until float64, each func()) {
 // check takes a snapshot and checks volume accounting, NaN and bounds.
 func (r *run) check() {
 	r.t.Helper()
-	r.sim().Snapshot(&r.snap)
+	copySnapshot(r.scene(), &r.snap)
 	s := &r.snap
 	c := s.Columns
 	if len(s.Height) != c.NumColumns() {
@@ -231,13 +245,13 @@ func TestDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	got := r.sim().Settings()
+	got := r.scene().SolverSettings()
 	if want := gpusim.DefaultSettings(); got.Viscosity != want.Viscosity || got.Damping != want.Damping ||
 		got.Gravity != want.Gravity || got.CrossSection != want.CrossSection || got.ExtendedPipes != want.ExtendedPipes {
 		t.Errorf("settings %v, want the demo's %v", got, want)
 	}
-	if r.sim().Dt() != ref.Dt() {
-		t.Errorf("dt = %g, the demo's is %g", r.sim().Dt(), ref.Dt())
+	if r.scene().Dt() != ref.Dt() {
+		t.Errorf("dt = %g, the demo's is %g", r.scene().Dt(), ref.Dt())
 	}
 	c := r.cols()
 	if c.Nx != 200 || c.Ny != 200 || c.Dx != 0.0005 || c.NumColumns() != cols.NumColumns() {
@@ -245,7 +259,7 @@ func TestDemo(t *testing.T) {
 	}
 	var rs gpusim.Snapshot
 	compare := func() {
-		ref.Step(int(r.sim().Steps() - ref.Steps()))
+		ref.Step(int(r.scene().Steps() - ref.Steps()))
 		ref.Snapshot(&rs)
 		for i := range rs.Height {
 			if rs.Height[i] != r.snap.Height[i] {
@@ -281,11 +295,11 @@ func TestViscosity(t *testing.T) {
 	for k, nu := range []string{"0", "4e-6", "4e-5", "0.4"} {
 		r := load(t, "viscosity.lua", map[string]string{"nu": nu})
 		want, _ := strconv.ParseFloat(nu, 64)
-		if got := r.sim().Settings().Viscosity; got != want {
+		if got := r.scene().SolverSettings().Viscosity; got != want {
 			t.Errorf("nu = %s: the solver's viscosity is %g", nu, got)
 		}
-		if c := r.cols(); c.Nx != 200 || c.Ny != 200 || maxLayers(c) != 1 || r.sim().Dt() != 0.003 {
-			t.Errorf("nu = %s: grid %dx%dx%d, dt %g; the paper's is 200x200x1, 3 ms", nu, c.Nx, c.Ny, maxLayers(c), r.sim().Dt())
+		if c := r.cols(); c.Nx != 200 || c.Ny != 200 || maxLayers(c) != 1 || r.scene().Dt() != 0.003 {
+			t.Errorf("nu = %s: grid %dx%dx%d, dt %g; the paper's is 200x200x1, 3 ms", nu, c.Nx, c.Ny, maxLayers(c), r.scene().Dt())
 		}
 		measure := func() (front, centroid float64) {
 			c, h := r.cols(), r.snap.Height
@@ -403,7 +417,7 @@ func TestThreeLayers(t *testing.T) {
 	if c.Nx != 100 || c.Ny != 100 || c.Dx != 0.001 || maxLayers(c) != 3 || c.Dropped != 0 {
 		t.Fatalf("grid %dx%d, dx %g, up to %d layers (%d dropped); want 100x100, 1 mm, 3 layers", c.Nx, c.Ny, c.Dx, maxLayers(c), c.Dropped)
 	}
-	if dt := r.sim().Dt(); dt > gpusim.StableDt(0.001, 9.81) {
+	if dt := r.scene().Dt(); dt > gpusim.StableDt(0.001, 9.81) {
 		t.Errorf("dt = %g s, above the stability limit", dt)
 	}
 	layer := func(k int) func(x, y float64, i int) bool {
@@ -568,8 +582,8 @@ func TestCrossPassage(t *testing.T) {
 func TestSurgery(t *testing.T) {
 	r := load(t, "surgery.lua", nil)
 	c := r.cols()
-	if c.Nx != 200 || c.Ny != 200 || c.Dx != 0.0005 || c.Layers != 5 || r.sim().Dt() != 0.003 {
-		t.Fatalf("grid %dx%dx%d, dx %g, dt %g; the paper's is 200x200x5, 0.5 mm, 3 ms", c.Nx, c.Ny, c.Layers, c.Dx, r.sim().Dt())
+	if c.Nx != 200 || c.Ny != 200 || c.Dx != 0.0005 || c.Layers != 5 || r.scene().Dt() != 0.003 {
+		t.Fatalf("grid %dx%dx%d, dx %g, dt %g; the paper's is 200x200x5, 0.5 mm, 3 ms", c.Nx, c.Ny, c.Layers, c.Dx, r.scene().Dt())
 	}
 	if maxLayers(c) < 4 || c.Dropped != 0 {
 		t.Errorf("up to %d columns a cell, %d dropped: want the vertebra's overhangs to make 4", maxLayers(c), c.Dropped)
@@ -581,7 +595,7 @@ func TestSurgery(t *testing.T) {
 	r.advance(2, func() {
 		s := &r.snap
 		passages = max(passages, s.Passages)
-		nu := r.sim().Settings().Viscosity
+		nu := r.scene().SolverSettings().Viscosity
 		switch {
 		case s.Time <= start && s.Added != 0:
 			t.Fatalf("t = %.3f s: %.3g ml added before the bleeding starts", s.Time, s.Added/ml)
@@ -674,7 +688,7 @@ func TestCoffee(t *testing.T) {
 		_, hi := c.Cell(cx, cy)
 		return table(x, y, i) && i < hi-1
 	})
-	st := r.sim().Settings()
+	st := r.scene().SolverSettings()
 	tate := math.Pi * c.Dx * st.SurfaceTension / (st.Density * st.Gravity)
 	t.Logf("coffee at t = 4 s: spilled %.3f ml; puddle %.3f ml over %.1f cm^2 (%.3f ml over %.1f cm^2 at 3 s): %.2f mm thick (heads %.2f-%.2f mm); %.3f ml under the mug; %.3f ml gone through the open sides; smallest particle %.3g ml (Tate volume %.3g ml)",
 		r.snap.Added/ml, v4/ml, a4*1e4, v3/ml, a3*1e4, v4/a4*1e3, st.RecedingHead()*1e3, st.WettingHead()*1e3, under/ml, r.snap.Outflow/ml, minParticle/ml, tate/ml)
@@ -760,7 +774,7 @@ func TestRock(t *testing.T) {
 	if _, err := emb.Advance(1); err != nil {
 		t.Fatal(err)
 	}
-	ec := emb.Scene().Sim().Columns()
+	ec := emb.Scene().Columns()
 	if ec.NumColumns() != r.snap.Columns.NumColumns() {
 		t.Errorf("embedded: %d columns, from the disk %d", ec.NumColumns(), r.snap.Columns.NumColumns())
 	}
@@ -793,7 +807,7 @@ func TestWaterfall(t *testing.T) {
 			// vx t beyond the edge (within a cell, and a step of its flight).
 			if p.VX > 0 && float64(p.X) > edge && p.Y > 0.033 && p.Y < 0.067 {
 				want := float64(p.VX) * float64(-p.VZ) / 9.81
-				if d := float64(p.X) - edge - want; math.Abs(d) > c.Dx+float64(p.VX)*r.sim().Dt() {
+				if d := float64(p.X) - edge - want; math.Abs(d) > c.Dx+float64(p.VX)*r.scene().Dt() {
 					t.Fatalf("t = %.3f s: a drop %.2f mm beyond the edge, its speeds say %.2f mm", r.snap.Time, (float64(p.X)-edge)*1e3, want*1e3)
 				}
 			}
@@ -808,7 +822,7 @@ func TestWaterfall(t *testing.T) {
 			})
 		}
 	})
-	st := r.sim().Stats()
+	st := r.scene().Stats()
 	basin := r.volume(inBasin)
 	reach := maxSpeed * math.Sqrt(2*fall/9.81)
 	t.Logf("first landing at t = %.3f s, %.1f to %.1f mm beyond the edge (the fastest drop, %.3f m/s, flies %.1f mm); t = 2 s: %d particles, %.3f ml in the air (at most %.3f), basin %.2f ml",
@@ -859,7 +873,7 @@ func TestRain(t *testing.T) {
 		}
 	}
 	vx, vy := sc.Velocity(0.03, 0.05)
-	st := r.sim().Stats()
+	st := r.scene().Stats()
 	t.Logf("t = 1.5 s: %.1f ml, %.2f ml out, current (%.1f, %.1f) mm/s, up to %d wave particles, largest displacement %.3f mm",
 		st.Volume/ml, st.Outflow/ml, vx*1e3, vy*1e3, particles, most*1e3)
 	if st.Outflow < 1*ml || !(vx > 0.005) || math.Abs(vy) > vx {
@@ -901,18 +915,18 @@ func TestLibraryLongRun(t *testing.T) {
 			t.Parallel()
 			r := load(t, name, nil)
 			r.chunk = 500
-			if st := r.sim().Settings(); st.SurfaceTension == 0 {
+			if st := r.scene().SolverSettings(); st.SurfaceTension == 0 {
 				t.Fatalf("%s runs without surface tension", name)
 			}
 			steps := 0
 			for !r.done && steps < 10000 {
-				before := r.sim().Steps()
-				r.advance(r.sc.Scene().Time()+float64(r.chunk)*r.sim().Dt(), nil)
-				steps += int(r.sim().Steps() - before)
+				before := r.scene().Steps()
+				r.advance(r.sc.Scene().Time()+float64(r.chunk)*r.scene().Dt(), nil)
+				steps += int(r.scene().Steps() - before)
 			}
 			prev := append([]float32(nil), r.snap.Height...)
 			r.chunk = 1
-			r.advance(r.sc.Scene().Time()+r.sim().Dt(), nil)
+			r.advance(r.sc.Scene().Time()+r.scene().Dt(), nil)
 			var moved float64
 			for i, h := range r.snap.Height {
 				moved = max(moved, math.Abs(float64(h-prev[i])))

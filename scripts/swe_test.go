@@ -28,8 +28,8 @@ func TestLibrarySWE(t *testing.T) {
 		t.Run(strings.TrimSuffix(name, ".lua"), func(t *testing.T) {
 			r := loadMethod(t, name, nil, "swe")
 			r.advance(until, nil)
-			st := r.sim().Stats()
-			if got := r.sim().Settings().Method; got != gpusim.MethodSWE || (st.Substeps < st.Steps && st.Volume > 0) {
+			st := r.scene().Stats()
+			if got := r.scene().SolverSettings().Method; got != gpusim.MethodSWE || (st.Substeps < st.Steps && st.Volume > 0) {
 				t.Fatalf("method %v, %d substeps for %d steps", got, st.Substeps, st.Steps)
 			}
 			t.Logf("%.2f substeps a step", float64(st.Substeps)/float64(max(st.Steps, 1)))
@@ -70,7 +70,7 @@ func TestDamBreak(t *testing.T) {
 		if ratio < tc.lo || ratio > tc.hi {
 			t.Errorf("%v: the front is %.2f of Ritter's, want %.2f to %.2f", tc.params, ratio, tc.lo, tc.hi)
 		}
-		if st := r.sim().Stats(); (st.Substeps > 0) != tc.wantSubs {
+		if st := r.scene().Stats(); (st.Substeps > 0) != tc.wantSubs {
 			t.Errorf("%v: %d substeps", tc.params, st.Substeps)
 		}
 	}

@@ -2,8 +2,11 @@ package archcheck
 
 import (
 	"go/build"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -11,97 +14,230 @@ import (
 
 const module = "github.com/vpbench/vpbench/"
 
-// forbidden lists, for a package, the packages of this module it must not reach, directly
-// or through others (its non-test code, in every build).
-var forbidden = map[string][]string{
-	"terrain":          {"gpusim", "surface", "scene", "script", "engine", "preview", "tui"},
-	"gpusim":           {"surface", "scene", "script", "engine", "preview", "tui"},
-	"surface":          {"gpusim", "scene", "script", "engine", "preview", "tui"},
-	"scene":            {"script", "engine", "preview", "tui"},
-	"script":           {"engine", "preview", "tui"},
-	"preview":          {"script", "engine", "tui"},
-	"engine":           {"tui"},
-	"internal/clip":    {"preview", "scene", "script", "engine"},
-	"internal/fileout": {"preview", "surface"},
+// layers gives every package of the module its floor: a package imports only packages on
+// lower floors (docs/architecture.md, "Imports"). A package that is not here fails the
+// test: a new one takes a floor when it is made.
+var layers = map[string]int{
+	// 1: leaves, no import of this module.
+	"internal/fileout": 1, "internal/parallel": 1, "internal/roofline": 1, "internal/filestamp": 1,
+	"internal/edgemeasure": 1, "internal/archcheck": 1, "internal/doccheck": 1, "timing": 1, "scripts": 1,
+	"gpusim/internal/element": 1, "gpusim/kernels": 1, "gpusim/internal/cudaprobe": 1, "tools/genrock": 1,
+	// 2: file formats and kernels' homes.
+	"internal/meshio": 2, "internal/clip": 2, "gpusim/internal/rows": 2, "gpusim/internal/hostkernels": 2,
+	// 3: the solid world.
+	"terrain": 3,
+	// 4: the systems on the columns, each on its own (none imports another).
+	"gpusim": 4, "surface": 4, "bodies": 4, "waves": 4,
+	// 5: the world of one run, and the checks of the solver against analytic answers.
+	"scene": 5, "validate": 5,
+	// 6: the Lua binding, and the renderer of a scene's frames.
+	"script": 6, "preview": 6,
+	// 7: the run loop, and studies over many runs.
+	"engine": 7, "sweep": 7,
+	// 8: the terminal UI.
+	"tui": 8,
+	// 9: the command.
+	"cmd/vpbench": 9,
 }
 
-// notDirect lists, for a package, the packages it must not import itself (it may reach
-// them through another): the UI talks to the run loop's messages, never to the world.
+// notDirect lists, for a package, packages below it that it must not import itself (it
+// may reach them through another).
 var notDirect = map[string][]string{
-	"tui":     {"script", "scene", "gpusim", "preview"},
-	"preview": {"gpusim"}, // it draws frames made from a scene, not the solver's state
+	// The scene is the only door to the solver (docs/architecture.md).
+	"engine": {"gpusim"},
+	"script": {"gpusim"},
+	// The UI talks to the run loop's messages, never to the world.
+	"tui": {"script", "scene", "gpusim", "preview"},
+	// The preview draws frames made from a scene, not the solver's state.
+	"preview": {"gpusim"},
 }
 
-// TestImportsGoDown: no package reaches one it must not, nor imports one it must not.
-func TestImportsGoDown(t *testing.T) {
-	root := moduleRoot(t)
-	direct := map[string][]string{}
-	var walk func(pkg string)
-	walk = func(pkg string) {
-		if _, done := direct[pkg]; done {
-			return
-		}
-		direct[pkg] = nil
-		ctx := build.Default
-		ctx.UseAllFiles = true // every build: cgo or not, cuda or not, any architecture
-		bp, err := ctx.ImportDir(filepath.Join(root, pkg), build.IgnoreVendor)
-		if err != nil {
-			if _, ok := err.(*build.NoGoError); ok {
-				return
-			}
-			if _, ok := err.(*build.MultiplePackageError); !ok {
-				t.Fatalf("%s: %v", pkg, err)
-			}
-		}
-		for _, imp := range bp.Imports {
-			if rel, ok := strings.CutPrefix(imp, module); ok {
-				direct[pkg] = append(direct[pkg], rel)
-				walk(rel)
-			}
+// TestLayers: every package has a floor, and every import goes to a lower floor and is
+// not one its importer must not make itself.
+func TestLayers(t *testing.T) {
+	imports := moduleImports(t)
+	for _, err := range checkLayers(imports, layers, notDirect) {
+		t.Error(err)
+	}
+	if len(imports["engine"]) == 0 || len(imports["preview"]) == 0 {
+		t.Error("the walk found no imports: the check would pass whatever the code does")
+	}
+}
+
+// TestLayersCatch: the check fails an import up the stack, one across a floor, a package
+// without a floor, and the engine or the script importing the solver.
+func TestLayersCatch(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		imports map[string][]string
+		want    string
+	}{
+		{"up", map[string][]string{"terrain": {"scene"}}, "terrain (floor 3) imports scene (floor 5)"},
+		{"across", map[string][]string{"waves": {"surface"}}, "waves (floor 4) imports surface (floor 4)"},
+		{"validate on the engine", map[string][]string{"validate": {"engine"}}, "validate (floor 5) imports engine (floor 7)"},
+		{"no floor", map[string][]string{"region3d": {"terrain"}}, "region3d has no floor"},
+		{"engine on the solver", map[string][]string{"engine": {"gpusim"}}, "engine imports gpusim"},
+		{"script on the solver", map[string][]string{"script": {"gpusim"}}, "script imports gpusim"},
+	} {
+		errs := checkLayers(c.imports, layers, notDirect)
+		if !slices.ContainsFunc(errs, func(s string) bool { return strings.Contains(s, c.want) }) {
+			t.Errorf("%s: %q, want an error with %q", c.name, errs, c.want)
 		}
 	}
-	reach := func(pkg string) map[string]bool {
-		seen := map[string]bool{}
-		var visit func(p string)
-		visit = func(p string) {
-			for _, q := range direct[p] {
-				if !seen[q] {
-					seen[q] = true
-					visit(q)
-				}
-			}
-		}
-		walk(pkg)
-		visit(pkg)
-		return seen
-	}
-	pkgs := make([]string, 0, len(forbidden))
-	for p := range forbidden {
+}
+
+// checkLayers is what TestLayers finds wrong with imports (package -> the module's
+// packages it imports).
+func checkLayers(imports map[string][]string, layers map[string]int, notDirect map[string][]string) []string {
+	var errs []string
+	pkgs := make([]string, 0, len(imports))
+	for p := range imports {
 		pkgs = append(pkgs, p)
 	}
 	sort.Strings(pkgs)
 	for _, p := range pkgs {
-		r := reach(p)
-		for _, q := range forbidden[p] {
-			if r[q] {
-				t.Errorf("%s reaches %s: the imports must go down the stack (docs/architecture.md)", p, q)
+		lp, ok := layers[p]
+		if !ok {
+			errs = append(errs, p+" has no floor: give it one in internal/archcheck's layers (and a row in docs/architecture.md)")
+			continue
+		}
+		for _, q := range imports[p] {
+			if lq, ok := layers[q]; ok && lq >= lp {
+				errs = append(errs, p+" (floor "+itoa(lp)+") imports "+q+" (floor "+itoa(lq)+"): imports go down the stack (docs/architecture.md)")
+			}
+			if slices.Contains(notDirect[p], q) {
+				errs = append(errs, p+" imports "+q+": it must reach it through another package (docs/architecture.md)")
 			}
 		}
 	}
-	for p, qs := range notDirect {
-		walk(p)
-		for _, q := range qs {
-			for _, d := range direct[p] {
-				if d == q {
-					t.Errorf("%s imports %s: it talks to the run loop's messages only (docs/architecture.md)", p, q)
-				}
-			}
+	return errs
+}
+
+// TestNoStaleFloors: every package with a floor exists.
+func TestNoStaleFloors(t *testing.T) {
+	imports := moduleImports(t)
+	for p := range layers {
+		if _, ok := imports[p]; !ok {
+			t.Errorf("%s has a floor but is no package of the module", p)
 		}
-	}
-	if !reach("engine")["scene"] || !reach("preview")["scene"] {
-		t.Error("the walk found no imports: the check would pass whatever the code does")
 	}
 }
+
+// TestArchitectureDocTable: docs/architecture.md's table of packages lists every package
+// of the module, each with exactly the module's packages it imports.
+func TestArchitectureDocTable(t *testing.T) {
+	imports := moduleImports(t)
+	doc, err := os.ReadFile(filepath.Join(moduleRoot(t), "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := docTable(string(doc))
+	if len(rows) < 10 {
+		t.Fatalf("docs/architecture.md: found %d rows of the packages' table", len(rows))
+	}
+	for p, imps := range imports {
+		got, ok := rows[p]
+		if !ok {
+			t.Errorf("docs/architecture.md: no row for package %s", p)
+			continue
+		}
+		want := slices.Clone(imps)
+		sort.Strings(want)
+		sort.Strings(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("docs/architecture.md: %s imports %v, the table says %v", p, want, got)
+		}
+	}
+	for p := range rows {
+		if _, ok := imports[p]; !ok {
+			t.Errorf("docs/architecture.md: a row for %s, which is no package of the module", p)
+		}
+	}
+}
+
+var backticked = regexp.MustCompile("`([^`]+)`")
+
+// docTable reads the table under "## The packages": its first column's package (in
+// backticks, a trailing slash dropped) and its last column's imports (in backticks, or
+// "none").
+func docTable(doc string) map[string][]string {
+	rows := map[string][]string{}
+	_, rest, ok := strings.Cut(doc, "## The packages")
+	if !ok {
+		return rows
+	}
+	rest, _, _ = strings.Cut(rest, "\n## ")
+	for _, line := range strings.Split(rest, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 || !strings.HasPrefix(strings.TrimSpace(line), "| `") {
+			continue
+		}
+		m := backticked.FindStringSubmatch(cells[1])
+		if m == nil {
+			continue
+		}
+		pkg := strings.TrimSuffix(m[1], "/")
+		imps := []string{}
+		for _, im := range backticked.FindAllStringSubmatch(cells[len(cells)-2], -1) {
+			imps = append(imps, strings.TrimSuffix(im[1], "/"))
+		}
+		rows[pkg] = imps
+	}
+	return rows
+}
+
+// moduleImports is every package of the module (a directory with Go files other than
+// tests, not in a module of its own) and the module's packages its code imports, in every build (cgo or not, cuda or
+// not, any architecture).
+func moduleImports(t *testing.T) map[string][]string {
+	root := moduleRoot(t)
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin" || name == "out") {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
+			return filepath.SkipDir // a module of its own (gpusim/internal/asmgen)
+		}
+		ctx := build.Default
+		ctx.UseAllFiles = true
+		bp, err := ctx.ImportDir(path, build.IgnoreVendor)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			if _, ok := err.(*build.MultiplePackageError); !ok {
+				return err
+			}
+		}
+		if len(bp.GoFiles)+len(bp.CgoFiles)+len(bp.IgnoredGoFiles) == 0 {
+			return nil // tests only
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		var imps []string
+		for _, imp := range bp.Imports {
+			if q, ok := strings.CutPrefix(imp, module); ok && !slices.Contains(imps, q) {
+				imps = append(imps, q)
+			}
+		}
+		out[rel] = imps
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
 
 func moduleRoot(t *testing.T) string {
 	dir, err := os.Getwd()
