@@ -262,3 +262,22 @@ func (r *Runner) recordingPath() string {
 	}
 	return r.rec.path
 }
+
+// scriptRecord is sim:record's hook (script.Options.Record): it starts a clip of the
+// preview's view and returns the function that stops it, drawing the picture due then.
+func (r *Runner) scriptRecord(path string, fps float64) (func() error, error) {
+	if err := r.startRecording(path, fps); err != nil {
+		return nil, err
+	}
+	rec := r.rec
+	return func() error {
+		if r.rec != rec { // already stopped (or failed), or another one runs
+			return nil
+		}
+		if err := r.recordFrame(r.scene); err != nil { // the picture due now, if one is
+			r.stopRecording()
+			return err
+		}
+		return r.stopRecording()
+	}, nil
+}

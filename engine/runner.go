@@ -2,11 +2,8 @@ package engine
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"time"
 
-	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 	"github.com/vpbench/vpbench/timing"
@@ -21,91 +18,6 @@ const (
 	// sparkLen is how many state intervals the sparkline remembers.
 	sparkLen = 120
 )
-
-// Config says what the runner runs and how.
-type Config struct {
-	// Path is the scenario file; "" runs Source (the built-in demo) named SourceName.
-	Path       string
-	Source     []byte
-	SourceName string
-	// Script are the load options. The runner sets Print (to its log), Timings (its
-	// Table 1 clocks) and Screenshot (the preview, through Shooter).
-	Script script.Options
-	// FPS is the frames a second (0: DefaultFPS): per wall second in real time, per
-	// simulated second as fast as possible (in the UI a frame then covers several 1/FPS
-	// intervals: pace.go). Each frame builds at most one surface.
-	FPS float64
-	// FrameSteps > 0 fixes the solver steps a frame instead (the paper's Table 1 frames).
-	FrameSteps int
-	// Until stops the run at this simulated time (0: never): the first step boundary at
-	// or after it. The UI pauses there; a headless run ends.
-	Until float64
-	// Watch reloads the scenario when its file changes.
-	Watch bool
-	// Speed is the pace at the start (the zero value is real time).
-	Speed Speed
-	// Surface builds the liquid surface every frame (Table 1's surface column); it is
-	// built anyway while the preview wants frames.
-	Surface bool
-	// Export writes the surface every Export.Every frames (implies Surface).
-	Export Export
-	// Preview, if set, receives a frame (surface and terrain) every frame while a window
-	// or a screenshot wants one, and gives back the window's camera and meniscus switch
-	// and its render times.
-	Preview *preview.Source
-	// Shooter draws sim:screenshot's pictures (nil: sim:screenshot says the preview is
-	// needed).
-	Shooter Shooter
-	// Notes are logged first, as warnings (what the command could not set up).
-	Notes []string
-	// Headless ends Run as soon as the run stops by itself: Until reached, main returned,
-	// a script error, or a script that does not load (Result says which).
-	Headless bool
-	// Final, if set, runs on the runner's goroutine once a headless run has stopped
-	// without error, before the scenario closes (render draws its picture there).
-	Final func(sc *scene.Scene) error
-	// OnFrame, if set, runs on the runner's goroutine after a load (simulated time 0,
-	// before any step) and after every frame, the scenario synchronised (render draws a
-	// clip's pictures there). An error stops the run as a script error does.
-	OnFrame func(sc *scene.Scene) error
-	// SendInterval is the least wall time between two State messages while running (0:
-	// DefaultSendInterval). Log lines go out with the next State, at once when idle, and
-	// after every frame in a headless run.
-	SendInterval time.Duration
-	// NoMap leaves the depth map out of the States (a headless run shows none).
-	NoMap bool
-	// Checkpoints are the run's checkpoints and the one it resumes from (checkpoint.go).
-	Checkpoints Checkpoints
-	// OutDir is the folder of the UI's recordings (the v key), made when first needed
-	// ("": DefaultOutDir). sim:record's paths are the script's own.
-	OutDir string
-	// Timeline, if its Path is set, writes a row of the run's figures and the script's
-	// sim:report values every Timeline.Every simulated seconds (timeline.go).
-	Timeline Timeline
-}
-
-// DefaultOutDir is where the UI's screenshots and recordings (and, unless --export-dir
-// says otherwise, the exports) go: --out-dir.
-const DefaultOutDir = "vpbench-out"
-
-// Result is how a headless run ended: the last state, the scenario's description, the
-// Table 1 clocks, the frames' whole wall time, and the error that stopped it.
-type Result struct {
-	State State
-	Info  script.Info
-	// Total is the frames' whole wall time (steps, callbacks, surface) per frame.
-	Total timing.PhaseClock
-	// Wall is the wall time from the end of the load to the end of the run.
-	Wall time.Duration
-	// Err is the load error, the script error that stopped the run, or Final's.
-	Err error
-	// Loaded tells whether the scenario loaded (Info and the state's figures are valid).
-	Loaded bool
-	// Timeline is the error that stopped the timeline's rows or its file, if any.
-	Timeline error
-	// Reported is what the script reported with sim:report{...}: each name's latest value.
-	Reported []script.Reported
-}
 
 // Runner owns the scenario: it loads, steps and reloads it on its own goroutine (Run),
 // takes Commands through a channel (commands.go) and reports only through the send
@@ -434,22 +346,7 @@ func (r *Runner) load(reload bool) {
 	opt.Print = r.out.print
 	opt.Timings = r.clocks.timings
 	opt.Screenshot = r.work.screenshot(r.cfg.Shooter, r.clocks.addRender)
-	opt.Record = func(path string, fps float64) (func() error, error) {
-		if err := r.startRecording(path, fps); err != nil {
-			return nil, err
-		}
-		rec := r.rec
-		return func() error {
-			if r.rec != rec { // already stopped (or failed), or another one runs
-				return nil
-			}
-			if err := r.recordFrame(r.scene); err != nil { // the picture due now, if one is
-				r.stopRecording()
-				return err
-			}
-			return r.stopRecording()
-		}, nil
-	}
+	opt.Record = r.scriptRecord
 	var sc *script.Scenario
 	var err error
 	t0 := time.Now()
@@ -519,59 +416,4 @@ func (r *Runner) reloadIfChanged() {
 		r.out.logf(LogInfo, "%s changed", r.cfg.Path)
 		r.load(true)
 	}
-}
-
-// state makes the State message: a copy of everything the UI shows.
-func (r *Runner) state() State {
-	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed, Recording: r.recordingPath(),
-		Until: r.pace.until, Layer: r.layer,
-		FrameSteps: r.cfg.FrameSteps, Frames: r.frame}
-	if r.cfg.FrameSteps == 0 {
-		st.FPS = r.cfg.FPS
-	}
-	if r.cfg.Path != "" {
-		st.Name = filepath.Base(r.cfg.Path)
-	}
-	if r.sc == nil {
-		return st
-	}
-	st.Name = r.scene.Name()
-	r.scene.Read(&r.readout)
-	rd := &r.readout
-	sn, stats := rd.Snap, rd.Stats
-	c := sn.Columns
-	st.Backend, st.Workers = stats.Backend, stats.Workers
-	st.Time, st.Steps, st.Dt = sn.Time, sn.Steps, sn.Dt
-	st.Volume, st.Added, st.Removed, st.Rejected = sn.Volume, sn.Added, sn.Removed, sn.Rejected
-	st.Outflow = sn.Outflow
-	st.Wet, st.Columns, st.Pipes = sn.Wet, c.NumColumns(), stats.Pipes
-	st.Extended, st.Passages = sn.Extended, sn.Passages
-	st.Substeps = sn.Substeps
-	st.Particles, st.Airborne, st.FallDrop = len(sn.Particles), sn.Airborne, rd.FallDrop
-	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
-	st.Settings = rd.Settings
-	st.Waves, st.WaveCount = rd.Waves, rd.WaveCount
-	st.Bodies, st.Sprays = rd.Bodies, rd.Sprays
-	// The State goes to another goroutine: its own copies of the readout's reused slices
-	// (nil without meters).
-	st.MeterRates = append([]float64(nil), rd.MeterRates...)
-	st.MeterTotals = append([]float64(nil), rd.MeterTotals...)
-	st.Total = r.clocks.timings()
-	r.win.close(time.Now(), st.Total.Render)
-	var rt rates
-	st.Window, rt = r.win.summary()
-	st.StepsPerSec, st.RealTime, st.FramesPerSec = rt.stepsPerSec, rt.realTime, rt.framesPerSec
-	st.Lagging = r.status == StatusRunning && r.pace.behind(time.Now(), rt)
-	st.Spark = r.win.sparkline()
-	w, h := fitMap(c.Nx, c.Ny, r.mapCols, r.mapRows)
-	st.Map = computeDepthMap(c, sn.Height, r.layer, w, h)
-	return st
-}
-
-// BackendName is a backend as people read it: "cpu, 2 worker(s)", or the device's name.
-func BackendName(backend string, workers int) string {
-	if backend == "cpu" {
-		return fmt.Sprintf("cpu, %d worker(s)", workers)
-	}
-	return backend
 }

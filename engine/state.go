@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"path/filepath"
+	"time"
 
 	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/timing"
@@ -192,4 +194,59 @@ type Command struct {
 	Kind       CommandKind
 	Factor     float64
 	Cols, Rows int
+}
+
+// state makes the State message: a copy of everything the UI shows.
+func (r *Runner) state() State {
+	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed, Recording: r.recordingPath(),
+		Until: r.pace.until, Layer: r.layer,
+		FrameSteps: r.cfg.FrameSteps, Frames: r.frame}
+	if r.cfg.FrameSteps == 0 {
+		st.FPS = r.cfg.FPS
+	}
+	if r.cfg.Path != "" {
+		st.Name = filepath.Base(r.cfg.Path)
+	}
+	if r.sc == nil {
+		return st
+	}
+	st.Name = r.scene.Name()
+	r.scene.Read(&r.readout)
+	rd := &r.readout
+	sn, stats := rd.Snap, rd.Stats
+	c := sn.Columns
+	st.Backend, st.Workers = stats.Backend, stats.Workers
+	st.Time, st.Steps, st.Dt = sn.Time, sn.Steps, sn.Dt
+	st.Volume, st.Added, st.Removed, st.Rejected = sn.Volume, sn.Added, sn.Removed, sn.Rejected
+	st.Outflow = sn.Outflow
+	st.Wet, st.Columns, st.Pipes = sn.Wet, c.NumColumns(), stats.Pipes
+	st.Extended, st.Passages = sn.Extended, sn.Passages
+	st.Substeps = sn.Substeps
+	st.Particles, st.Airborne, st.FallDrop = len(sn.Particles), sn.Airborne, rd.FallDrop
+	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
+	st.Settings = rd.Settings
+	st.Waves, st.WaveCount = rd.Waves, rd.WaveCount
+	st.Bodies, st.Sprays = rd.Bodies, rd.Sprays
+	// The State goes to another goroutine: its own copies of the readout's reused slices
+	// (nil without meters).
+	st.MeterRates = append([]float64(nil), rd.MeterRates...)
+	st.MeterTotals = append([]float64(nil), rd.MeterTotals...)
+	st.Total = r.clocks.timings()
+	r.win.close(time.Now(), st.Total.Render)
+	var rt rates
+	st.Window, rt = r.win.summary()
+	st.StepsPerSec, st.RealTime, st.FramesPerSec = rt.stepsPerSec, rt.realTime, rt.framesPerSec
+	st.Lagging = r.status == StatusRunning && r.pace.behind(time.Now(), rt)
+	st.Spark = r.win.sparkline()
+	w, h := fitMap(c.Nx, c.Ny, r.mapCols, r.mapRows)
+	st.Map = computeDepthMap(c, sn.Height, r.layer, w, h)
+	return st
+}
+
+// BackendName is a backend as people read it: "cpu, 2 worker(s)", or the device's name.
+func BackendName(backend string, workers int) string {
+	if backend == "cpu" {
+		return fmt.Sprintf("cpu, %d worker(s)", workers)
+	}
+	return backend
 }
