@@ -8,8 +8,9 @@
 // # One way to change a setting
 //
 // Change is the only way a setting changes: vp.sim (through New), sim:set, the terminal
-// UI's keys and the command's --workers all go through it. It takes a function that edits
-// a copy of the Settings, applies the outside override (Config.Workers, from --workers),
+// UI's keys and the command's --workers and --method all go through it. It takes a
+// function that edits a copy of the Settings, applies the outside overrides
+// (Config.Workers and Config.Method, from --workers and --method),
 // validates the whole (the solver's, the surface's and the liquid's rules), applies it
 // when valid and returns the warnings the new settings raise (a dt above the stability
 // limit, more workers than cores). An invalid change changes nothing.

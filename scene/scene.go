@@ -25,6 +25,9 @@ type Config struct {
 	// Workers < 0 keeps the settings' worker count; >= 0 overrides it, in New and in
 	// every Change, for the whole run (--workers; 0 = all cores).
 	Workers int
+	// Method, when not "", overrides the heightfield method ("pipes" or "swe"), in New and
+	// in every Change, for the whole run (--method): whatever the script sets.
+	Method string
 }
 
 // Scene is the simulated world: the solver, the terrain, the liquid surface and the
@@ -35,6 +38,7 @@ type Scene struct {
 	domain   terrain.Domain
 	layers   int
 	workers  int      // Config.Workers: the override, or < 0
+	method   *Method  // Config.Method: the override, or nil
 	settings Settings // the settings in force (the solver's are sim.Settings() once it exists)
 	view     view     // the viewer's camera and meniscus switch (SetView)
 	camera   camera   // the scenario's camera (SetCamera), for the preview
@@ -63,10 +67,14 @@ func New(cfg Config) (*Scene, []string, error) {
 		return nil, nil, fmt.Errorf("layers is %d: it must be at least 1", cfg.Layers)
 	}
 	s := &Scene{name: cfg.Name, domain: cfg.Domain, layers: cfg.Layers, workers: cfg.Workers, settings: DefaultSettings()}
-	st := cfg.Settings
-	if s.workers >= 0 {
-		st.Solver.Workers = s.workers
+	if cfg.Method != "" {
+		m, err := ParseMethod(cfg.Method)
+		if err != nil {
+			return nil, nil, fmt.Errorf("method %q (set from outside the script): want \"pipes\" or \"swe\"", cfg.Method)
+		}
+		s.method = &m
 	}
+	st := s.override(cfg.Settings)
 	st = st.derive()
 	if err := st.Validate(); err != nil {
 		return nil, nil, err

@@ -96,14 +96,24 @@ func (s *Scene) Settings() Settings { return s.settings }
 // invalid result changes nothing and returns the error naming its field. The backend
 // cannot change once the solver exists.
 //
+// override applies the command line's overrides of the whole run (Config.Workers,
+// Config.Method) to st: the one place they act, for New and every Change alike.
+func (s *Scene) override(st Settings) Settings {
+	if s.workers >= 0 {
+		st.Solver.Workers = s.workers
+	}
+	if s.method != nil {
+		st.Solver.Method = *s.method
+	}
+	return st
+}
+
 // vp.sim, sim:set, the UI's keys and --workers all change settings here, so the override,
 // the checks and the warnings are the same whichever way a user changes a setting.
 func (s *Scene) Change(edit func(*Settings)) (warnings []string, err error) {
 	st := s.settings
 	edit(&st)
-	if s.workers >= 0 {
-		st.Solver.Workers = s.workers
-	}
+	st = s.override(st)
 	st = st.derive()
 	if err := st.Validate(); err != nil {
 		return nil, err

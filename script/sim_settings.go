@@ -48,16 +48,13 @@ func (s *Scenario) simSet(L *lua.LState) int {
 // settings reads the changeable fields of t over st (the fields absent keep st's
 // values): one parser for vp.sim and sim:set, so that a name means the same and is read
 // the same in both. It checks each field's type and form; the scene's Change checks the
-// values (ranges, the liquid's colour) and applies the override of --workers.
+// values (ranges, the liquid's colour) and applies the overrides of --workers and --method.
 func (c call) settings(t *lua.LTable, st scene.Settings) scene.Settings {
 	sv := &st.Solver
 	if t.RawGetString("dt") != lua.LNil {
 		sv.Dt = c.dt(t)
 	}
-	sv.Method, _ = scene.ParseMethod(c.choice(t, "method", sv.Method.String(), "pipes", "swe"))
-	if m := c.s.opt.Method; m != "" { // --method: the whole run's
-		sv.Method, _ = scene.ParseMethod(m)
-	}
+	sv.Method, _ = scene.ParseMethod(c.choice(t, "method", sv.Method.String(), "pipes", "swe")) // --method overrides it in the scene (Config.Method)
 	sv.Viscosity = c.num(t, "viscosity", numField{def: sv.Viscosity})
 	sv.Damping = c.num(t, "damping", numField{def: sv.Damping})
 	sv.Gravity = c.num(t, "gravity", numField{def: sv.Gravity})

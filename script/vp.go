@@ -134,7 +134,7 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 		st.Solver.Backend = backend // "cuda", or a test's host-kernel backend (Options.Backend)
 	}
 	dom := terrain.Domain{SizeX: size[0], SizeY: size[1], Height: height, Dx: dx}
-	sc, warnings, err := scene.New(scene.Config{Name: s.name, Domain: dom, Layers: layers, Settings: st, Workers: s.opt.Workers})
+	sc, warnings, err := scene.New(scene.Config{Name: s.name, Domain: dom, Layers: layers, Settings: st, Workers: s.opt.Workers, Method: s.opt.Method})
 	if err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "terrain: "))
 	}
