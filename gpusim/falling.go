@@ -1,7 +1,6 @@
 package gpusim
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -23,25 +22,12 @@ const (
 )
 
 // String returns the name scripts use: "particles" or "off".
-func (f Falling) String() string {
-	switch f {
-	case FallingParticles:
-		return "particles"
-	case FallingOff:
-		return "off"
-	}
-	return fmt.Sprintf("Falling(%d)", int(f))
-}
+func (f Falling) String() string { return nameOf(FallingNames, "Falling", int(f)) }
 
 // ParseFalling reads a script's falling value.
 func ParseFalling(s string) (Falling, error) {
-	switch s {
-	case "particles":
-		return FallingParticles, nil
-	case "off":
-		return FallingOff, nil
-	}
-	return 0, fmt.Errorf("falling %q: want \"particles\" or \"off\"", s)
+	v, err := parseName(FallingNames, "falling", s)
+	return Falling(v), err
 }
 
 // DefaultFallDropCells is the default release threshold (Settings.FallDrop = 0), in cells:

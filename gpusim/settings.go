@@ -19,25 +19,12 @@ const (
 )
 
 // String returns the name scripts use: "paper" or "film".
-func (c CrossSection) String() string {
-	switch c {
-	case CrossPaper:
-		return "paper"
-	case CrossFilm:
-		return "film"
-	}
-	return fmt.Sprintf("CrossSection(%d)", int(c))
-}
+func (c CrossSection) String() string { return nameOf(CrossSectionNames, "CrossSection", int(c)) }
 
 // ParseCrossSection reads a script's cross_section value.
 func ParseCrossSection(s string) (CrossSection, error) {
-	switch s {
-	case "paper":
-		return CrossPaper, nil
-	case "film":
-		return CrossFilm, nil
-	}
-	return 0, fmt.Errorf("cross_section %q: want \"paper\" or \"film\"", s)
+	v, err := parseName(CrossSectionNames, "cross_section", s)
+	return CrossSection(v), err
 }
 
 // Method is the heightfield method the solver steps (docs/method.md, "Two methods").
@@ -54,25 +41,12 @@ const (
 )
 
 // String returns the name scripts use: "pipes" or "swe".
-func (m Method) String() string {
-	switch m {
-	case MethodPipes:
-		return "pipes"
-	case MethodSWE:
-		return "swe"
-	}
-	return fmt.Sprintf("Method(%d)", int(m))
-}
+func (m Method) String() string { return nameOf(MethodNames, "Method", int(m)) }
 
 // ParseMethod reads a script's method value.
 func ParseMethod(s string) (Method, error) {
-	switch s {
-	case "pipes":
-		return MethodPipes, nil
-	case "swe":
-		return MethodSWE, nil
-	}
-	return 0, fmt.Errorf("method %q: want \"pipes\" or \"swe\"", s)
+	v, err := parseName(MethodNames, "method", s)
+	return Method(v), err
 }
 
 // ExtendedPipes selects how fully flooded passages pass liquid (docs/method.md, "Extended pipes").
@@ -88,29 +62,12 @@ const (
 )
 
 // String returns the name scripts use: "off", "axis" or "unified".
-func (e ExtendedPipes) String() string {
-	switch e {
-	case ExtendedOff:
-		return "off"
-	case ExtendedAxis:
-		return "axis"
-	case ExtendedUnified:
-		return "unified"
-	}
-	return fmt.Sprintf("ExtendedPipes(%d)", int(e))
-}
+func (e ExtendedPipes) String() string { return nameOf(ExtendedPipesNames, "ExtendedPipes", int(e)) }
 
 // ParseExtendedPipes reads a script's extended_pipes value.
 func ParseExtendedPipes(s string) (ExtendedPipes, error) {
-	switch s {
-	case "off":
-		return ExtendedOff, nil
-	case "axis":
-		return ExtendedAxis, nil
-	case "unified":
-		return ExtendedUnified, nil
-	}
-	return 0, fmt.Errorf("extended_pipes %q: want \"off\", \"axis\" or \"unified\"", s)
+	v, err := parseName(ExtendedPipesNames, "extended_pipes", s)
+	return ExtendedPipes(v), err
 }
 
 // Side is what one side of the domain is (docs/method.md, "Open sides").
@@ -137,25 +94,15 @@ const (
 var SideNames = [4]string{"minus_x", "plus_x", "minus_y", "plus_y"}
 
 // String returns the name scripts use: "walls" or "open".
-func (s Side) String() string {
-	switch s {
-	case SideWall:
-		return "walls"
-	case SideOpen:
-		return "open"
-	}
-	return fmt.Sprintf("Side(%d)", int(s))
-}
+func (s Side) String() string { return nameOf(SideValueNames, "Side", int(s)) }
 
 // ParseSide reads a script's value for a side: "walls" (or "wall") or "open".
 func ParseSide(v string) (Side, error) {
-	switch v {
-	case "walls", "wall":
+	if v == "wall" {
 		return SideWall, nil
-	case "open":
-		return SideOpen, nil
 	}
-	return 0, fmt.Errorf("side %q: want \"walls\" or \"open\"", v)
+	n, err := parseName(SideValueNames, "side", v)
+	return Side(n), err
 }
 
 // Settings are the solver's parameters, SI units. Every one of them may change mid-run

@@ -51,6 +51,19 @@ var AllRegion = gpusim.AllRegion
 // SideNames are the domain's sides' names scripts use, in SolverSettings.Sides order.
 var SideNames = gpusim.SideNames
 
+// The enumerated settings' name tables (gpusim/names.go): the script's parser and the
+// command line read them, so that a name is written once.
+var (
+	MethodNames        = gpusim.MethodNames
+	CrossSectionNames  = gpusim.CrossSectionNames
+	ExtendedPipesNames = gpusim.ExtendedPipesNames
+	FallingNames       = gpusim.FallingNames
+	SideValueNames     = gpusim.SideValueNames
+)
+
+// WantNames lists names as a message does: `"a" or "b"`, `"a", "b" or "c"`.
+func WantNames(names []string) string { return gpusim.WantNames(names) }
+
 // ErrNoCUDA is what asking for the cuda backend gives in a build without it.
 var ErrNoCUDA = gpusim.ErrNoCUDA
 

@@ -54,13 +54,13 @@ func (c call) settings(t *lua.LTable, st scene.Settings) scene.Settings {
 	if t.RawGetString("dt") != lua.LNil {
 		sv.Dt = c.dt(t)
 	}
-	sv.Method, _ = scene.ParseMethod(c.choice(t, "method", sv.Method.String(), "pipes", "swe")) // --method overrides it in the scene (Config.Method)
+	sv.Method, _ = scene.ParseMethod(c.choice(t, "method", sv.Method.String(), scene.MethodNames...)) // --method overrides it in the scene (Config.Method)
 	sv.Viscosity = c.num(t, "viscosity", numField{def: sv.Viscosity})
 	sv.Damping = c.num(t, "damping", numField{def: sv.Damping})
 	sv.Gravity = c.num(t, "gravity", numField{def: sv.Gravity})
-	sv.CrossSection, _ = scene.ParseCrossSection(c.choice(t, "cross_section", sv.CrossSection.String(), "paper", "film"))
-	sv.ExtendedPipes, _ = scene.ParseExtendedPipes(c.choice(t, "extended_pipes", sv.ExtendedPipes.String(), "unified", "axis", "off"))
-	sv.Falling, _ = scene.ParseFalling(c.choice(t, "falling", sv.Falling.String(), "particles", "off"))
+	sv.CrossSection, _ = scene.ParseCrossSection(c.choice(t, "cross_section", sv.CrossSection.String(), scene.CrossSectionNames...))
+	sv.ExtendedPipes, _ = scene.ParseExtendedPipes(c.choice(t, "extended_pipes", sv.ExtendedPipes.String(), scene.ExtendedPipesNames...))
+	sv.Falling, _ = scene.ParseFalling(c.choice(t, "falling", sv.Falling.String(), scene.FallingNames...))
 	sv.FallDrop = c.num(t, "fall_drop", numField{def: sv.FallDrop})
 	sv.Workers = c.integer(t, "workers", intField{def: sv.Workers, min: 0, max: maxWorkers})
 	sv.Sides = c.sides(t, sv.Sides)

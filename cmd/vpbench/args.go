@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/vpbench/vpbench/scene"
 	"io"
 	"io/fs"
 	"math"
@@ -98,7 +99,7 @@ func (f *scenarioFlags) register(fs *flag.FlagSet) {
 	f.params = paramFlags{}
 	fs.Var(f.params, "param", "a scenario parameter name=value, read by vp.param (repeatable)")
 	fs.StringVar(&f.backend, "backend", "", `solver backend: "cpu", "cuda" or "auto" (default: the script's)`)
-	fs.StringVar(&f.method, "method", "", `heightfield method: "pipes" or "swe" (the shallow water equations; default: the script's)`)
+	fs.StringVar(&f.method, "method", "", "heightfield method: "+scene.WantNames(scene.MethodNames)+" (swe: the shallow water equations; default: the script's)")
 	fs.IntVar(&f.workers, "workers", -1, "CPU threads (0 = all cores; default: the script's)")
 	fs.Var(&f.scriptMemory, "script-memory", "the memory the script may use (512MiB, 2GiB, 1e9 bytes; default 1GiB): a script that grows past it is stopped with an error")
 }
