@@ -71,6 +71,8 @@ type Config struct {
 	// Timeline, if its Path is set, writes a row of the run's figures and the script's
 	// sim:report values every Timeline.Every simulated seconds (timeline.go).
 	Timeline Timeline
+	// NewClip makes a recording's writer (nil: clip.New, ffmpeg or numbered PNGs).
+	NewClip ClipWriterFunc
 }
 
 // DefaultOutDir is where the UI's screenshots and recordings (and, unless --export-dir

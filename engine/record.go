@@ -96,7 +96,11 @@ func (r *Runner) recordFrame(sc *scene.Scene) error {
 				return err
 			}
 		}
-		cw, err := newClipWriter(rec.ctx, rec.path, rec.width, rec.height, rec.fps)
+		newWriter := ClipWriterFunc(clip.New)
+		if r.cfg.NewClip != nil {
+			newWriter = r.cfg.NewClip
+		}
+		cw, err := newWriter(rec.ctx, rec.path, rec.width, rec.height, rec.fps)
 		if err != nil {
 			return err
 		}
@@ -117,8 +121,8 @@ func (r *Runner) recordFrame(sc *scene.Scene) error {
 	return nil
 }
 
-// newClipWriter makes a clip's writer (clip.New; a test's slow fake replaces it).
-var newClipWriter = clip.New
+// ClipWriterFunc makes a clip's writer: clip.New, or what Config.NewClip says.
+type ClipWriterFunc func(ctx context.Context, out string, width, height int, fps float64) (clip.Writer, error)
 
 const (
 	// encodeQueue is the pictures waiting for the encoder: when it is full, a picture is

@@ -124,13 +124,12 @@ func TestRecordSlowEncoderDropsPictures(t *testing.T) {
 	t.Chdir(t.TempDir())
 	wd, _ := os.Getwd()
 	slow := &gatedWriter{gate: make(chan struct{})}
-	defer func(f func(context.Context, string, int, int, float64) (clip.Writer, error)) { newClipWriter = f }(newClipWriter)
 	var path string
-	newClipWriter = func(_ context.Context, out string, _, _ int, _ float64) (clip.Writer, error) {
+	newClip := func(_ context.Context, out string, _, _ int, _ float64) (clip.Writer, error) {
 		path = out
 		return slow, nil
 	}
-	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}, Shooter: &fakeShooter{}, OutDir: "clips"})
+	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}, Shooter: &fakeShooter{}, OutDir: "clips", NewClip: newClip})
 	r.handle(Command{Kind: CmdRecord})
 	if r.rec == nil {
 		t.Fatalf("v did not start a recording: %q", logged(r))

@@ -152,11 +152,17 @@ type snapshot struct {
 }
 
 func runScene(t testing.TB, workers int, times []float64) snapshot {
+	return runSceneWalk(t, workers, times, false)
+}
+
+// runSceneWalk is runScene, every move walking its cells when walkAll.
+func runSceneWalk(t testing.TB, workers int, times []float64, walkAll bool) snapshot {
 	cols, f, ims := scene(t)
 	st := Water()
 	st.MinAmplitude = 1e-8
 	st.Workers = workers
 	s := newSystem(t, cols, st)
+	s.c.walkAll = walkAll
 	for _, im := range ims {
 		s.Impact(im)
 	}
@@ -222,20 +228,19 @@ func TestFastPathSameAsWalk(t *testing.T) {
 		t.Errorf("%d of %d blocks open, %d field-open: the test does not cover both paths", open, len(s.c.blkClear), field)
 	}
 	ref := runScene(t, 2, []float64{0.2})
-	noFastPath = true
-	defer func() { noFastPath = false }()
-	sameSnapshot(t, "walk every move", ref, runScene(t, 2, []float64{0.2}))
+	sameSnapshot(t, "walk every move", ref, runSceneWalk(t, 2, []float64{0.2}, true))
 }
 
 // The same in small pools between dry walls on two layers (bench_test.go), where most
 // blocks open hold two columns a cell, and the moves near the walls walk.
 func TestFastPathSameAsWalkPools(t *testing.T) {
-	run := func() snapshot {
+	run := func(walkAll bool) snapshot {
 		cols, f := smallPools(t)
 		st := Water()
 		st.MinAmplitude = 1e-8
 		st.Workers = 2
 		s := newSystem(t, cols, st)
+		s.c.walkAll = walkAll
 		for i := range 12 {
 			x, y := (40*float64(i%4)+6+3*float64(i))*tdx, (40*float64(i/4%4)+30-2*float64(i))*tdx
 			z := 1e-3
@@ -251,16 +256,14 @@ func TestFastPathSameAsWalkPools(t *testing.T) {
 				open++
 			}
 		}
-		if !noFastPath && open == 0 {
+		if !walkAll && open == 0 {
 			t.Errorf("no block open on both layers")
 		}
 		return snapshot{s.Particles(nil), s.Displacement(nil, f), s.Stats()}
 	}
-	ref := run()
+	ref := run(false)
 	t.Logf("%d particles; stats %+v", len(ref.ps), ref.st)
-	noFastPath = true
-	defer func() { noFastPath = false }()
-	sameSnapshot(t, "walk every move", ref, run())
+	sameSnapshot(t, "walk every move", ref, run(true))
 }
 
 // Advance and Displacement allocate nothing once warm, with an impact every frame (the

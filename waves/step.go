@@ -20,9 +20,6 @@ const maxTurn = 0.5
 
 const wet32 = float32(WetDepth)
 
-// noFastPath, set by tests, closes every block: every move walks its cells.
-var noFastPath bool
-
 // job kinds for the pool
 const (
 	jobMove = iota
@@ -562,11 +559,11 @@ func (c *core) blockRows(w int) {
 			b := by*c.nbx + bx
 			c.blkSelf[b] = 0
 			K := int(c.blkK[b])
-			if K > 1 && !noFastPath {
+			if K > 1 && !c.walkAll {
 				c.layerRows(b, bx, by, K)
 				continue
 			}
-			open := K == 1 && !noFastPath
+			open := K == 1 && !c.walkAll
 			mb, mm := c.blkMaxBase[b*blockLayers], c.blkMinMax[b*blockLayers]
 			hmin, hmax := float32(math.Inf(1)), float32(math.Inf(-1))
 			for y := by * blockSize; open && y < (by+1)*blockSize; y++ {

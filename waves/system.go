@@ -66,6 +66,9 @@ type core struct {
 	cols *terrain.Columns
 	st   Settings
 	p    params
+	// walkAll closes every block, so that every move walks its cells (the tests compare
+	// the fast path with it).
+	walkAll bool
 
 	// per column and per cell, from the columns
 	colX, colY []int32 // per column: its cell's x and y
