@@ -4,7 +4,7 @@
 -- A square basin 60 mm across is walled in by a ring 6 mm thick and 20 mm high. Four
 -- tunnels 6 mm wide and 5 mm high pierce the ring at floor level, one in the middle of
 -- each side, under the ring's roof. A source pours 10 ml/s at the centre of the basin for
--- 8 s (80 ml). What happens (dt = auto; measured by scripts_test.go):
+-- 8 s (80 ml). What happens (dt = auto; measured by scripts_multilayer_test.go):
 --   0 - 6 s    the liquid runs out through the tunnels onto the ground outside the ring;
 --              the basin fills faster than the tunnels empty it and its level passes the
 --              tunnels' 5 mm roofs.

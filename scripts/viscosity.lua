@@ -8,7 +8,7 @@
 -- At t = 0 the gate is lifted (the terrain is replaced mid-run; the liquid stays where it
 -- is) and the liquid runs down towards the foot, where the domain's wall stops it. The
 -- script prints where the front is each second and ends the run at t = 3 s. Measured at
--- t = 3 s (scripts_test.go), how far the liquid's centre of mass has moved down the slope:
+-- t = 3 s (scripts_single_layer_test.go), how far the liquid's centre of mass has moved down the slope:
 --   nu = 0      69 mm   front at the foot within 1 s; the liquid pools there
 --   nu = 4e-6   62 mm   front at the foot within 1 s; a film stays on the slope
 --   nu = 4e-5   24 mm   front 48 mm down the slope
