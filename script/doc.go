@@ -11,7 +11,7 @@
 // the script once and runs its top level, the scene set-up, under Options: Print receives
 // print() output and warnings; Params are vp.param's values; Backend and Workers override
 // vp.sim's (Workers < 0 keeps the script's: the zero Options run on all cores);
-// CallbackTimeout bounds each entry into Lua (2 s by default).
+// CallbackTimeout bounds each entry into Lua (2 s of CPU time by default).
 //
 //	s, err := script.Load("scenario.lua", script.Options{Print: log, Workers: -1})
 //	if err != nil { ... }         // *script.Error: "file:line: message"
@@ -153,13 +153,15 @@
 // once. math.random is the scenario's own generator, seeded with 0, so runs are
 // deterministic. Every entry into Lua (the top level, each callback, each resume of main,
 // each heightfield fn call) runs under a watchdog that cancels the state's context after
-// CallbackTimeout; the context is the scenario's for good, so pcall cannot swallow a
-// timeout, and coroutines the script creates inherit it. Go work inside a vp call
-// (extraction, building the solver, loading a mesh) pauses the watchdog. Callbacks run
-// only between steps, so an error never leaves the solver half-updated; the Lua stack is
-// reset after every entry. A memory monitor (memory.go) cancels the same context when
-// the script has grown the Go heap by more than Options.MemoryLimit (1 GiB by default):
-// the error says "the script used more than 1 GiB of memory". Not bounded: the time of a
-// single Go library call (a pathological string pattern), and the memory of a single
-// step (s .. s allocates its result at once, before the monitor can stop it).
+// CallbackTimeout of the script's CPU time (the OS thread running Lua's, watchdog.go;
+// wall time where threads have no CPU clock), so that a busy machine does not stop a
+// script; the context is the scenario's for good, so pcall cannot swallow a timeout, and
+// coroutines the script creates inherit it. Go work inside a vp call (extraction,
+// building the solver, loading a mesh) pauses the watchdog. Callbacks run only between
+// steps, so an error never leaves the solver half-updated; the Lua stack is reset after
+// every entry. A memory monitor (memory.go) cancels the same context when the script
+// has grown the Go heap by more than Options.MemoryLimit (1 GiB by default): the error
+// says "the script used more than 1 GiB of memory". Not bounded: the time of a single
+// Go library call (a pathological string pattern), and the memory of a single step
+// (s .. s allocates its result at once, before the monitor can stop it).
 package script

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // printLog collects what a scenario prints.
@@ -84,14 +83,4 @@ func wantError(t *testing.T, err error, file string, line int, parts ...string) 
 		}
 	}
 	return e
-}
-
-// within fails the test if fn runs longer than d.
-func within(t *testing.T, d time.Duration, fn func()) {
-	t.Helper()
-	t0 := time.Now()
-	fn()
-	if el := time.Since(t0); el > d {
-		t.Errorf("took %v, want under %v", el, d)
-	}
 }

@@ -41,6 +41,10 @@ func heapBytes() int64 {
 // heap by more than a sixteenth of the limit, after a collection). The estimate is
 // approximate: other goroutines' memory (the UI's) that grows for good counts as the
 // script's.
+//
+// The limit is on bytes, never on time: on a busy machine the samples and the collections
+// come later, so a runaway script grows further before it is stopped, but nothing here
+// stops a script for being slow (the times kept below are for tests and logs).
 type memMonitor struct {
 	mu     sync.Mutex
 	limit  int64
@@ -61,8 +65,10 @@ type memMonitor struct {
 	fired       bool
 
 	// crossed is when a sample first saw the heap over the limit (for tests and logs),
-	// stopped when the context was cancelled.
-	crossed, stopped time.Time
+	// stopped when the context was cancelled; crossedCPU and stoppedCPU are the process's
+	// CPU time then (processCPU), which a busy machine does not stretch.
+	crossed, stopped       time.Time
+	crossedCPU, stoppedCPU time.Duration
 }
 
 // start sets the limit and takes the heap's baseline: call before the script runs.
@@ -187,10 +193,10 @@ func (m *memMonitor) watch() {
 		trusted := h.cycles > m.cycles+1
 		if trusted && h.live-m.ref+m.extra > m.limit {
 			if m.crossed.IsZero() {
-				m.crossed = time.Now()
+				m.crossed, m.crossedCPU = time.Now(), processCPU()
 			}
 			m.fired = true
-			m.stopped = time.Now()
+			m.stopped, m.stoppedCPU = time.Now(), processCPU()
 			m.running = false
 			m.mu.Unlock()
 			m.cancel()
@@ -206,7 +212,7 @@ func (m *memMonitor) watch() {
 		}
 		if h.objects-m.ref+m.extra > m.limit {
 			if m.crossed.IsZero() {
-				m.crossed = time.Now()
+				m.crossed, m.crossedCPU = time.Now(), processCPU()
 			}
 			// Collect when what was allocated since the last collection could put the
 			// script over (an eighth of the limit at least: a script just under the

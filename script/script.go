@@ -47,8 +47,10 @@ type Options struct {
 	Workers int
 	// CallbackTimeout bounds each entry into Lua (the top level, a sim:at or sim:every
 	// callback, a resume of main, a heightfield fn call); 0 = DefaultCallbackTimeout (2 s).
-	// A longer run is cancelled with a "callback ran longer than" *Error. Time spent in
-	// terrain extraction and building the solver does not count.
+	// A longer run is cancelled with a "callback ran longer than" *Error. The time is the
+	// CPU time of the thread running Lua (wall time where threads have no CPU clock), so a
+	// busy machine or a wait does not use it; time spent in terrain extraction and
+	// building the solver does not count.
 	CallbackTimeout time.Duration
 	// MemoryLimit bounds the memory the script uses, in bytes; 0 = DefaultMemoryLimit (1
 	// GiB). A script that grows the Go heap by more than this while it runs is stopped

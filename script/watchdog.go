@@ -1,31 +1,90 @@
 package script
 
 import (
+	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
 
 // watchdog cancels the Lua state's context when one entry into Lua (the top level, a
-// callback, a resume of main, one call of a heightfield fn) runs longer than its budget.
-// The context is the scenario's for good: once it fires every Lua thread fails at its
-// next instruction, and the scenario is stopped with the timeout error.
+// callback, a resume of main, one call of a heightfield fn) has used more than its budget
+// of CPU time. The context is the scenario's for good: once it fires every Lua thread
+// fails at its next instruction, and the scenario is stopped with the timeout error.
+//
+// It counts the CPU time of the OS thread that runs the entry, not wall time, so that a
+// busy machine (other processes, the solver's own workers, the race detector) does not
+// stop a script that is merely slow to get the CPU, and a callback that waits (for a file,
+// a picture being written) does not use its budget either. arm locks the calling
+// goroutine to its OS thread until disarm, and the watchdog reads that thread's CPU clock
+// (threadclock_linux.go); where threads have no CPU clock the watchdog reads wall time
+// (threadclock_other.go), as it did before.
 //
 // Long Go work inside a vp call (terrain extraction, building the solver) pauses it, so
 // only time spent running Lua counts.
+//
+// Reading a thread's CPU clock is a system call (about half a microsecond, and a terrain
+// extraction calls a heightfield fn a few hundred thousand times, each an entry), so an
+// entry does not read it when it begins: a timer takes the first reading quickArm after
+// arm (the CPU time before it, a millisecond or the timer's delay on a busy machine, is
+// not counted: the script is stopped that much later, never sooner). It looks again when
+// the budget would be spent had the thread had the CPU all along (CPU time never runs
+// faster than wall time) and, when the thread has used less (it waited, or did not get
+// the CPU), again when the rest could be spent, checkMin at the least. Resuming after a
+// pause reads the clock at once: only an entry's first millisecond goes uncounted, however
+// often it pauses.
 type watchdog struct {
-	mu       sync.Mutex
-	cancel   func()
-	timer    *time.Timer
-	gen      uint64
-	armed    bool
-	deadline time.Time
-	fired    bool
+	mu     sync.Mutex
+	cancel func()
+	timer  *time.Timer
+	gen    uint64
+	armed  bool
+	budget time.Duration // the CPU time this arm may use
+	clock  threadClock   // the armed thread's CPU clock
+	// started: start is the clock's first reading of this arm. wall: the clock cannot be
+	// read (no thread clocks on this system, or a failed read), so this arm counts wall
+	// time from wallStart.
+	started, wall bool
+	start         time.Duration
+	wallStart     time.Time
+	fired         bool
+
+	// held are the OS threads (ids) that arm locked their goroutine to, one level each,
+	// until that goroutine calls disarm: an entry's arm, the arms that resume it after a
+	// pause, and a heightfield fn's arm on an extraction goroutine stay balanced whatever
+	// their nesting.
+	held []int
 }
 
-// arm starts counting d from now.
-func (w *watchdog) arm(d time.Duration) {
+// quickArm is when the timer first reads the armed thread's clock; checkMin is the
+// shortest wait between two readings after that while the thread has not used its budget
+// (a script is stopped at most about this much CPU time late).
+const (
+	quickArm = time.Millisecond
+	checkMin = 10 * time.Millisecond
+)
+
+// arm starts counting d of the calling goroutine's CPU time from now; the goroutine stays
+// on its OS thread until it calls disarm (or pause).
+func (w *watchdog) arm(d time.Duration) { w.armAt(d, false) }
+
+// armAt arms; read takes the clock's first reading now rather than after quickArm.
+func (w *watchdog) armAt(d time.Duration, read bool) {
+	tid, clock := lockThread()
+	var now time.Duration
+	ok := tid != 0
+	if ok && read {
+		now, ok = clock.read()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if tid != 0 {
+		if w.fired || slices.Contains(w.held, tid) {
+			runtime.UnlockOSThread() // this thread holds its level already (or needs none)
+		} else {
+			w.held = append(w.held, tid)
+		}
+	}
 	if w.fired {
 		return
 	}
@@ -35,27 +94,71 @@ func (w *watchdog) arm(d time.Duration) {
 	w.gen++
 	gen := w.gen
 	w.armed = true
-	w.deadline = time.Now().Add(d)
-	w.timer = time.AfterFunc(max(d, 0), func() { w.fire(gen) })
+	w.budget = d
+	w.clock, w.wall, w.started, w.start = clock, !ok, read && ok, now
+	w.wallStart = time.Now()
+	first := max(d, 0)
+	if !w.wall && !w.started {
+		first = min(first, quickArm)
+	}
+	w.timer = time.AfterFunc(first, func() { w.check(gen) })
+}
+
+// left is the budget left (w.mu is held); it takes the clock's first reading if the arm
+// has none yet.
+func (w *watchdog) left() time.Duration {
+	if !w.wall {
+		if now, ok := w.clock.read(); ok {
+			if !w.started {
+				w.started, w.start = true, now
+			}
+			return w.budget - (now - w.start)
+		}
+		w.wall = true // the thread's clock failed: count wall time since arm
+	}
+	return w.budget - time.Since(w.wallStart)
 }
 
 // disarm stops counting; it returns the budget left and whether the watchdog has fired
-// (now or earlier).
+// (now or earlier). The calling goroutine leaves the OS thread its arm locked it to.
 func (w *watchdog) disarm() (left time.Duration, fired bool) {
+	tid := currentThread()
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.armed {
 		w.timer.Stop()
 		w.armed = false
-		left = time.Until(w.deadline)
+		left = w.budget // an arm shorter than quickArm: nothing counted
+		if w.wall || w.started {
+			left = w.left()
+		}
 	}
-	return left, w.fired
+	// A held thread runs no goroutine but the one locked to it: finding it here means
+	// the caller is that goroutine.
+	i := -1
+	if tid != 0 {
+		i = slices.Index(w.held, tid)
+	}
+	if i >= 0 {
+		w.held = slices.Delete(w.held, i, i+1)
+	}
+	fired = w.fired
+	w.mu.Unlock()
+	if i >= 0 {
+		runtime.UnlockOSThread()
+	}
+	return left, fired
 }
 
-func (w *watchdog) fire(gen uint64) {
+// check runs on the timer: it fires when the armed thread has used its budget, and looks
+// again later when it has not.
+func (w *watchdog) check(gen uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.armed || gen != w.gen || w.fired {
+		return
+	}
+	if left := w.left(); left > 0 {
+		w.timer.Reset(max(left, checkMin)) // the thread waited, or did not get the CPU
 		return
 	}
 	w.fired = true
@@ -73,5 +176,5 @@ func (w *watchdog) pause() (resume func()) {
 		return func() {}
 	}
 	left, _ := w.disarm()
-	return func() { w.arm(left) }
+	return func() { w.armAt(left, true) }
 }

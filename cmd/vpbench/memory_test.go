@@ -22,7 +22,8 @@ func TestParseSize(t *testing.T) {
 }
 
 // TestScriptMemoryFlag runs a string doubled in a loop (it reaches the limit in a few
-// steps, well before the 2 s watchdog even on a loaded machine).
+// steps, well before the watchdog's 2 s: of the script's CPU time, which a loaded machine
+// does not use up).
 func TestScriptMemoryFlag(t *testing.T) {
 	path := writeScript(t, "runaway.lua", pourScript+`
 sim:at(0.1, function() local s = "x" while true do s = s .. s end end)
@@ -41,7 +42,7 @@ sim:at(0.1, function() local s = "x" while true do s = s .. s end end)
 	// A megabyte more kept at each turn: the heap grows by steps the monitor's samples
 	// see, not by doublings that reach gigabytes between two samples (a string doubled
 	// in the set-up outran the 2 s watchdog in a fresh-clone CI run, its detection
-	// starved by the other test binaries).
+	// starved by the other test binaries, when the watchdog counted wall time).
 	setup := writeScript(t, "setup.lua", "local t = {} while true do t[#t + 1] = string.rep('x', 1e6) end\n")
 	code, _, errOut = runCLI(t, "check", "--script-memory", "32MiB", setup)
 	if want := "setup.lua: the script used more than 32 MiB of memory (--script-memory): stopped"; code != exitRun || !strings.Contains(errOut, want) {
