@@ -254,11 +254,13 @@ func (r *Runner) step(n int) {
 	var done bool
 	var err error
 	for taken := 0; taken < n; {
-		done, err = sc.Advance(n - taken)
-		simDur += sc.LastAdvance()
-		waveDur += sc.LastWaves()
+		var a script.Advanced
+		a, err = sc.Advance(n - taken)
+		simDur += a.Solver
+		waveDur += a.Waves
+		done = a.Done
 		taken = int(world.Steps() - n0)
-		if done || err != nil || sc.LastAdvance() == 0 {
+		if done || err != nil || a.Steps == 0 {
 			break
 		}
 	}

@@ -21,7 +21,8 @@ import (
 func advanceTo(t *testing.T, s *Scenario, steps int64) {
 	t.Helper()
 	for s.Scene().Steps() < steps {
-		done, err := s.Advance(int(steps - s.Scene().Steps()))
+		advDone, err := s.Advance(int(steps - s.Scene().Steps()))
+		done := advDone.Done
 		if err != nil {
 			t.Fatalf("advance: %v", err)
 		}
@@ -270,8 +271,8 @@ sim:every(0.02, function() end)`
 	if err := b.Resume(&buf, "done.vpc"); err != nil {
 		t.Fatal(err)
 	}
-	if done, err := b.Advance(10); !done || err != nil || b.Scene().Steps() != a.Scene().Steps() {
-		t.Errorf("resumed after main returned: done %v, err %v, steps %d, want %d", done, err, b.Scene().Steps(), a.Scene().Steps())
+	if adv, err := b.Advance(10); !adv.Done || err != nil || b.Scene().Steps() != a.Scene().Steps() {
+		t.Errorf("resumed after main returned: adv.Done %v, err %v, steps %d, want %d", adv.Done, err, b.Scene().Steps(), a.Scene().Steps())
 	}
 }
 

@@ -47,8 +47,8 @@ func TestContract(t *testing.T) {
 	}
 	// A scenario whose main has returned stays done and does not step.
 	steps := s.Scene().Steps()
-	if done, err := s.Advance(10); !done || err != nil || s.Scene().Steps() != steps {
-		t.Errorf("Advance after the end: done %v, err %v, steps %d -> %d", done, err, steps, s.Scene().Steps())
+	if adv, err := s.Advance(10); !adv.Done || err != nil || s.Scene().Steps() != steps {
+		t.Errorf("Advance after the end: adv.Done %v, err %v, steps %d -> %d", adv.Done, err, steps, s.Scene().Steps())
 	}
 	in := s.Info()
 	if in.Nx != 20 || in.Ny != 20 || in.Layers != 3 || in.Backend != "cpu" || in.Workers != 1 || !in.HasMain {

@@ -17,9 +17,9 @@
 //	if err != nil { ... }         // *script.Error: "file:line: message"
 //	defer s.Close()
 //	for {
-//		done, err := s.Advance(50)  // up to 50 steps, stopping where a callback is due
+//		adv, err := s.Advance(50)   // up to 50 steps, stopping where a callback is due
 //		if err != nil { ... }       // the scenario is stopped; the Sim keeps its last state
-//		if done || s.Scene().Time() >= until { break }
+//		if adv.Done || s.Scene().Time() >= until { break }
 //	}
 //
 // vpbench's own loop (package engine) does this with pacing, surfaces and Table 1's
@@ -50,7 +50,8 @@
 //
 // # Timings
 //
-// Advance measures the wall time it spends in the solver; LastAdvance returns it. Table
+// Advance measures the wall time it spends in the solver and in the waves and returns
+// them with the steps it took (Advanced). Table
 // 1's clocks (simulation, surface, render per frame) belong to whoever runs the frames:
 // Options.Timings hands them to sim:stats() (sim, surface, render = {frames, avg, max}),
 // as package engine does. Without it, sim:stats() counts each Advance that stepped as a

@@ -198,7 +198,8 @@ end)
 	e := wantError(t, err, "cb.lua", 7, "attempt to index a non-table object(nil) with key 'field'", "in the sim:every(0.02) callback defined at cb.lua:4")
 	tm, vol, steps := s.Scene().Time(), s.Scene().Volume(), s.Scene().Steps()
 	for i := 0; i < 3; i++ {
-		done, err2 := s.Advance(1000)
+		advDone, err2 := s.Advance(1000)
+		done := advDone.Done
 		if done || err2 != e && err2.Error() != e.Error() {
 			t.Fatalf("Advance after the error: done %v, err %v, want %v", done, err2, e)
 		}

@@ -78,7 +78,8 @@ func checkScriptResult(t *testing.T, s *Scenario, err error, src string) {
 	}
 	defer s.Close()
 	for i := 0; i < 3; i++ {
-		done, err := s.Advance(4)
+		advDone, err := s.Advance(4)
+		done := advDone.Done
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {

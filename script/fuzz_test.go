@@ -187,7 +187,8 @@ func runProgram(src string, o Options) (r apiRun, panicked any) {
 	}
 	defer s.Close()
 	for i := 0; i < 6; i++ {
-		done, err := s.Advance(8)
+		advDone, err := s.Advance(8)
+		done := advDone.Done
 		if err != nil {
 			r.err = err
 			break

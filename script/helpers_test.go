@@ -52,7 +52,8 @@ func mustLoad(t *testing.T, name, src string, o Options) *Scenario {
 func runToEnd(t *testing.T, s *Scenario, limit int) error {
 	t.Helper()
 	for i := 0; i < limit; i++ {
-		done, err := s.Advance(1000)
+		advDone, err := s.Advance(1000)
+		done := advDone.Done
 		if err != nil {
 			return err
 		}

@@ -139,7 +139,8 @@ func TestMemoryRunaway(t *testing.T) {
 					t.Errorf("volume %g after the stop, %g before", v, vol0)
 				}
 				for i := 0; i < 3; i++ {
-					done, err2 := s.Advance(10)
+					advDone, err2 := s.Advance(10)
+					done := advDone.Done
 					if done || err2 == nil || err2.Error() != err.Error() {
 						t.Fatalf("Advance after the stop: done %v, %v; want the same error", done, err2)
 					}

@@ -128,8 +128,6 @@ type Scenario struct {
 	paramsUsed map[string]bool
 	warnings   []string
 
-	lastAdvance time.Duration
-	lastWaves   time.Duration
 	// advances is the solver's time per Advance call that stepped, and the steps: what
 	// sim:stats() reports as the sim row when no run loop supplies Options.Timings.
 	advances timing.PhaseClock
@@ -365,60 +363,61 @@ func (s *Scenario) timeoutError(err error, fallback place, context string) *Erro
 	return e
 }
 
+// Advanced is what one Advance call did.
+type Advanced struct {
+	// Steps are the solver steps it took (fewer than asked where a callback was due).
+	Steps int64
+	// Solver is the wall time it spent in the solver, Waves in the waves (not part of
+	// Solver): the run loop's Table 1 clocks add them up. Both 0 when it took no step.
+	Solver, Waves time.Duration
+	// Done is true once main has returned (a scenario with no main never finishes by
+	// itself); later calls then do nothing.
+	Done bool
+}
+
 // Advance runs the scenario forward by up to maxSteps solver steps, stopping early at
 // the first step boundary where a callback (sim:at, sim:every) or main's vp.wait is due;
-// it fires those and returns. The first call first fires what is due at time 0 (main
-// starts then). It returns done = true once main has returned (a scenario with no main
-// never finishes by itself); later calls then do nothing. LastAdvance is the wall time
-// the call spent in the solver (the run loop's Table 1 clocks add it up). After an error (a
-// callback error or timeout) the scenario is stopped: this and every later call return
-// the same *Error, and the solver keeps its last state (callbacks run only between
-// steps).
-func (s *Scenario) Advance(maxSteps int) (done bool, err error) {
-	s.lastAdvance, s.lastWaves = 0, 0
+// it fires those and returns what it did. The first call first fires what is due at time
+// 0 (main starts then). After an error (a callback error or timeout) the scenario is
+// stopped: this and every later call return the same *Error, and the solver keeps its
+// last state (callbacks run only between steps).
+func (s *Scenario) Advance(maxSteps int) (Advanced, error) {
 	if s.closed {
-		return s.done, errors.New("script: the scenario is closed")
+		return Advanced{Done: s.done}, errors.New("script: the scenario is closed")
 	}
 	if s.err != nil {
-		return false, s.err
+		return Advanced{}, s.err
 	}
 	if s.done {
-		return true, nil
+		return Advanced{Done: true}, nil
 	}
 	if !s.started {
 		s.started = true
 		s.fireDue()
 		if s.err != nil {
-			return false, s.err
+			return Advanced{}, s.err
 		}
 		if s.done {
-			return true, nil
+			return Advanced{Done: true}, nil
 		}
 	}
 	if maxSteps <= 0 {
-		return false, nil
+		return Advanced{}, nil
 	}
 	n := s.stepsToNext(maxSteps)
 	t0 := time.Now()
 	s.scene.Step(n)
-	s.lastWaves = s.scene.LastWaves()
-	s.lastAdvance = time.Since(t0) - s.lastWaves
-	s.advances.Add(s.lastAdvance)
+	a := Advanced{Steps: int64(n), Waves: s.scene.LastWaves()}
+	a.Solver = time.Since(t0) - a.Waves
+	s.advances.Add(a.Solver)
 	s.stepped += int64(n)
 	s.fireDue()
 	if s.err != nil {
-		return false, s.err
+		return a, s.err
 	}
-	return s.done, nil
+	a.Done = s.done
+	return a, nil
 }
-
-// LastWaves is the wall time the last Advance call spent in the waves (0 when it took no
-// step, or waves are off): not part of LastAdvance.
-func (s *Scenario) LastWaves() time.Duration { return s.lastWaves }
-
-// LastAdvance is the wall time the last Advance call spent in the solver (0 when it took
-// no step).
-func (s *Scenario) LastAdvance() time.Duration { return s.lastAdvance }
 
 // Err is the error that stopped the scenario, or nil.
 func (s *Scenario) Err() error {

@@ -124,8 +124,8 @@ func TestDefaults(t *testing.T) {
 	}
 	// No main: the scenario never finishes by itself.
 	for i := 0; i < 3; i++ {
-		if done, err := s.Advance(5); done || err != nil {
-			t.Fatalf("done %v err %v", done, err)
+		if adv, err := s.Advance(5); adv.Done || err != nil {
+			t.Fatalf("adv.Done %v err %v", adv.Done, err)
 		}
 	}
 	if s.Scene().Steps() != 15 {
@@ -171,19 +171,20 @@ end
 // TestAdvanceStops: Advance stops at the first boundary where a callback is due.
 func TestAdvanceStops(t *testing.T) {
 	s := mustLoad(t, "stop.lua", small+"sim:set{ dt = 0.001 }\nhits = 0\nsim:at(0.0105, function() hits = hits + 1 end)\n", Options{Workers: -1})
-	if done, err := s.Advance(1000); done || err != nil {
-		t.Fatal(done, err)
+	adv, err := s.Advance(1000)
+	if adv.Done || err != nil {
+		t.Fatal(adv.Done, err)
 	}
-	if n := s.Scene().Steps(); n != 11 {
-		t.Errorf("stopped after %d steps, want 11 (the first boundary at or after t = 0.0105)", n)
+	if n := s.Scene().Steps(); n != 11 || adv.Steps != 11 {
+		t.Errorf("stopped after %d steps (Advance says %d), want 11 (the first boundary at or after t = 0.0105)", n, adv.Steps)
 	}
-	if s.LastAdvance() <= 0 {
-		t.Error("LastAdvance is 0")
+	if adv.Solver <= 0 {
+		t.Error("Advance took no time in the solver")
 	}
-	if _, err := s.Advance(1000); err != nil || s.Scene().Steps() != 1011 {
-		t.Errorf("steps %d", s.Scene().Steps())
+	if adv, err := s.Advance(1000); err != nil || s.Scene().Steps() != 1011 || adv.Steps != 1000 {
+		t.Errorf("steps %d (Advance says %d)", s.Scene().Steps(), adv.Steps)
 	}
-	if _, err := s.Advance(0); err != nil || s.Scene().Steps() != 1011 || s.LastAdvance() != 0 {
+	if adv, err := s.Advance(0); err != nil || s.Scene().Steps() != 1011 || adv.Solver != 0 || adv.Steps != 0 {
 		t.Errorf("Advance(0) stepped")
 	}
 	if hits := s.L.GetGlobal("hits").String(); hits != "1" {

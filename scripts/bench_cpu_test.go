@@ -47,7 +47,8 @@ func benchLibraryMethod(b *testing.B, name, method string, warm float64, setup f
 	t0 := time.Now()
 	var bodies time.Duration
 	for int(scn.Steps()-s0) < b.N {
-		done, err := sc.Advance(min(25, b.N-int(scn.Steps()-s0)))
+		advDone, err := sc.Advance(min(25, b.N-int(scn.Steps()-s0)))
+		done := advDone.Done
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -58,8 +58,10 @@ func TestLibraryCUDAMatchesCPU(t *testing.T) {
 			const chunk = 20
 			steps, differ := 0, 0
 			for cpu.Scene().Time() < simSeconds {
-				doneC, errC := cpu.Advance(chunk)
-				doneD, errD := dev.Advance(chunk)
+				advC, errC := cpu.Advance(chunk)
+				doneC := advC.Done
+				advD, errD := dev.Advance(chunk)
+				doneD := advD.Done
 				if errC != nil || errD != nil {
 					t.Fatalf("t = %.3f s: cpu %v, cuda %v", cpu.Scene().Time(), errC, errD)
 				}
@@ -116,7 +118,8 @@ func BenchmarkLibraryCUDASurgery(b *testing.B) {
 	t0 := sc.Scene().Time()
 	b.ResetTimer()
 	for i := range b.N {
-		done, err := sc.Advance(1)
+		advDone, err := sc.Advance(1)
+		done := advDone.Done
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -52,8 +52,10 @@ func TestLibraryPipelinedMatchesCPU(t *testing.T) {
 			copySnapshot(cpu.Scene(), &now)
 			for calls := 1; cpu.Scene().Time() < seconds; calls++ {
 				before, now = now, before
-				doneC, errC := cpu.Advance(chunk)
-				doneD, errD := dev.Advance(chunk)
+				advC, errC := cpu.Advance(chunk)
+				doneC := advC.Done
+				advD, errD := dev.Advance(chunk)
+				doneD := advD.Done
 				if errC != nil || errD != nil || doneC != doneD {
 					t.Fatalf("t = %.3f s: cpu %v (done %v), device %v (done %v)", cpu.Scene().Time(), errC, doneC, errD, doneD)
 				}

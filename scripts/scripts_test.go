@@ -104,7 +104,8 @@ func (r *run) advance(until float64, each func()) {
 		dt := r.scene().Dt()
 		n := max(1, min(r.chunk, int(math.Ceil((until-r.sc.Scene().Time())/dt-1e-6))))
 		start := time.Now()
-		done, err := r.sc.Advance(n)
+		advDone, err := r.sc.Advance(n)
+		done := advDone.Done
 		r.wall += time.Since(start)
 		if err != nil {
 			r.t.Fatalf("%s: at t = %.3f s: %v", r.name, r.sc.Scene().Time(), err)
