@@ -97,16 +97,12 @@ func checkScriptResult(t *testing.T, s *Scenario, err error, src string) {
 	}
 }
 
-func fuzzSetup(f *testing.F) {
-	old := testMaxCells
-	testMaxCells = 20000
-	f.Cleanup(func() { testMaxCells = old })
-}
+// fuzzMaxCells bounds the fuzzed scripts' grids (Options.MaxCells).
+const fuzzMaxCells = 20000
 
 // FuzzSimFields fuzzes two fields of vp.sim's table (names and values of any type) on top
 // of a small valid grid, then builds a terrain, fills it and steps.
 func FuzzSimFields(f *testing.F) {
-	fuzzSetup(f)
 	for _, name := range simFields {
 		f.Add(name, uint8(0), 0.001, "auto", "layers", uint8(0), 3.0, "")
 		f.Add(name, uint8(1), -1.0, "paper", "dt", uint8(1), 0.0, "auto")
@@ -126,14 +122,13 @@ func FuzzSimFields(f *testing.F) {
 			"sim:fill{ at = {0.001, 0.001, 0.003}, level = 0.003 }\n" +
 			"sim:source{ at = {0.001, 0.001, 0.005}, rate = 1e-9 }\n" +
 			"function main() vp.wait(0.005) print(sim:volume()) end\n"
-		s, err := LoadSource("fuzz.lua", []byte(src), Options{Workers: -1, CallbackTimeout: time.Second})
+		s, err := LoadSource("fuzz.lua", []byte(src), Options{Workers: -1, CallbackTimeout: time.Second, MaxCells: fuzzMaxCells})
 		checkScriptResult(t, s, err, src)
 	})
 }
 
 // FuzzLoadSource loads arbitrary script text.
 func FuzzLoadSource(f *testing.F) {
-	fuzzSetup(f)
 	for _, p := range []string{"testdata/contract.lua", "testdata/helpers.lua", "testdata/uses_helpers.lua", "testdata/mesh_open.lua"} {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(string(b))
@@ -157,7 +152,7 @@ func FuzzLoadSource(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		s, err := LoadSource("fuzz.lua", []byte(src), Options{Workers: -1, CallbackTimeout: 100 * time.Millisecond})
+		s, err := LoadSource("fuzz.lua", []byte(src), Options{Workers: -1, CallbackTimeout: 100 * time.Millisecond, MaxCells: fuzzMaxCells})
 		checkScriptResult(t, s, err, src)
 	})
 }

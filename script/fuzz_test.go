@@ -150,11 +150,8 @@ func fuzzEnv(tb testing.TB) Options {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	old := testMaxCells
-	testMaxCells = 2500
-	tb.Cleanup(func() { testMaxCells = old })
 	tb.Chdir(tb.TempDir())
-	return Options{Workers: -1, CallbackTimeout: 100 * time.Millisecond, Files: os.DirFS(dir),
+	return Options{Workers: -1, CallbackTimeout: 100 * time.Millisecond, MaxCells: 2500, Files: os.DirFS(dir),
 		Params:     map[string]string{"nu": "4e-5", "flag": "maybe"},
 		Screenshot: func(*scene.Scene, string) error { return nil },
 		Record:     func(string, float64) (func() error, error) { return func() error { return nil }, nil }}

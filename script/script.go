@@ -36,6 +36,10 @@ type Options struct {
 	// Params are the values vp.param(name, default) returns (from the command line:
 	// --param nu=4e-5), converted to the default's type.
 	Params map[string]string
+	// MaxCells, when > 0, bounds the grid vp.sim accepts (its cells), failing the script
+	// with the grid it asked for: a host that runs generated or fuzzed scripts keeps a dx
+	// from making a grid that fits in memory but takes minutes to build.
+	MaxCells int
 	// Backend "" keeps the script's backend; "auto", "cpu" or "cuda" override vp.sim's
 	// for the whole run.
 	Backend string

@@ -21,10 +21,6 @@ const (
 	maxExtent = 1000
 )
 
-// testMaxCells, when > 0, bounds the grid vp.sim accepts (set by the fuzz tests, so that
-// a fuzzed dx cannot make a grid that fits in memory but takes minutes to build).
-var testMaxCells int
-
 // simFields are vp.sim's fields: the fixed ones (grid and backend) and every setting
 // sim:set changes (changeable), read by the same parser (call.settings).
 var simFields = append(append([]string{}, fixed...), changeable...)
@@ -138,8 +134,8 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 	if err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "terrain: "))
 	}
-	if nx, ny := dom.Grid(); testMaxCells > 0 && float64(nx)*float64(ny) > float64(testMaxCells) {
-		c.fail("size = {%s, %s} and dx = %s make %d x %d cells: this test build allows %d", fmtNum(size[0]), fmtNum(size[1]), fmtNum(dx), nx, ny, testMaxCells)
+	if nx, ny := dom.Grid(); s.opt.MaxCells > 0 && float64(nx)*float64(ny) > float64(s.opt.MaxCells) {
+		c.fail("size = {%s, %s} and dx = %s make %d x %d cells: this run allows %d", fmtNum(size[0]), fmtNum(size[1]), fmtNum(dx), nx, ny, s.opt.MaxCells)
 	}
 	s.scene, s.simPlace = sc, c.where()
 	s.warnAll(warnings)
