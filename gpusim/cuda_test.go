@@ -54,7 +54,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 						t.Fatalf("step %d: pipe %d: flux cpu %g, cuda %g", step, p, a.f[p], b.f[p])
 					}
 				}
-				if i := firstDiff(a.h, b.h); i >= 0 || firstDiff(a.f, b.f) >= 0 {
+				if i := firstDiffBits(a.h, b.h); i >= 0 || firstDiffBits(a.f, b.f) >= 0 {
 					differ++
 				}
 			}

@@ -259,14 +259,6 @@ func readState(s *Sim) state {
 }
 
 // firstDiff returns the index of the first value whose bits differ, or -1.
-func firstDiff(a, b []float32) int {
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return i
-		}
-	}
-	return -1
-}
 
 // TestHostKernelsMatchCPU steps the CPU backend and the kernels side by side from random
 // multi-layer states and requires the same heights, residuals and fluxes after every
@@ -298,7 +290,7 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 						what string
 						a, b []float32
 					}{{"height", a.h, b.h}, {"residual", a.r, b.r}, {"flux", a.f, b.f}} {
-						if i := firstDiff(x.a, x.b); i >= 0 {
+						if i := firstDiffBits(x.a, x.b); i >= 0 {
 							t.Fatalf("step %d: %s %d: cpu %g, kernels %g", step, x.what, i, x.a[i], x.b[i])
 						}
 					}
@@ -336,13 +328,13 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 					s.Step(17)
 				}
 				a, b := readState(cpu), readState(dev)
-				if i := firstDiff(a.h, b.h); i >= 0 || firstDiff(a.f, b.f) >= 0 || firstDiff(a.r, b.r) >= 0 {
+				if i := firstDiffBits(a.h, b.h); i >= 0 || firstDiffBits(a.f, b.f) >= 0 || firstDiffBits(a.r, b.r) >= 0 {
 					t.Fatalf("after Step(17): state differs (first height %d)", i)
 				}
 				var sc, sd Snapshot
 				cpu.Snapshot(&sc)
 				dev.Snapshot(&sd)
-				if firstDiff(sc.Height, sd.Height) >= 0 || sc.Volume != sd.Volume || sc.Time != sd.Time {
+				if firstDiffBits(sc.Height, sd.Height) >= 0 || sc.Volume != sd.Volume || sc.Time != sd.Time {
 					t.Fatalf("snapshots differ: volume %g vs %g, time %g vs %g", sc.Volume, sd.Volume, sc.Time, sd.Time)
 				}
 				added, removed, rejected := dev.Accounting()
@@ -436,9 +428,9 @@ func TestHostKernelsPipelined(t *testing.T) {
 					if got.Steps != 0 {
 						t.Fatalf("first pipelined call published step %d, want the state before it", got.Steps)
 					}
-				} else if got.Steps != prev.Steps || got.Time != prev.Time || firstDiff(got.Height, prev.Height) >= 0 {
+				} else if got.Steps != prev.Steps || got.Time != prev.Time || firstDiffBits(got.Height, prev.Height) >= 0 {
 					t.Fatalf("call %d: published step %d (t %g), want the previous call's %d (t %g); first height off %d",
-						calls, got.Steps, got.Time, prev.Steps, prev.Time, firstDiff(got.Height, prev.Height))
+						calls, got.Steps, got.Time, prev.Steps, prev.Time, firstDiffBits(got.Height, prev.Height))
 				}
 				cpu.Snapshot(&prev)
 				if dev.Time() != cpu.Time() {
@@ -447,11 +439,11 @@ func TestHostKernelsPipelined(t *testing.T) {
 			}
 			dev.Sync()
 			dev.Snapshot(&got)
-			if got.Steps != prev.Steps || firstDiff(got.Height, prev.Height) >= 0 {
-				t.Fatalf("after Sync: step %d, cpu %d; first height off %d", got.Steps, prev.Steps, firstDiff(got.Height, prev.Height))
+			if got.Steps != prev.Steps || firstDiffBits(got.Height, prev.Height) >= 0 {
+				t.Fatalf("after Sync: step %d, cpu %d; first height off %d", got.Steps, prev.Steps, firstDiffBits(got.Height, prev.Height))
 			}
 			a, b := readState(cpu), readState(dev)
-			if firstDiff(a.h, b.h) >= 0 || firstDiff(a.r, b.r) >= 0 || firstDiff(a.f, b.f) >= 0 {
+			if firstDiffBits(a.h, b.h) >= 0 || firstDiffBits(a.r, b.r) >= 0 || firstDiffBits(a.f, b.f) >= 0 {
 				t.Fatalf("after %d steps in %d calls: state differs from the cpu's", steps, calls)
 			}
 			ca, cr, cj := cpu.Accounting()
@@ -573,5 +565,21 @@ func TestCheckpointDeviceSWE(t *testing.T) {
 	ckSame(t, "the run that never stopped", ckRead(a), ckRead(cpu))
 	if s := dev.Stats().Substeps; s == 0 {
 		t.Errorf("the device took no substeps")
+	}
+}
+
+// TestSWEMethodChangeDevice: the SWE runs on a device backend, and a method change there
+// is refused (the CPU backend only remakes itself; swe_test.go's TestSWEMethodChange).
+func TestSWEMethodChangeDevice(t *testing.T) {
+	st := DefaultSettings()
+	st.Method, st.Backend = MethodSWE, "host-kernels"
+	RegisterHostKernelBackends()
+	dev, err := New(flatScene(t, 10, 10, 0.001), st)
+	if err != nil {
+		t.Fatalf("the SWE on a device backend: %v", err)
+	}
+	st.Method = MethodPipes
+	if err := dev.Set(st); err == nil || !strings.Contains(err.Error(), "cpu backend only") {
+		t.Errorf("a method change on a device backend: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package gpusim
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/vpbench/vpbench/terrain"
@@ -299,7 +298,7 @@ func TestSWEMethodChange(t *testing.T) {
 		if err := sim.Set(st); err != nil {
 			t.Fatal(err)
 		}
-		if got := sim.Fluxes(nil); firstDiff(got, before) >= 0 {
+		if got := sim.Fluxes(nil); firstDiffBits(got, before) >= 0 {
 			t.Fatalf("to %v: the fluxes changed with the method", m)
 		}
 		sim.Step(20)
@@ -316,17 +315,6 @@ func TestSWEMethodChange(t *testing.T) {
 		if sim.Settings().Method != m || sim.Stats().Backend != "cpu" {
 			t.Fatalf("method %v, backend %s", sim.Settings().Method, sim.Stats().Backend)
 		}
-	}
-	st := DefaultSettings()
-	st.Method, st.Backend = MethodSWE, "host-kernels"
-	RegisterHostKernelBackends()
-	dev, err := New(flatScene(t, 10, 10, 0.001), st)
-	if err != nil {
-		t.Fatalf("the SWE on a device backend: %v", err)
-	}
-	st.Method = MethodPipes
-	if err := dev.Set(st); err == nil || !strings.Contains(err.Error(), "cpu backend only") {
-		t.Errorf("a method change on a device backend: %v", err)
 	}
 }
 
