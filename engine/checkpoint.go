@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"github.com/vpbench/vpbench/script"
 )
 
 // Checkpoints are a run's checkpoints (docs/checkpoints.md): where they are written and
@@ -20,8 +18,9 @@ type Checkpoints struct {
 	// one, written when the run stops without a script error (Until reached, main
 	// returned, Ctrl-C, the UI's quit).
 	Every float64
-	// Resume, if set, is a checkpoint the first load resumes from (script.Scenario.
-	// ResumeFile); a refused checkpoint is a load error. Reloads (Watch) start afresh.
+	// Resume, if set, is a checkpoint the first load resumes from (a load option:
+	// script.Options.Resume); a refused checkpoint is a load error. Reloads (Watch) start
+	// afresh.
 	Resume string
 }
 
@@ -69,23 +68,16 @@ func (c Checkpoint) String() string {
 // checkpointer is the runner's part that writes checkpoints.
 type checkpointer struct {
 	next   float64 // simulated time of the next periodic checkpoint
-	loaded int     // loads so far: only the first resumes
+	loaded int     // successful loads so far: only the first resumes
 }
 
-// resume resumes a freshly loaded scenario from Config.Checkpoints.Resume on the first
-// load; on an error it closes sc.
-func (r *Runner) resume(sc *script.Scenario) error {
-	r.ckpt.loaded++
-	path := r.cfg.Checkpoints.Resume
-	if path == "" || r.ckpt.loaded > 1 {
-		return nil
+// resumeFrom is the checkpoint a load resumes from: path until a load has succeeded,
+// none on the reloads after it (they start afresh).
+func (c *checkpointer) resumeFrom(path string) string {
+	if c.loaded > 0 {
+		return ""
 	}
-	if err := sc.ResumeFile(path); err != nil {
-		sc.Close()
-		return err
-	}
-	r.reportCheckpoint(Checkpoint{Kind: CheckpointResumed, Path: path, Time: sc.Scene().Time()})
-	return nil
+	return path
 }
 
 // startCheckpoints plans the first periodic checkpoint of a (re)loaded scenario.

@@ -73,6 +73,9 @@ type Config struct {
 	Timeline Timeline
 	// NewClip makes a recording's writer (nil: clip.New, ffmpeg or numbered PNGs).
 	NewClip ClipWriterFunc
+	// Load, if set, loads the scenario instead of the script Path or Source names (the
+	// engine's tests drive a scene without Lua; scenario.go).
+	Load Loader
 }
 
 // DefaultOutDir is where the UI's screenshots and recordings (and, unless --export-dir

@@ -35,7 +35,7 @@ type Runner struct {
 	send func(any) // Progress; State and Log go through out
 	done chan struct{}
 
-	sc      *script.Scenario // the script: its scheduler steps the scene (Advance)
+	sc      Scenario     // the script: its scheduler steps the scene (Advance)
 	scene   *scene.Scene     // the world the script set up: what the frames draw
 	status  Status
 	errText string
@@ -349,17 +349,13 @@ func (r *Runner) load(reload bool) {
 	opt.Timings = r.clocks.timings
 	opt.Screenshot = r.work.screenshot(r.cfg.Shooter, r.clocks.addRender)
 	opt.Record = r.scriptRecord
-	var sc *script.Scenario
-	var err error
+	opt.Resume = r.ckpt.resumeFrom(r.cfg.Checkpoints.Resume) // the first load's
+	loadFn := r.cfg.Load
+	if loadFn == nil {
+		loadFn = loadScript(&r.cfg)
+	}
 	t0 := time.Now()
-	if r.cfg.Path == "" {
-		sc, err = script.LoadSource(r.cfg.SourceName, r.cfg.Source, opt)
-	} else {
-		sc, err = script.Load(r.cfg.Path, opt)
-	}
-	if err == nil {
-		err = r.resume(sc) // the first load, from Config.Checkpoints.Resume
-	}
+	sc, err := loadFn(opt)
 	if err != nil {
 		r.out.logf(LogError, "%v", err)
 		if r.sc != nil {
@@ -377,6 +373,10 @@ func (r *Runner) load(reload bool) {
 		r.sc.Close()
 	}
 	r.sc, r.scene, r.errText, r.err, r.frame = sc, sc.Scene(), "", nil, 0
+	r.ckpt.loaded++
+	if opt.Resume != "" {
+		r.reportCheckpoint(Checkpoint{Kind: CheckpointResumed, Path: opt.Resume, Time: r.scene.Time()})
+	}
 	r.work.builder = nil
 	r.clocks.reset()
 	r.runStart = time.Now()

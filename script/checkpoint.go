@@ -171,9 +171,10 @@ func (s *Scenario) SaveCheckpoint(path string) error {
 
 // WriteCheckpoint writes a checkpoint of the scenario at the current step boundary: its
 // identity (the script's name, the SHA-256 of its source and of its parameters), the
-// scene's settings, the set-up's timers, the scheduler's counter, main's progress, the
-// random generator, the solver's columns if the terrain changed after the set-up, and
-// the solver's whole state (gpusim.Sim.WriteCheckpoint). The format,
+// set-up's timers, the scheduler's counter, main's progress and the random generator;
+// beside them the world's half, which the scene writes (scene.Scene.SaveWorld: the
+// settings, the solver's columns if the terrain changed after the set-up, the bodies,
+// the meters, and the solver's whole state). The format,
 // little-endian: the magic CheckpointMagic, the version (uint32, CheckpointVersion), the
 // header's length (uint64) and the gob-encoded header, the solver checkpoint's length
 // (uint64) and its bytes, then a CRC-32 (IEEE) of everything before it.
@@ -186,18 +187,15 @@ func (s *Scenario) WriteCheckpoint(w io.Writer) error {
 	if s.err != nil {
 		return fmt.Errorf("checkpoint: the scenario stopped on an error: %v", s.err)
 	}
-	s.scene.Sync()
-	h := ckHeader{Script: s.name, SourceSHA256: s.ck.srcHash, ParamsSHA256: paramsHash(s.opt.Params), Params: s.opt.Params,
-		Time: s.scene.Time(), Steps: s.scene.Steps(), Settings: s.scene.Settings(), Seq: s.seq,
-		HasMain: s.mainFn != nil, MainStarted: s.started, MainDone: s.done,
-		TerrainChanged: s.ck.terrainChanged, TerrainAt: s.ck.terrainAt}
-	h.Settings.Surface.Camera = nil
-	if s.ck.terrainChanged {
-		h.Columns = s.scene.Columns()
+	world, err := s.scene.SaveWorld(s.ck.terrainChanged) // after the steps in flight
+	if err != nil {
+		return err
 	}
-	h.Bodies = s.scene.BodyStates()
-	h.Meters = s.scene.MeterTotals()
-	h.Emitters = s.scene.EmitterStates()
+	h := ckHeader{Script: s.name, SourceSHA256: s.ck.srcHash, ParamsSHA256: paramsHash(s.opt.Params), Params: s.opt.Params,
+		Time: s.scene.Time(), Steps: s.scene.Steps(), Seq: s.seq,
+		HasMain: s.mainFn != nil, MainStarted: s.started, MainDone: s.done,
+		TerrainChanged: s.ck.terrainChanged, TerrainAt: s.ck.terrainAt,
+		Settings: world.Settings, Columns: world.Columns, Bodies: world.Bodies, Meters: world.Meters, Emitters: world.Emitters}
 	top := map[*event]bool{}
 	for _, e := range s.ck.timers {
 		top[e] = true
@@ -214,20 +212,18 @@ func (s *Scenario) WriteCheckpoint(w io.Writer) error {
 		return fmt.Errorf("checkpoint: the random generator: %w", err)
 	}
 	h.RNG = rng
-	var hb, sb bytes.Buffer
+	var hb bytes.Buffer
 	if err := gob.NewEncoder(&hb).Encode(&h); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	if err := s.scene.WriteCheckpoint(&sb); err != nil {
-		return err
-	}
-	b := make([]byte, 0, len(CheckpointMagic)+4+8+hb.Len()+8+sb.Len()+4)
+	sb := world.Solver
+	b := make([]byte, 0, len(CheckpointMagic)+4+8+hb.Len()+8+len(sb)+4)
 	b = append(b, CheckpointMagic...)
 	b = binary.LittleEndian.AppendUint32(b, CheckpointVersion)
 	b = binary.LittleEndian.AppendUint64(b, uint64(hb.Len()))
 	b = append(b, hb.Bytes()...)
-	b = binary.LittleEndian.AppendUint64(b, uint64(sb.Len()))
-	b = append(b, sb.Bytes()...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(sb)))
+	b = append(b, sb...)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	if _, err := w.Write(b); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
@@ -246,9 +242,10 @@ func (s *Scenario) ResumeFile(path string) error {
 }
 
 // Resume brings a freshly loaded scenario (Load: the top level has run; no Advance yet)
-// to the state of a checkpoint WriteCheckpoint wrote: the scene's settings (through
-// scene.Change), the solver's state (gpusim.Sim.ReadCheckpoint), the set-up's timers
-// (matched by registration order), the scheduler's counter and the random generator.
+// to the state of a checkpoint WriteCheckpoint wrote: the world's half through the scene
+// (scene.Scene.RestoreWorld: the settings, the columns, the solver's state, the meters
+// and the bodies), then the script's: the set-up's timers (matched by registration
+// order), the scheduler's counter and the random generator.
 // From there Advance goes on to the same bits as the run that wrote the checkpoint.
 //
 // It refuses, naming the file (name) and the reason, a file that is not a scenario
@@ -304,51 +301,22 @@ func (s *Scenario) Resume(r io.Reader, name string) error {
 		return fmt.Errorf("resume %s: checkpoint is corrupt: the random generator: %v", name, err)
 	}
 
-	// The scene's settings first (a solver whose settings change through Set), then the
-	// solver's state, which brings the same solver settings and everything else.
-	old := s.scene.Settings()
-	if _, err := s.scene.Change(func(st *scene.Settings) {
-		keep := *st
-		*st = h.Settings
-		st.Solver.Backend, st.Solver.Workers = keep.Solver.Backend, keep.Solver.Workers
-		st.Surface.Camera = keep.Surface.Camera
-	}); err != nil {
-		return fmt.Errorf("resume %s: the checkpoint's settings: %v", name, err)
-	}
-	// A terrain changed mid-run: the solver's columns at the checkpoint, which its state
-	// is for. The original run warned what they raise.
-	loaded := s.scene.Solid()
+	// The world's half: the scene's settings, columns, solver state, meters and bodies.
+	world := scene.World{Settings: h.Settings, Bodies: h.Bodies, Meters: h.Meters, Emitters: h.Emitters, Solver: solver}
 	if h.TerrainChanged {
-		resume := s.pauseWatchdog()
-		_, _, err := s.scene.SetColumns(h.Columns)
-		resume()
-		if err != nil {
-			_, _ = s.scene.Change(func(st *scene.Settings) { *st = old })
-			return fmt.Errorf("resume %s: the terrain's columns: %v", name, err)
-		}
+		world.Columns = h.Columns // the solver's columns at the checkpoint, which its state is for
 	}
-	if err := s.scene.ReadCheckpoint(bytes.NewReader(solver)); err != nil {
-		if h.TerrainChanged {
-			_, _ = s.setTerrain(loaded) // the loaded terrain again (a refused resume ends the run)
-		}
-		_, _ = s.scene.Change(func(st *scene.Settings) { *st = old })
-		return fmt.Errorf("resume %s: the solver's state: %v", name, err)
+	resume := s.pauseWatchdog() // Go work (and a heightfield's extraction if it is undone)
+	restored, err := s.scene.RestoreWorld(world)
+	resume()
+	if err != nil {
+		return fmt.Errorf("resume %s: %v", name, err)
 	}
-	s.scene.Warnings() // the original run warned them
-	if h.Emitters != nil {
-		s.scene.RestoreEmitters(h.Emitters)
+	if n := restored.DroppedMeters; n > 0 {
+		s.warn(fmt.Sprintf("%d flow meters made after the set-up (by callbacks) are not made again: they are gone from the resumed run", n))
 	}
-	if n := s.scene.Meters(); len(h.Meters) < n {
-		return fmt.Errorf("resume %s: the checkpoint has %d flow meters, the script's set-up made %d", name, len(h.Meters), n)
-	} else if err := s.scene.SetMeterTotals(h.Meters[:n]); err != nil {
-		return fmt.Errorf("resume %s: checkpoint is corrupt: %v", name, err)
-	} else if len(h.Meters) > n {
-		s.warn(fmt.Sprintf("%d flow meters made after the set-up (by callbacks) are not made again: they are gone from the resumed run", len(h.Meters)-n))
-	}
-	if dropped, err := s.scene.RestoreBodies(h.Bodies); err != nil {
-		return fmt.Errorf("resume %s: the floating bodies: %v", name, err)
-	} else if dropped > 0 {
-		s.warn(fmt.Sprintf("%d floating bodies made after the set-up (by callbacks) are not made again: they are gone from the resumed run (the liquid they displaced flows back)", dropped))
+	if n := restored.DroppedBodies; n > 0 {
+		s.warn(fmt.Sprintf("%d floating bodies made after the set-up (by callbacks) are not made again: they are gone from the resumed run (the liquid they displaced flows back)", n))
 	}
 	if h.TerrainChanged {
 		s.ck.terrainChanged, s.ck.terrainAt = true, h.TerrainAt // the next checkpoints save the columns too

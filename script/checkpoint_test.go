@@ -508,3 +508,43 @@ func TestCheckpointTerrainChanged(t *testing.T) {
 	}
 	sameState(t, a, c)
 }
+
+// TestCheckpointResumeOption: Options.Resume resumes the load from a checkpoint once the
+// set-up has run (the scenario at the checkpoint's time and steps, and its liquid); a
+// refused checkpoint is the load's error, naming the file.
+func TestCheckpointResumeOption(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("save.lua", []byte(saveScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Load("save.lua", opts(&printLog{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	advanceTo(t, a, int64(math.Ceil(0.12/a.Scene().Dt())))
+	if err := a.SaveCheckpoint("at.vpc"); err != nil {
+		t.Fatal(err)
+	}
+	o := opts(&printLog{})
+	o.Resume = "at.vpc"
+	b, err := Load("save.lua", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.Scene().Steps() != a.Scene().Steps() || b.Scene().Time() != a.Scene().Time() || b.Scene().Volume() != a.Scene().Volume() {
+		t.Errorf("resumed at step %d, t %v, volume %v; the checkpoint's %d, %v, %v",
+			b.Scene().Steps(), b.Scene().Time(), b.Scene().Volume(), a.Scene().Steps(), a.Scene().Time(), a.Scene().Volume())
+	}
+	if err := os.WriteFile("bad.vpc", []byte("not a checkpoint"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Resume = "bad.vpc"
+	if c, err := Load("save.lua", o); err == nil {
+		c.Close()
+		t.Fatal("a load resuming from a file that is no checkpoint succeeded")
+	} else if !strings.Contains(err.Error(), "bad.vpc") || !strings.Contains(err.Error(), "not a vpbench scenario checkpoint") {
+		t.Errorf("error %q: want one naming bad.vpc and what it is not", err)
+	}
+}

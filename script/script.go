@@ -82,6 +82,9 @@ type Options struct {
 	// the binary's embedded copy (scripts.FS), whose models are there too. nil: the disk,
 	// relative to the script's folder.
 	Files fs.FS
+	// Resume, if set, is a scenario checkpoint (WriteCheckpoint's file) the load resumes
+	// from once the set-up has run (ResumeFile): a refused checkpoint is a load error.
+	Resume string
 }
 
 // Scenario is a loaded script and the scene it set up: Advance runs it, firing the
@@ -220,6 +223,12 @@ func load(file, name string, src []byte, opt Options) (*Scenario, error) {
 	if e := s.finishLoad(); e != nil {
 		s.Close()
 		return nil, e
+	}
+	if opt.Resume != "" {
+		if err := s.ResumeFile(opt.Resume); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }
