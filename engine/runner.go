@@ -36,7 +36,7 @@ type Runner struct {
 	done chan struct{}
 
 	sc      Scenario     // the script: its scheduler steps the scene (Advance)
-	scene   *scene.Scene     // the world the script set up: what the frames draw
+	scene   *scene.Scene // the world the script set up: what the frames draw
 	status  Status
 	errText string
 	err     error
