@@ -225,9 +225,17 @@ func (t *Table) plots(dir Folder) ([]string, error) {
 			p.Title.Text = fmt.Sprintf("%s against %s", out, param)
 			p.X.Label.Text = param
 			p.Y.Label.Text = out
-			if logAxis(all) {
+			// A log axis; where the values include 0 (nu = 0, an ideal liquid), the zeros
+			// stand apart, a decade below the smallest value, labelled 0, off the lines.
+			zero, logX := logAxis(all)
+			if logX {
 				p.X.Scale = plot.LogScale{}
-				p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+				p.X.Tick.Marker = zeroLogTicks{zero: zero}
+				for i := range all {
+					if all[i].X == 0 {
+						all[i].X = zero
+					}
+				}
 			}
 			sc, err := plotter.NewScatter(all)
 			if err != nil {
@@ -237,6 +245,9 @@ func (t *Table) plots(dir Folder) ([]string, error) {
 			for i, k := range keys {
 				var line plotter.XYs
 				for x, ys := range groups[k] {
+					if logX && x == 0 {
+						continue // the zero's points stand apart (above)
+					}
 					sum := 0.0
 					for _, y := range ys {
 						sum += y
@@ -268,12 +279,52 @@ func (t *Table) plots(dir Folder) ([]string, error) {
 	return files, nil
 }
 
-func logAxis(pts plotter.XYs) bool {
+// logAxis says whether x gets a log axis: its values above 0 span two decades or more,
+// and none is below 0. Where some are 0, zero is where they are drawn: a decade below the
+// smallest value above 0 (0 otherwise).
+func logAxis(pts plotter.XYs) (zero float64, ok bool) {
 	lo, hi := math.Inf(1), math.Inf(-1)
+	zeros := false
 	for _, p := range pts {
-		lo, hi = min(lo, p.X), max(hi, p.X)
+		switch {
+		case p.X < 0:
+			return 0, false
+		case p.X == 0:
+			zeros = true
+		default:
+			lo, hi = min(lo, p.X), max(hi, p.X)
+		}
 	}
-	return lo > 0 && hi/lo >= 100
+	if math.IsInf(lo, 1) || hi/lo < 100 {
+		return 0, false
+	}
+	if zeros {
+		zero = lo / 10
+	}
+	return zero, true
+}
+
+// zeroLogTicks are a log axis's ticks with, when zero > 0, a tick labelled 0 at zero
+// (where logAxis draws the zeros) and none between it and the next decade.
+type zeroLogTicks struct{ zero float64 }
+
+func (z zeroLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" { // 1e-05, not the power's float noise 9.999999999999999e-06
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+		}
+	}
+	if z.zero <= 0 {
+		return ticks
+	}
+	out := []plot.Tick{{Value: z.zero, Label: "0"}}
+	for _, t := range ticks {
+		if t.Value >= z.zero*10*(1-1e-9) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // writeSummary writes summary.md: the study, the counts, the table, what failed or is

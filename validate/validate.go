@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -28,8 +29,15 @@ type Options struct {
 	Short bool
 	// Methods are the solver methods the method-dependent cases run with (empty: both).
 	Methods []gpusim.Method
-	// Workers is the solver's thread count (0: all cores); results do not depend on it.
+	// Workers is the solver's thread count (0: all cores, or 1 when cases run side by
+	// side); results do not depend on it.
 	Workers int
+	// Jobs is how many cases (each case with each method) run side by side, each on its
+	// own goroutine (0: one per core). The solver gains less from a second worker than a
+	// second case does (its steps are short and its workers wait at barriers), so with
+	// Workers at 0 each of several jobs runs one worker. The outcomes come in the cases'
+	// order whatever the jobs.
+	Jobs int
 }
 
 // Result is one measured number against its analytic value.
@@ -180,48 +188,106 @@ func Select(names []string) ([]Case, error) {
 	return out, nil
 }
 
-// Run runs the cases with the options, calling done with each outcome as it finishes, and
-// returns them all. When ctx is done it starts no further case and returns what it has.
+// Run runs the cases with the options, calling done with each outcome in the cases'
+// order as soon as it and those before it have finished, and returns them all. When ctx
+// is done it starts no further case and returns what it has.
 func Run(ctx context.Context, cases []Case, o Options, done func(Outcome)) []Outcome {
 	methods := o.Methods
 	if len(methods) == 0 {
 		methods = []gpusim.Method{gpusim.MethodPipes, gpusim.MethodSWE}
 	}
-	var out []Outcome
+	type job struct {
+		c Case
+		m gpusim.Method
+	}
+	var jobs []job
 	for _, c := range cases {
 		ms := methods
 		if !c.PerMeth {
 			ms = []gpusim.Method{gpusim.MethodPipes}
 		}
 		for _, m := range ms {
-			if ctx.Err() != nil {
-				return out
-			}
-			start := time.Now()
-			oc := c.run(o, m)
-			oc.Elapsed = time.Since(start)
-			oc.Case = c.Name
-			oc.Method = m.String()
-			if !c.PerMeth {
-				oc.Method = "-"
-			}
-			for k := range oc.Results {
-				r := &oc.Results[k]
-				r.Case, r.Method = oc.Case, oc.Method
-				r.ExpectPass = ExpectPass(c.Name, oc.Method) && !r.Open
-				r.finish()
-			}
-			if oc.Err != nil && len(oc.Results) == 0 {
-				oc.Results = []Result{{Case: oc.Case, Method: oc.Method, Quantity: "error: " + oc.Err.Error(),
-					Measured: math.NaN(), Expected: math.NaN(), RelErr: math.Inf(1), ExpectPass: ExpectPass(c.Name, oc.Method)}}
-			}
-			if done != nil {
-				done(oc)
-			}
-			out = append(out, oc)
+			jobs = append(jobs, job{c, m})
 		}
 	}
+	n := o.Jobs
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	n = max(1, min(n, len(jobs)))
+	if n > 1 && o.Workers == 0 {
+		o.Workers = 1
+	}
+	// Each job's outcome goes to its own slot; the caller's done sees them in order.
+	outs := make([]Outcome, len(jobs))
+	ran := make([]chan bool, len(jobs))
+	for i := range ran {
+		ran[i] = make(chan bool, 1)
+	}
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range jobs {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range n {
+		go func() {
+			for i := range next {
+				if ctx.Err() != nil {
+					ran[i] <- false
+					continue
+				}
+				outs[i] = runJob(jobs[i].c, jobs[i].m, o)
+				ran[i] <- true
+			}
+		}()
+	}
+	var out []Outcome
+	for i := range jobs {
+		var ok bool
+		select {
+		case ok = <-ran[i]:
+		case <-ctx.Done():
+			// A job already started finishes on its goroutine (the solver cannot be
+			// stopped mid-step); the outcomes so far are returned now.
+		}
+		if !ok {
+			return out
+		}
+		if done != nil {
+			done(outs[i])
+		}
+		out = append(out, outs[i])
+	}
 	return out
+}
+
+// runJob runs case c with method m and fills in the outcome's names and verdicts.
+func runJob(c Case, m gpusim.Method, o Options) Outcome {
+	start := time.Now()
+	oc := c.run(o, m)
+	oc.Elapsed = time.Since(start)
+	oc.Case = c.Name
+	oc.Method = m.String()
+	if !c.PerMeth {
+		oc.Method = "-"
+	}
+	for k := range oc.Results {
+		r := &oc.Results[k]
+		r.Case, r.Method = oc.Case, oc.Method
+		r.ExpectPass = ExpectPass(c.Name, oc.Method) && !r.Open
+		r.finish()
+	}
+	if oc.Err != nil && len(oc.Results) == 0 {
+		oc.Results = []Result{{Case: oc.Case, Method: oc.Method, Quantity: "error: " + oc.Err.Error(),
+			Measured: math.NaN(), Expected: math.NaN(), RelErr: math.Inf(1), ExpectPass: ExpectPass(c.Name, oc.Method)}}
+	}
+	return oc
 }
 
 // ExpectPass says whether a case's tolerance is a target for a method. The virtual pipes

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -258,5 +259,41 @@ func TestSWETargets(t *testing.T) {
 					r.Measured, r.Expected, 100*r.RelErr, 100*r.Tolerance)
 			}
 		}
+	}
+}
+
+// TestJobsSideBySide: cases run side by side give the same outcomes, in the cases' order,
+// as one after the other, and done sees them in that order.
+func TestJobsSideBySide(t *testing.T) {
+	cs, err := Select([]string{"current_planar", "stoker", "vessels"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [2][]string
+	for k, jobs := range []int{1, 3} {
+		var seen []string
+		outs := Run(context.Background(), cs, Options{Short: true, Jobs: jobs}, func(oc Outcome) { seen = append(seen, oc.Case+"/"+oc.Method) })
+		for i, oc := range outs {
+			if seen[i] != oc.Case+"/"+oc.Method {
+				t.Errorf("jobs %d: done saw %s at %d, Run returned %s/%s", jobs, seen[i], i, oc.Case, oc.Method)
+			}
+			for _, r := range oc.Results {
+				got[k] = append(got[k], fmt.Sprintf("%s/%s %s %v", oc.Case, oc.Method, r.Quantity, r.Measured))
+			}
+		}
+	}
+	if len(got[0]) == 0 || strings.Join(got[0], "\n") != strings.Join(got[1], "\n") {
+		t.Errorf("one job:\n%s\nthree side by side:\n%s", strings.Join(got[0], "\n"), strings.Join(got[1], "\n"))
+	}
+}
+
+// TestJobsStopWithTheContext: a cancelled run starts no further case.
+func TestJobsStopWithTheContext(t *testing.T) {
+	cs, _ := Select([]string{"current_planar", "stoker", "vessels"})
+	ctx, cancel := context.WithCancel(context.Background())
+	var n int
+	outs := Run(ctx, cs, Options{Short: true, Jobs: 1, Methods: []gpusim.Method{gpusim.MethodPipes}}, func(Outcome) { n++; cancel() })
+	if len(outs) != 1 || n != 1 {
+		t.Errorf("cancelled after the first outcome: %d outcomes, done called %d times", len(outs), n)
 	}
 }
