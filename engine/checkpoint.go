@@ -65,40 +65,43 @@ func (c Checkpoint) String() string {
 	return fmt.Sprintf("checkpoint written to %s (t = %.6g s)", c.Path, c.Time)
 }
 
-// checkpointer is the runner's part that writes checkpoints.
+// checkpointer is the runner's part that says when checkpoints are due: fed each
+// frame's figures (due), it keeps the next periodic checkpoint's time; the runner writes
+// them (the scenario's SaveCheckpoint).
 type checkpointer struct {
+	cfg    Checkpoints
 	next   float64 // simulated time of the next periodic checkpoint
 	loaded int     // successful loads so far: only the first resumes
 }
 
-// resumeFrom is the checkpoint a load resumes from: path until a load has succeeded,
+// resumeFrom is the checkpoint a load resumes from: Resume until a load has succeeded,
 // none on the reloads after it (they start afresh).
-func (c *checkpointer) resumeFrom(path string) string {
+func (c *checkpointer) resumeFrom() string {
 	if c.loaded > 0 {
 		return ""
 	}
-	return path
+	return c.cfg.Resume
 }
 
-// startCheckpoints plans the first periodic checkpoint of a (re)loaded scenario.
-func (r *Runner) startCheckpoints() {
-	r.ckpt.next = math.Inf(1)
-	if every := r.cfg.Checkpoints.Every; every > 0 && r.cfg.Checkpoints.Path != "" {
-		r.ckpt.next = r.scene.Time() + every
+// start plans the first periodic checkpoint of a scenario (re)loaded at simulated time t.
+func (c *checkpointer) start(t float64) {
+	c.loaded++
+	c.next = math.Inf(1)
+	if c.cfg.Every > 0 && c.cfg.Path != "" {
+		c.next = t + c.cfg.Every
 	}
 }
 
-// checkpointIfDue writes the periodic checkpoint after a frame when its time has come.
-func (r *Runner) checkpointIfDue() {
-	t := r.scene.Time()
-	if r.sc == nil || t < r.ckpt.next-1e-9 {
-		return
+// due says whether a periodic checkpoint is due at the end of frame f (and plans the
+// next one).
+func (c *checkpointer) due(f frameDone) bool {
+	if f.Time < c.next-1e-9 {
+		return false
 	}
-	every := r.cfg.Checkpoints.Every
-	for r.ckpt.next <= t+1e-9 {
-		r.ckpt.next += every
+	for c.next <= f.Time+1e-9 {
+		c.next += c.cfg.Every
 	}
-	r.writeCheckpoint(CheckpointWritten)
+	return true
 }
 
 // finalCheckpoint writes the last checkpoint when a run with checkpoints stops, unless a

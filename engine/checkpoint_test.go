@@ -116,6 +116,9 @@ func TestRunnerCheckpoints(t *testing.T) {
 	if len(resumed.cps) != 1 || resumed.cps[0].Kind != CheckpointResumed || resumed.cps[0].Time != stopped.cps[0].Time {
 		t.Errorf("resumed run's messages %+v", resumed.cps)
 	}
+	if resumed.res.From != stopped.cps[0].Time || full.res.From != 0 {
+		t.Errorf("the runs started from t = %v s (resumed; want the checkpoint's %v) and %v (uninterrupted; want 0)", resumed.res.From, stopped.cps[0].Time, full.res.From)
+	}
 	if got, want := strings.Join(resumed.prints, "\n"), strings.Join(full.prints[mark:], "\n"); got != want {
 		t.Errorf("prints after the checkpoint:\n%s\nwant:\n%s", got, want)
 	}

@@ -78,15 +78,32 @@ func (r *Runner) togglePause() {
 	}
 }
 
-// stepOnce pauses and takes one frame of FrameSteps steps (one step when unset); a single
-// step may go past Until.
+// stepOnce pauses and advances one frame (the UI's s key): FrameSteps steps, or else
+// the steps to the next frame time, as a headless run's frames end. A frame may go past
+// Until.
 func (r *Runner) stepOnce() {
 	if r.status != StatusRunning && r.status != StatusPaused {
 		r.explainStopped("step")
 		return
 	}
 	r.setStatus(StatusPaused)
-	r.step(max(r.cfg.FrameSteps, 1))
+	r.step(r.frameSteps())
+}
+
+// frameSteps is the steps of one frame from now: FrameSteps when set; else the steps to
+// the next frame time k/FPS after the simulated time (the first step boundary at or after
+// it), at least one.
+func (r *Runner) frameSteps() int {
+	if r.cfg.FrameSteps > 0 {
+		return r.cfg.FrameSteps
+	}
+	fps := r.pace.fps
+	if !(fps > 0) {
+		fps = DefaultFPS
+	}
+	t := r.scene.Time()
+	k := math.Floor(t*fps+stepTolerance) + 1
+	return max(1, stepsTo(t, k/fps, r.scene.Dt()))
 }
 
 // cycleSpeed moves to the next of Speeds (after the last, or from a pace not in the list,

@@ -118,18 +118,40 @@ func TestCommandTogglePause(t *testing.T) {
 	wantLine(t, r, "resuming a finished run", "cannot resume: the scenario is finished")
 }
 
+// TestCommandStep: the s key advances one frame (docs/tui.md): --frame-steps N steps,
+// or else the steps to the next frame time k/FPS (the first step boundary at or after
+// it), as the frames of a headless run end.
 func TestCommandStep(t *testing.T) {
-	for _, fs := range []int{0, 4} {
-		r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}, FrameSteps: fs})
-		n0 := r.scene.Steps()
-		r.handle(Command{Kind: CmdStep})
-		if got := r.scene.Steps() - n0; got != int64(max(fs, 1)) || r.status != StatusPaused {
-			t.Errorf("frame-steps %d: a step took %d steps, status %v; want %d, paused", fs, got, r.status, max(fs, 1))
+	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}, FrameSteps: 4})
+	n0 := r.scene.Steps()
+	r.handle(Command{Kind: CmdStep})
+	if got := r.scene.Steps() - n0; got != 4 || r.status != StatusPaused {
+		t.Errorf("frame-steps 4: a step took %d steps, status %v; want 4, paused", got, r.status)
+	}
+	for _, fps := range []float64{0, 60, 25} { // 0: DefaultFPS
+		r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}, FPS: fps})
+		want := fps
+		if want == 0 {
+			want = DefaultFPS
+		}
+		dt := r.scene.Dt()
+		if dt*want >= 1 {
+			t.Fatalf("dt %g s is a frame or more at %g frames a second: the test shows nothing", dt, want)
+		}
+		for k := 1; k <= 3; k++ {
+			n0, t0 := r.scene.Steps(), r.scene.Time()
+			r.handle(Command{Kind: CmdStep})
+			frameEnd := float64(k) / want
+			now := r.scene.Time()
+			if r.status != StatusPaused || now < frameEnd-1e-9 || now-dt >= frameEnd-1e-9 || r.scene.Steps()-n0 < 1 {
+				t.Errorf("fps %g, step %d: %d steps from t = %.6f s to %.6f s (dt %.6f s), status %v; want paused at the first step boundary at or after %.6f s",
+					fps, k, r.scene.Steps()-n0, t0, now, dt, r.status, frameEnd)
+			}
 		}
 	}
-	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
+	r = commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
 	r.status = StatusFailed
-	n0 := r.scene.Steps()
+	n0 = r.scene.Steps()
 	r.handle(Command{Kind: CmdStep})
 	if r.scene.Steps() != n0 {
 		t.Error("a failed run stepped")
@@ -284,8 +306,8 @@ func TestCommandRecordNeedsThePreview(t *testing.T) {
 	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}})
 	r.handle(Command{Kind: CmdRecord})
 	got := logged(r)
-	if r.rec != nil || len(got) == 0 || !strings.Contains(got[len(got)-1], "recording: recording needs the preview host") {
-		t.Errorf("the record key without a preview host: recording %v, logged %q", r.rec != nil, got)
+	if r.rec.rec != nil || len(got) == 0 || !strings.Contains(got[len(got)-1], "recording: recording needs the preview host") {
+		t.Errorf("the record key without a preview host: recording %v, logged %q", r.rec.rec != nil, got)
 	}
 }
 

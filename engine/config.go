@@ -91,6 +91,9 @@ type Result struct {
 	Total timing.PhaseClock
 	// Wall is the wall time from the end of the load to the end of the run.
 	Wall time.Duration
+	// From is the simulated time the run started from: the checkpoint's when it resumed
+	// (Checkpoints.Resume), 0 otherwise. The run covered State.Time - From in Wall.
+	From float64
 	// Err is the load error, the script error that stopped the run, or Final's.
 	Err error
 	// Loaded tells whether the scenario loaded (Info and the state's figures are valid).

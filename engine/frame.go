@@ -12,6 +12,16 @@ import (
 	"github.com/vpbench/vpbench/surface"
 )
 
+// frameDone is what a frame did: the figures the runner's parts are fed after it (the
+// clocks, the window, the pacer, the timeline, the checkpointer and the recorder).
+type frameDone struct {
+	Time    float64 // simulated time at the frame's end, s
+	Covered float64 // simulated time the frame covered, s
+	Steps   int64   // solver steps it took
+	// Sim is the solver's wall time, Waves the wave particles', Surf the surface's.
+	Sim, Waves, Surf time.Duration
+}
+
 // Export writes the liquid surface every so many frames (`--export-every`).
 type Export struct {
 	Every  int    // frames between two meshes (0: never)

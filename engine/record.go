@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/vpbench/vpbench/internal/clip"
-	"github.com/vpbench/vpbench/scene"
+	"github.com/vpbench/vpbench/preview"
 )
 
 // Recording: a clip of the preview's view while the scenario runs (sim:record{} from a
@@ -37,18 +37,40 @@ type recording struct {
 	cancel   context.CancelFunc
 }
 
-// startRecording starts a clip of the preview's view into path at fps pictures a
-// simulated second; its first picture is the current state.
-func (r *Runner) startRecording(path string, fps float64) error {
+// recorder is the runner's part that records clips: fed each frame's figures (frame), it
+// draws the pictures due by the frame's time. It draws with the shooter, from the
+// pictures the runner hands it (picture: the preview's frame of the scene now).
+type recorder struct {
+	rec       *recording // the clip being recorded, if any
+	shooter   Shooter
+	src       *preview.Source
+	newClip   ClipWriterFunc
+	headless  bool // keep every picture (a headless run is no real-time run)
+	addRender func(time.Duration)
+	logf      func(lvl LogLevel, format string, a ...any)
+}
+
+// picture is the preview's frame of the scene now (the runner's frameWork.currentFrame).
+type picture func() (preview.Frame, error)
+
+// path is the clip being recorded, "" when none.
+func (c *recorder) path() string {
+	if c.rec == nil {
+		return ""
+	}
+	return c.rec.path
+}
+
+// start starts a clip into path at fps pictures a simulated second from simulated time
+// t; its first picture is pic's.
+func (c *recorder) start(path string, fps, t float64, pic picture) error {
 	switch {
-	case r.rec != nil:
-		return fmt.Errorf("a recording to %s is running: stop it first", r.rec.path)
-	case r.cfg.Shooter == nil:
+	case c.rec != nil:
+		return fmt.Errorf("a recording to %s is running: stop it first", c.rec.path)
+	case c.shooter == nil:
 		return errors.New("recording needs the preview host: run the scenario with vpbench run or the UI")
 	case math.IsNaN(fps) || fps <= 0 || fps > 1000:
 		return fmt.Errorf("fps is %v: it must be a number of pictures a simulated second in (0, 1000]", fps)
-	case r.sc == nil:
-		return errors.New("no scenario is loaded")
 	}
 	if err := clip.CheckOut(path); err != nil {
 		return err
@@ -57,55 +79,65 @@ func (r *Runner) startRecording(path string, fps float64) error {
 		return fmt.Errorf("recording to %s needs the ffmpeg program, which is not installed: install it (apt-get install ffmpeg), or record numbered pictures (frames/f_%%04d.png)", path)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r.rec = &recording{path: path, fps: fps, t0: r.scene.Time(), ctx: ctx, cancel: cancel}
-	if err := r.recordFrame(r.scene); err != nil {
-		r.rec.cancel()
-		r.rec = nil
+	c.rec = &recording{path: path, fps: fps, t0: t, ctx: ctx, cancel: cancel}
+	if err := c.draw(t, pic); err != nil {
+		c.rec.cancel()
+		c.rec = nil
 		return err
 	}
-	r.out.logf(LogInfo, "recording %s at %g pictures a simulated second", path, fps)
+	c.logf(LogInfo, "recording %s at %g pictures a simulated second", path, fps)
 	return nil
 }
 
-// recordFrame draws the pictures due by sc's time, if a recording runs.
-func (r *Runner) recordFrame(sc *scene.Scene) error {
-	rec := r.rec
+// frame draws the pictures due by the end of frame f; a failure ends the recording (what
+// it has is kept) and is logged; the run goes on.
+func (c *recorder) frame(f frameDone, pic picture) {
+	if c.rec == nil {
+		return
+	}
+	if err := c.draw(f.Time, pic); err != nil {
+		c.logf(LogError, "recording %s: %v", c.rec.path, err)
+		c.stop()
+	}
+}
+
+// draw draws the pictures due by simulated time t, if a recording runs.
+func (c *recorder) draw(t float64, pic picture) error {
+	rec := c.rec
 	if rec == nil {
 		return nil
 	}
 	const tol = 1e-9
-	t := sc.Time()
 	if t < rec.t0+float64(rec.k)/rec.fps-tol {
 		return nil
 	}
-	sc.Sync()
-	f, err := r.work.currentFrame(sc)
+	f, err := pic()
 	if err != nil {
 		return err
 	}
-	img, took, err := r.cfg.Shooter.RenderImage(r.work.src, &f, rec.width, rec.height)
+	img, took, err := c.shooter.RenderImage(c.src, &f, rec.width, rec.height)
 	if err != nil {
 		return err
 	}
-	r.clocks.addRender(took)
+	c.addRender(took)
 	if rec.w == nil {
 		b := img.Bounds()
 		rec.width, rec.height = b.Dx()&^1, b.Dy()&^1 // a video needs even sizes
 		if rec.width != b.Dx() || rec.height != b.Dy() {
-			if img, _, err = r.cfg.Shooter.RenderImage(r.work.src, &f, rec.width, rec.height); err != nil {
+			if img, _, err = c.shooter.RenderImage(c.src, &f, rec.width, rec.height); err != nil {
 				return err
 			}
 		}
 		newWriter := ClipWriterFunc(clip.New)
-		if r.cfg.NewClip != nil {
-			newWriter = r.cfg.NewClip
+		if c.newClip != nil {
+			newWriter = c.newClip
 		}
 		cw, err := newWriter(rec.ctx, rec.path, rec.width, rec.height, rec.fps)
 		if err != nil {
 			return err
 		}
 		rec.w = newEncoder(cw, encodeQueue)
-		rec.w.block = r.cfg.Headless // a headless run is no real-time run: it keeps every picture
+		rec.w.block = c.headless
 	}
 	if err := rec.w.failed(); err != nil {
 		return err
@@ -115,9 +147,32 @@ func (r *Runner) recordFrame(sc *scene.Scene) error {
 		rec.w.put(img)
 	}
 	if n := rec.w.dropped; n > rec.w.told && time.Since(rec.w.toldAt) >= dropReportEvery {
-		r.out.logf(LogWarn, "recording %s: %d picture(s) dropped from the clip so far: the encoder is behind the run", rec.path, n)
+		c.logf(LogWarn, "recording %s: %d picture(s) dropped from the clip so far: the encoder is behind the run", rec.path, n)
 		rec.w.told, rec.w.toldAt = n, time.Now()
 	}
+	return nil
+}
+
+// stop finishes the clip (the video file appears now) and says what it holds.
+func (c *recorder) stop() error {
+	rec := c.rec
+	if rec == nil {
+		return nil
+	}
+	c.rec = nil
+	defer rec.cancel()
+	if rec.w == nil {
+		return nil
+	}
+	if err := rec.w.close(); err != nil {
+		c.logf(LogError, "recording %s: %v", rec.path, err)
+		return err
+	}
+	dropped := ""
+	if rec.w.dropped > 0 {
+		dropped = fmt.Sprintf(", %d more dropped: the encoder was behind", rec.w.dropped)
+	}
+	c.logf(LogInfo, "recorded %s: %d pictures (%.2f simulated s at %g a second%s)", rec.path, rec.w.written, float64(rec.k)/rec.fps, rec.fps, dropped)
 	return nil
 }
 
@@ -201,47 +256,12 @@ func (e *encoder) close() error {
 	return e.w.Close(false)
 }
 
-// recordAfterFrame is recordFrame after a frame: a failure ends the recording (what it
-// has is kept) and is logged; the run goes on.
-func (r *Runner) recordAfterFrame() {
-	if r.rec == nil || r.sc == nil {
-		return
-	}
-	if err := r.recordFrame(r.scene); err != nil {
-		r.out.logf(LogError, "recording %s: %v", r.rec.path, err)
-		r.stopRecording()
-	}
-}
-
-// stopRecording finishes the clip (the video file appears now) and says what it holds.
-func (r *Runner) stopRecording() error {
-	rec := r.rec
-	if rec == nil {
-		return nil
-	}
-	r.rec = nil
-	defer rec.cancel()
-	if rec.w == nil {
-		return nil
-	}
-	if err := rec.w.close(); err != nil {
-		r.out.logf(LogError, "recording %s: %v", rec.path, err)
-		return err
-	}
-	dropped := ""
-	if rec.w.dropped > 0 {
-		dropped = fmt.Sprintf(", %d more dropped: the encoder was behind", rec.w.dropped)
-	}
-	r.out.logf(LogInfo, "recorded %s: %d pictures (%.2f simulated s at %g a second%s)", rec.path, rec.w.written, float64(rec.k)/rec.fps, rec.fps, dropped)
-	return nil
-}
-
 // toggleRecording is the UI's v key: stop the recording, or start one into Config.OutDir
 // (made by clip.New at the first picture; a video when ffmpeg is there, numbered pictures
 // otherwise), named by its full path in the log.
 func (r *Runner) toggleRecording() {
-	if r.rec != nil {
-		r.stopRecording()
+	if r.rec.rec != nil {
+		r.rec.stop()
 		return
 	}
 	stamp := time.Now().Format("20060102-150405")
@@ -259,12 +279,18 @@ func (r *Runner) toggleRecording() {
 	}
 }
 
-// recordingPath is the clip being recorded, "" when none.
-func (r *Runner) recordingPath() string {
-	if r.rec == nil {
-		return ""
+// startRecording starts a clip of the preview's view of the scene loaded.
+func (r *Runner) startRecording(path string, fps float64) error {
+	if r.sc == nil {
+		return errors.New("no scenario is loaded")
 	}
-	return r.rec.path
+	return r.rec.start(path, fps, r.scene.Time(), r.picture)
+}
+
+// picture is the preview's frame of the scene now, after the steps in flight.
+func (r *Runner) picture() (preview.Frame, error) {
+	r.scene.Sync()
+	return r.work.currentFrame(r.scene)
 }
 
 // scriptRecord is sim:record's hook (script.Options.Record): it starts a clip of the
@@ -273,15 +299,15 @@ func (r *Runner) scriptRecord(path string, fps float64) (func() error, error) {
 	if err := r.startRecording(path, fps); err != nil {
 		return nil, err
 	}
-	rec := r.rec
+	rec := r.rec.rec
 	return func() error {
-		if r.rec != rec { // already stopped (or failed), or another one runs
+		if r.rec.rec != rec { // already stopped (or failed), or another one runs
 			return nil
 		}
-		if err := r.recordFrame(r.scene); err != nil { // the picture due now, if one is
-			r.stopRecording()
+		if err := r.rec.draw(r.scene.Time(), r.picture); err != nil { // the picture due now, if one is
+			r.rec.stop()
 			return err
 		}
-		return r.stopRecording()
+		return r.rec.stop()
 	}, nil
 }

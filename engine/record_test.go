@@ -131,7 +131,7 @@ func TestRecordSlowEncoderDropsPictures(t *testing.T) {
 	}
 	r := commandRunner(t, "small.lua", small, Config{Speed: Speed{Max: true}, Shooter: &fakeShooter{}, OutDir: "clips", NewClip: newClip})
 	r.handle(Command{Kind: CmdRecord})
-	if r.rec == nil {
+	if r.rec.rec == nil {
 		t.Fatalf("v did not start a recording: %q", logged(r))
 	}
 	if dir := filepath.Join(wd, "clips"); filepath.Dir(path) != dir && filepath.Dir(filepath.Dir(path)) != dir {
@@ -147,7 +147,7 @@ func TestRecordSlowEncoderDropsPictures(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("%d frames took %v with a stuck encoder: the run loop waits for it", frames, took)
 	}
-	rec := r.rec
+	rec := r.rec.rec
 	if rec.w.written > encodeQueue+1 || rec.w.dropped < 20 {
 		t.Errorf("a stuck encoder: %d pictures queued, %d dropped; want at most %d queued (and one in hand), the rest dropped", rec.w.written, rec.w.dropped, encodeQueue+1)
 	}

@@ -54,7 +54,8 @@ type Runner struct {
 	mapCols, mapRows int
 	readout          scene.Readout // the scene read for the State (state)
 	runStart         time.Time
-	rec              *recording // the clip being recorded, if any (record.go)
+	from             float64  // the simulated time the run started from (a resume's)
+	rec              recorder // clips of the preview's view (record.go)
 
 	ckpt checkpointer // checkpoints (checkpoint.go)
 	tl   *timeline    // the time series (timeline.go); nil: none
@@ -88,6 +89,9 @@ func New(cfg Config, send func(any)) *Runner {
 	r.work = frameWork{surface: cfg.Surface, export: cfg.Export, src: cfg.Preview}
 	r.out = newOutbox(send, r.state, cfg.SendInterval)
 	r.tl = newTimeline(cfg.Timeline)
+	r.ckpt = checkpointer{cfg: cfg.Checkpoints}
+	r.rec = recorder{shooter: cfg.Shooter, src: cfg.Preview, newClip: cfg.NewClip, headless: cfg.Headless,
+		addRender: r.clocks.addRender, logf: r.out.logf}
 	if cfg.Watch {
 		r.watch = newScriptWatcher(cfg.Path, watchInterval)
 	}
@@ -171,7 +175,7 @@ func (r *Runner) Run(ctx context.Context) {
 // a headless run that stopped by itself without error, Final runs.
 func (r *Runner) finish(ctx context.Context) {
 	r.scene.Sync()
-	defer r.stopRecording() // after Final: what was recorded is kept
+	defer r.rec.stop() // after Final: what was recorded is kept
 	if r.cfg.Headless && r.err == nil && ctx.Err() == nil && r.cfg.Final != nil {
 		if err := r.cfg.Final(r.scene); err != nil {
 			r.err = err
@@ -180,6 +184,7 @@ func (r *Runner) finish(ctx context.Context) {
 	}
 	r.out.changed()
 	r.result.Wall = time.Since(r.runStart)
+	r.result.From = r.from
 	r.result.State = r.state()
 	r.result.Info = r.sc.Info()
 	r.result.Total = r.clocks.totalClock()
@@ -226,7 +231,7 @@ func (r *Runner) plan() (steps int, wait time.Duration) {
 	// As fast as possible in the UI, a frame covers what the solver runs in a wall frame
 	// period or two (pace.go); whatever counts frames or wants each 1/FPS keeps one a frame:
 	// a headless run, exports, OnFrame, a recording.
-	r.pace.wallFrames = !r.cfg.Headless && r.cfg.Export.Every == 0 && r.cfg.OnFrame == nil && r.rec == nil
+	r.pace.wallFrames = !r.cfg.Headless && r.cfg.Export.Every == 0 && r.cfg.OnFrame == nil && r.rec.rec == nil
 	steps, wait = r.pace.plan(time.Now(), t, dt)
 	if r.pace.lagging(time.Now()) != lagging {
 		r.out.changed()
@@ -284,8 +289,9 @@ func (r *Runner) step(n int) {
 	if r.status != StatusRunning || done || err != nil {
 		world.Sync() // a single step, or the end: show its own state
 	}
-	r.win.addFrame(world.Time()-t0, stepped, simDur, surfDur, waveDur)
-	r.timelineFrame(simDur, stepped, surfDur)
+	f := frameDone{Time: world.Time(), Covered: world.Time() - t0, Steps: stepped, Sim: simDur, Waves: waveDur, Surf: surfDur}
+	r.win.addFrame(f)
+	r.timelineFrame(f)
 	r.out.changed()
 	switch {
 	case err != nil:
@@ -296,8 +302,10 @@ func (r *Runner) step(n int) {
 	}
 	if err == nil && stepped > 0 {
 		r.frameHook()
-		r.recordAfterFrame()
-		r.checkpointIfDue()
+		r.rec.frame(f, r.picture)
+		if r.ckpt.due(f) {
+			r.writeCheckpoint(CheckpointWritten)
+		}
 	}
 	if r.cfg.Headless {
 		r.out.flushLog()
@@ -349,7 +357,7 @@ func (r *Runner) load(reload bool) {
 	opt.Timings = r.clocks.timings
 	opt.Screenshot = r.work.screenshot(r.cfg.Shooter, r.clocks.addRender)
 	opt.Record = r.scriptRecord
-	opt.Resume = r.ckpt.resumeFrom(r.cfg.Checkpoints.Resume) // the first load's
+	opt.Resume = r.ckpt.resumeFrom() // the first load's
 	loadFn := r.cfg.Load
 	if loadFn == nil {
 		loadFn = loadScript(&r.cfg)
@@ -368,19 +376,18 @@ func (r *Runner) load(reload bool) {
 		return
 	}
 	if r.sc != nil {
-		r.timelineEnd()   // the old run's last row
-		r.stopRecording() // the clip of the old run is kept
+		r.timelineEnd() // the old run's last row
+		r.rec.stop()    // the clip of the old run is kept
 		r.sc.Close()
 	}
 	r.sc, r.scene, r.errText, r.err, r.frame = sc, sc.Scene(), "", nil, 0
-	r.ckpt.loaded++
 	if opt.Resume != "" {
 		r.reportCheckpoint(Checkpoint{Kind: CheckpointResumed, Path: opt.Resume, Time: r.scene.Time()})
 	}
 	r.work.builder = nil
 	r.clocks.reset()
-	r.runStart = time.Now()
-	r.startCheckpoints()
+	r.runStart, r.from = time.Now(), r.scene.Time()
+	r.ckpt.start(r.scene.Time())
 	// On a device backend a frame's steps run while the previous frame is drawn; setStatus
 	// and step wait for them when the run stops (Sync).
 	r.scene.SetPipelined(true)

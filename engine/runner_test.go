@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -149,12 +150,12 @@ func pauseStepViscosityQuit(t *testing.T, backend, wantName string) {
 	}
 
 	r.Commands() <- Command{Kind: CmdStep}
-	stepped := p.waitState(t, "one more step", func(s State) bool { return s.Steps != paused.Steps })
-	if stepped.Steps != paused.Steps+1 || stepped.Status != StatusPaused {
-		t.Errorf("step: %d -> %d steps, status %v; want one step, still paused", paused.Steps, stepped.Steps, stepped.Status)
-	}
-	if d := stepped.Time - paused.Time - stepped.Dt; d > 1e-12 || d < -1e-12 {
-		t.Errorf("step advanced time by %g s; want dt = %g", stepped.Time-paused.Time, stepped.Dt)
+	stepped := p.waitState(t, "one more frame", func(s State) bool { return s.Steps != paused.Steps })
+	// A frame: to the first step boundary at or after the next k/FPS.
+	f := (math.Floor(paused.Time*DefaultFPS+1e-6) + 1) / DefaultFPS
+	if stepped.Status != StatusPaused || stepped.Time < f-1e-9 || stepped.Time-stepped.Dt >= f-1e-9 {
+		t.Errorf("step: t %.6g -> %.6g s (dt %g), status %v; want the frame's end at the first step at or after %.6g s, still paused",
+			paused.Time, stepped.Time, stepped.Dt, stepped.Status, f)
 	}
 
 	nu := stepped.Settings.Viscosity

@@ -198,7 +198,7 @@ type Command struct {
 
 // state makes the State message: a copy of everything the UI shows.
 func (r *Runner) state() State {
-	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed, Recording: r.recordingPath(),
+	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed, Recording: r.rec.path(),
 		Until: r.pace.until, Layer: r.layer,
 		FrameSteps: r.cfg.FrameSteps, Frames: r.frame}
 	if r.cfg.FrameSteps == 0 {

@@ -98,12 +98,16 @@ func (r timelineRow) cells() []string {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	i := func(v int64) string { return strconv.FormatInt(v, 10) }
-	return []string{f(r.Time), i(r.Steps), f(r.Volume), f(r.Added), f(r.Removed), f(r.Outflow), f(r.Rejected),
+	// The time is a sum of steps: 12 significant digits drop its rounding noise
+	// (0.10200000000000001 is 0.102) and keep every step apart.
+	tm := strconv.FormatFloat(r.Time, 'g', 12, 64)
+	return []string{tm, i(r.Steps), f(r.Volume), f(r.Added), f(r.Removed), f(r.Outflow), f(r.Rejected),
 		f(r.Airborne), i(int64(r.Particles)), i(int64(r.Wet)), i(int64(r.Frames)), f(r.SimMs), f(r.SurfMs)}
 }
 
-// timeline is the runner's part: when the next row is due, the frames' timings since the
-// last row, and the file.
+// timeline is the runner's part that keeps the time series: when the next row is due,
+// the frames' timings since the last row, and the file. It is fed each frame's figures
+// (frame); the runner hands it the rows (row) when it says one is due.
 type timeline struct {
 	cfg     Timeline
 	every   float64
@@ -140,74 +144,38 @@ func newTimeline(cfg Timeline) *timeline {
 	return tl
 }
 
-// timelineLoaded starts the rows of a (re)loaded scenario: a row at its time now.
-func (r *Runner) timelineLoaded() {
-	tl := r.tl
-	if tl == nil || r.sc == nil {
-		return
-	}
-	tl.base, tl.k, tl.last = r.scene.Time(), 0, math.NaN()
+// loaded starts the rows of a (re)loaded scenario at simulated time t: a row is due now.
+func (tl *timeline) loaded(t float64) {
+	tl.base, tl.k, tl.last = t, 0, math.NaN()
 	tl.frames, tl.sim, tl.surfN, tl.surf = 0, 0, 0, 0
-	r.timelineRow()
 }
 
-// timelineFrame adds a frame's timings and writes the row when one is due.
-func (r *Runner) timelineFrame(sim time.Duration, steps int64, surf time.Duration) {
-	tl := r.tl
-	if tl == nil || r.sc == nil {
-		return
-	}
-	if steps > 0 {
+// frame adds a frame's timings and says whether a row is due at its end.
+func (tl *timeline) frame(f frameDone) (due bool) {
+	if f.Steps > 0 {
 		tl.frames++
-		tl.sim += sim
-		if surf > 0 {
+		tl.sim += f.Sim
+		if f.Surf > 0 {
 			tl.surfN++
-			tl.surf += surf
+			tl.surf += f.Surf
 		}
 	}
-	t := r.scene.Time()
-	if t < tl.base+float64(tl.k+1)*tl.every-1e-9 {
-		return
+	if f.Time < tl.base+float64(tl.k+1)*tl.every-1e-9 {
+		return false
 	}
-	for tl.base+float64(tl.k+1)*tl.every <= t+1e-9 {
+	for tl.base+float64(tl.k+1)*tl.every <= f.Time+1e-9 {
 		tl.k++
 	}
-	r.timelineRow()
+	return true
 }
 
-// timelineEnd writes the run's last row (unless a row was written at its time).
-func (r *Runner) timelineEnd() {
-	tl := r.tl
-	if tl == nil || r.sc == nil {
-		return
-	}
-	if t := r.scene.Time(); math.IsNaN(tl.last) || t > tl.last {
-		r.timelineRow()
-	}
-}
+// endDue says whether the run's end at t needs its last row (none was written at t).
+func (tl *timeline) endDue(t float64) bool { return math.IsNaN(tl.last) || t > tl.last }
 
-// closeTimeline writes (CSV) or closes (JSON lines) the file; the error, if any, is in
-// the log and the Result.
-func (r *Runner) closeTimeline() {
-	tl := r.tl
-	if tl == nil {
-		return
-	}
-	if err := tl.w.close(); err != nil && tl.err == nil {
-		tl.err = fmt.Errorf("timeline: %w", err)
-		r.out.logf(LogError, "%v", tl.err)
-	}
-	r.result.Timeline = tl.err
-}
-
-// timelineRow writes the row of the state now.
-func (r *Runner) timelineRow() {
-	tl := r.tl
-	r.scene.Sync()
-	sn := r.scene.Snapshot()
-	row := timelineRow{Time: sn.Time, Steps: sn.Steps, Volume: sn.Volume, Added: sn.Added, Removed: sn.Removed,
-		Outflow: sn.Outflow, Rejected: sn.Rejected, Airborne: sn.Airborne, Particles: len(sn.Particles), Wet: sn.Wet,
-		Frames: tl.frames, SimMs: math.NaN(), SurfMs: math.NaN(), Report: r.sc.Reported()}
+// row writes row (the state now) with the frames' mean timings since the last row. After
+// a write error it writes nothing more; the error is returned once, to be logged.
+func (tl *timeline) row(row timelineRow) error {
+	row.Frames, row.SimMs, row.SurfMs = tl.frames, math.NaN(), math.NaN()
 	if tl.frames > 0 {
 		row.SimMs = tl.sim.Seconds() * 1e3 / float64(tl.frames)
 	}
@@ -217,11 +185,70 @@ func (r *Runner) timelineRow() {
 	tl.frames, tl.sim, tl.surfN, tl.surf = 0, 0, 0, 0
 	tl.last = row.Time
 	if tl.err != nil {
-		return
+		return nil
 	}
 	if err := tl.w.write(row); err != nil {
 		tl.err = fmt.Errorf("timeline: %w (no more rows are written)", err)
-		r.out.logf(LogError, "%v", tl.err)
+		return tl.err
+	}
+	return nil
+}
+
+// close writes (CSV) or closes (JSON lines) the file and returns the timeline's first
+// error: a row's or the file's.
+func (tl *timeline) close() error {
+	if err := tl.w.close(); err != nil && tl.err == nil {
+		tl.err = fmt.Errorf("timeline: %w", err)
+	}
+	return tl.err
+}
+
+// The runner's side: it feeds the timeline and hands it the rows.
+
+// timelineLoaded starts the rows of a (re)loaded scenario: a row at its time now.
+func (r *Runner) timelineLoaded() {
+	if r.tl == nil || r.sc == nil {
+		return
+	}
+	r.tl.loaded(r.scene.Time())
+	r.timelineRow()
+}
+
+// timelineFrame feeds the timeline a frame and writes the row when one is due.
+func (r *Runner) timelineFrame(f frameDone) {
+	if r.tl != nil && r.sc != nil && r.tl.frame(f) {
+		r.timelineRow()
+	}
+}
+
+// timelineEnd writes the run's last row (unless a row was written at its time).
+func (r *Runner) timelineEnd() {
+	if r.tl != nil && r.sc != nil && r.tl.endDue(r.scene.Time()) {
+		r.timelineRow()
+	}
+}
+
+// closeTimeline ends the file; its error, if any, is in the log and the Result.
+func (r *Runner) closeTimeline() {
+	if r.tl == nil {
+		return
+	}
+	before := r.tl.err
+	if err := r.tl.close(); err != nil && before == nil {
+		r.out.logf(LogError, "%v", err)
+	}
+	r.result.Timeline = r.tl.err
+}
+
+// timelineRow writes the row of the state now: the scene's figures and the reports.
+func (r *Runner) timelineRow() {
+	r.scene.Sync()
+	sn := r.scene.Snapshot()
+	row := timelineRow{Time: sn.Time, Steps: sn.Steps, Volume: sn.Volume, Added: sn.Added, Removed: sn.Removed,
+		Outflow: sn.Outflow, Rejected: sn.Rejected, Airborne: sn.Airborne, Particles: len(sn.Particles), Wet: sn.Wet,
+		Report: r.sc.Reported()}
+	if err := r.tl.row(row); err != nil {
+		r.out.logf(LogError, "%v", err)
 	}
 }
 

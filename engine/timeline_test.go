@@ -111,3 +111,17 @@ func TestTimelineJSONLAcrossReload(t *testing.T) {
 		t.Errorf("times %v: want two runs from 0", times)
 	}
 }
+
+// TestTimelineTimeWithoutNoise: a row's time, a sum of steps, is written without its
+// rounding noise (0.10200000000000001 is 0.102), and two steps a microsecond apart stay
+// apart.
+func TestTimelineTimeWithoutNoise(t *testing.T) {
+	for _, c := range []struct {
+		t    float64
+		want string
+	}{{0.10200000000000001, "0.102"}, {3 * 0.1, "0.3"}, {12.000001, "12.000001"}, {0, "0"}} {
+		if got := (timelineRow{Time: c.t}).cells()[0]; got != c.want {
+			t.Errorf("time %v written %q, want %q", c.t, got, c.want)
+		}
+	}
+}

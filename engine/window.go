@@ -34,23 +34,24 @@ type window struct {
 	renderMs     float64
 }
 
-func (w *window) addFrame(sim float64, steps int64, simDur, surfDur, wavesDur time.Duration) {
+// addFrame adds a frame to the current bucket.
+func (w *window) addFrame(f frameDone) {
 	if w.start.IsZero() {
 		w.start = time.Now()
 	}
-	w.cur.sim += sim
-	w.cur.steps += steps
-	if steps > 0 {
+	w.cur.sim += f.Covered
+	w.cur.steps += f.Steps
+	if f.Steps > 0 {
 		w.cur.frames++
 	}
-	if simDur > 0 {
-		w.cur.simT.Add(simDur)
+	if f.Sim > 0 {
+		w.cur.simT.Add(f.Sim)
 	}
-	if surfDur > 0 {
-		w.cur.surfT.Add(surfDur)
+	if f.Surf > 0 {
+		w.cur.surfT.Add(f.Surf)
 	}
-	if wavesDur > 0 {
-		w.cur.wavesT.Add(wavesDur)
+	if f.Waves > 0 {
+		w.cur.wavesT.Add(f.Waves)
 	}
 }
 

@@ -20,7 +20,7 @@ func TestWindowFramesPerSecondMeasured(t *testing.T) {
 	end := now.Add(3 * time.Second)
 	for now = now.Add(time.Millisecond); now.Before(end); now = now.Add(time.Millisecond) {
 		if !now.Before(nextFrame) {
-			w.addFrame(5*0.003, 5, 10*time.Millisecond, time.Millisecond, 0)
+			w.addFrame(frameDone{Covered: 5 * 0.003, Steps: 5, Sim: 10 * time.Millisecond, Surf: time.Millisecond})
 			nextFrame = nextFrame.Add(period)
 		}
 		if !now.Before(nextSend) {
@@ -40,7 +40,7 @@ func TestWindowFramesPerSecondMeasured(t *testing.T) {
 	}
 	// A frame of no step (a script error before the first step) is no frame.
 	w.cur = bucket{}
-	w.addFrame(0, 0, time.Millisecond, 0, 0)
+	w.addFrame(frameDone{Sim: time.Millisecond})
 	if w.cur.frames != 0 {
 		t.Errorf("a frame of no step counted: %d", w.cur.frames)
 	}
