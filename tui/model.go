@@ -1,16 +1,14 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -27,58 +25,6 @@ type Preview interface {
 
 // maxLogLines is how many log lines the UI keeps (the oldest go first).
 const maxLogLines = 5000
-
-// angleStep is the contact angle keys' step: 5 degrees.
-const angleStep = 5 * math.Pi / 180
-
-// keyMap is the keys the UI answers to; the help line lists them.
-type keyMap struct {
-	Pause, Step, Speed, Reload, Layer, Preview, ViscUp, ViscDown, Falling, Shot, Record, Quit key.Binding
-	AngleDown, AngleUp, Capillarity, Waves, Bodies                                            key.Binding
-	Up, Down, PgUp, PgDown, End                                                               key.Binding
-}
-
-func newKeyMap() keyMap {
-	b := func(keys []string, help, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
-	return keyMap{
-		Pause:    b([]string{"space", "p"}, "space", "pause"),
-		Step:     b([]string{"s", "."}, "s", "step"),
-		Speed:    b([]string{"f"}, "f", "speed"),
-		Reload:   b([]string{"r"}, "r", "reload"),
-		Layer:    b([]string{"l"}, "l", "layer"),
-		Preview:  b([]string{"w"}, "w", "preview"),
-		ViscUp:   b([]string{"+", "="}, "+/-", "viscosity"),
-		ViscDown: b([]string{"-", "_"}, "-", "viscosity ÷2"),
-		Falling:  b([]string{"d"}, "d", "drops"),
-		// The contact angle in steps of 5 degrees; capillarity on or off.
-		AngleDown:   b([]string{"a"}, "a/A", "contact angle"),
-		AngleUp:     b([]string{"A"}, "A", "contact angle +5°"),
-		Capillarity: b([]string{"t"}, "t", "surface tension"),
-		Waves:       b([]string{"W"}, "W", "waves"),
-		Bodies:      b([]string{"b"}, "b", "bodies"),
-		Shot:        b([]string{"c"}, "c", "screenshot"),
-		Record:      b([]string{"v"}, "v", "record"),
-		Quit:        b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
-		Up:          b([]string{"up", "k"}, "↑↓", "log"),
-		Down:        b([]string{"down", "j"}, "", ""),
-		PgUp:        b([]string{"pgup"}, "", ""),
-		PgDown:      b([]string{"pgdown"}, "", ""),
-		End:         b([]string{"end", "G"}, "", ""),
-	}
-}
-
-// ShortHelp is the help line (help.KeyMap).
-func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Quit, k.Pause, k.Step, k.Speed, k.ViscUp, k.Layer, k.Reload, k.Preview, k.Shot, k.Record, k.Falling}
-}
-
-// FullHelp is every key, in columns (help.KeyMap).
-func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Step, k.Speed}, {k.ViscUp, k.ViscDown, k.Falling, k.Layer}, {k.Capillarity, k.AngleDown, k.AngleUp, k.Waves, k.Bodies},
-		{k.Reload, k.Preview, k.Shot, k.Record, k.Quit}}
-}
 
 // ModelOptions are the UI's hooks.
 type ModelOptions struct {
@@ -98,25 +44,25 @@ type ModelOptions struct {
 type Model struct {
 	cmds chan<- engine.Command
 	opt  ModelOptions
-	keys keyMap
-	help help.Model
+	keys []keyRow // keyTable()
 
 	width, height int
 	st            engine.State
 	have          bool // a State has arrived
 	log           []engine.LogLine
 	logView       viewport.Model
-	follow        bool // the log shows its newest lines
+	following     bool // the log shows its newest lines
 	note          string
 	mapCols       int // the room the depth map was last offered
 	mapRows       int
 	side          bool // the log is beside the map (wide windows), not under it
+	headRows      int  // the head's room: the most rows it had since the window's size changed
 	quitting      bool
 }
 
 // NewModel makes the UI; cmds is the runner's command channel.
 func NewModel(cmds chan<- engine.Command, opt ModelOptions) *Model {
-	m := &Model{cmds: cmds, opt: opt, keys: newKeyMap(), help: help.New(), follow: true,
+	m := &Model{cmds: cmds, opt: opt, keys: keyTable(), following: true,
 		logView: viewport.New(), width: 80, height: 24}
 	m.logView.SoftWrap = true // long errors wrap rather than lose their end
 	return m
@@ -128,6 +74,10 @@ type noteMsg string
 // savedMsg is a note that also goes to the log: where a file went (its full path).
 type savedMsg string
 
+// loggedNote is a short note for the note line and a longer line for the log, which
+// wraps (the note line is cut to the window's width).
+type loggedNote struct{ note, log string }
+
 // Init is part of tea.Model.
 func (m *Model) Init() tea.Cmd { return nil }
 
@@ -137,7 +87,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
+		m.headRows = 0
 		m.layout()
 	case engine.State:
 		m.st, m.have = msg, true
@@ -149,6 +99,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case savedMsg:
 		m.note = string(msg)
 		m.appendLog([]engine.LogLine{{Level: engine.LogInfo, Text: string(msg)}})
+	case loggedNote:
+		m.note = msg.note
+		m.appendLog([]engine.LogLine{{Level: engine.LogInfo, Text: msg.log}})
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	}
@@ -165,64 +118,17 @@ func (m *Model) send(c engine.Command) {
 	}
 }
 
+// key carries out a key press: what keyTable says it does.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	m.note = ""
-	switch {
-	case key.Matches(k, m.keys.Quit):
-		m.quitting = true
-		m.send(engine.Command{Kind: engine.CmdQuit})
-		return tea.Quit
-	case key.Matches(k, m.keys.Pause):
-		m.send(engine.Command{Kind: engine.CmdTogglePause})
-	case key.Matches(k, m.keys.Step):
-		m.send(engine.Command{Kind: engine.CmdStep})
-	case key.Matches(k, m.keys.Speed):
-		m.send(engine.Command{Kind: engine.CmdCycleSpeed})
-	case key.Matches(k, m.keys.Reload):
-		m.send(engine.Command{Kind: engine.CmdReload})
-	case key.Matches(k, m.keys.Layer):
-		m.send(engine.Command{Kind: engine.CmdCycleLayer})
-	case key.Matches(k, m.keys.ViscUp):
-		m.send(engine.Command{Kind: engine.CmdViscosity, Factor: 2})
-	case key.Matches(k, m.keys.ViscDown):
-		m.send(engine.Command{Kind: engine.CmdViscosity, Factor: 0.5})
-	case key.Matches(k, m.keys.Falling):
-		m.send(engine.Command{Kind: engine.CmdToggleFalling})
-	case key.Matches(k, m.keys.AngleDown):
-		m.send(engine.Command{Kind: engine.CmdContactAngle, Factor: -angleStep})
-	case key.Matches(k, m.keys.AngleUp):
-		m.send(engine.Command{Kind: engine.CmdContactAngle, Factor: angleStep})
-	case key.Matches(k, m.keys.Capillarity):
-		m.send(engine.Command{Kind: engine.CmdToggleCapillarity})
-	case key.Matches(k, m.keys.Waves):
-		m.send(engine.Command{Kind: engine.CmdToggleWaves})
-	case key.Matches(k, m.keys.Bodies):
-		m.send(engine.Command{Kind: engine.CmdLogBodies})
-	case key.Matches(k, m.keys.Preview):
-		return m.togglePreview()
-	case key.Matches(k, m.keys.Shot):
-		return m.screenshot()
-	case key.Matches(k, m.keys.Record):
-		m.send(engine.Command{Kind: engine.CmdRecord})
-	case key.Matches(k, m.keys.Up):
-		m.logView.ScrollUp(1)
-		m.follow = m.logView.AtBottom()
-	case key.Matches(k, m.keys.Down):
-		m.logView.ScrollDown(1)
-		m.follow = m.logView.AtBottom()
-	case key.Matches(k, m.keys.PgUp):
-		m.logView.PageUp()
-		m.follow = m.logView.AtBottom()
-	case key.Matches(k, m.keys.PgDown):
-		m.logView.PageDown()
-		m.follow = m.logView.AtBottom()
-	case key.Matches(k, m.keys.End):
-		m.logView.GotoBottom()
-		m.follow = true
+	if do := m.action(k); do != nil {
+		return do(m)
 	}
 	return nil
 }
 
+// togglePreview opens or closes the preview window (the w key). Without a display every
+// press says what a window needs and what to use instead, on the note line and in the log.
 func (m *Model) togglePreview() tea.Cmd {
 	if m.opt.Preview == nil {
 		m.note = "preview window not available in this build/session"
@@ -232,6 +138,14 @@ func (m *Model) togglePreview() tea.Cmd {
 	return func() tea.Msg {
 		open, err := p.Toggle()
 		switch {
+		case err != nil && noDisplay(err):
+			return loggedNote{note: noWindowNote, log: noWindowLog}
+		case err != nil && strings.Contains(err.Error(), "display"): // a display that would not open
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "preview") {
+				msg = "preview: " + msg
+			}
+			return loggedNote{note: msg, log: msg + "; " + noWindowInstead}
 		case err != nil && strings.HasPrefix(err.Error(), "preview"):
 			return noteMsg(err.Error())
 		case err != nil:
@@ -242,6 +156,30 @@ func (m *Model) togglePreview() tea.Cmd {
 			return noteMsg("preview window closed")
 		}
 	}
+}
+
+// What the w key says when there is no display to open a window on: the note line's
+// short form and the log's full one. The preview's own message is not shown: it told
+// people to install Xvfb while Xvfb was installed and vpbench's private Xvfb ran (for
+// offscreen pictures, on which no one can see a window).
+const (
+	noWindowNote    = "no preview window: it needs a display; c saves a still, v records a clip (log: more)"
+	noWindowInstead = "without one, c saves a still and v records a clip of the run (both drawn offscreen, through a private Xvfb " +
+		"where Xvfb is installed), and `vpbench render` draws stills (--at T --png) and clips (--from A --to B --out clip.mp4) " +
+		"of a scenario from the command line"
+	noWindowLog = "no preview window: a window needs a display (DISPLAY: a desktop session, ssh -X) and this session has none; " +
+		noWindowInstead
+)
+
+// noDisplay reports whether the preview's error says there is no display to open a
+// window on: an error with a NoDisplay method that says so, or else one whose text says
+// "no display" (the preview's messages today: "preview: no display: ...").
+func noDisplay(err error) bool {
+	var nd interface{ NoDisplay() bool }
+	if errors.As(err, &nd) {
+		return nd.NoDisplay()
+	}
+	return strings.Contains(strings.ToLower(err.Error()), "no display")
 }
 
 // screenshot saves the preview's picture through Options.Screenshot, or else (or when
@@ -294,26 +232,26 @@ func (m *Model) refreshLog() {
 		out[i] = styleLog(l, m.logView.Width())
 	}
 	m.logView.SetContentLines(out)
-	if m.follow {
+	if m.following {
 		m.logView.GotoBottom()
 	}
 }
-
-// fixedRows is the rows of everything but the depth map and the log: title, pace, the
-// timings table, volumes, columns, settings, the map's legend, the log's title, the note
-// and the help line.
-const fixedRows = 17
 
 // sideBySideWidth is the least window width at which the log goes to the right of the
 // depth map rather than under it.
 const sideBySideWidth = 100
 
 // layout sizes the depth map and the log for the window, and tells the runner the map's
-// room when it changed. Wide windows put the log beside the map (the map gets up to half
-// the width and the whole height); narrow ones put it under (the map gets 3/5 of the
-// rows).
+// room when it changed. The map and the log get the rows the head (title to settings,
+// with whatever optional rows the state has now), the map's legend, the log's title and
+// the foot (the note and the help line) leave. Wide windows put the log beside the map
+// (the map gets up to half the width and the whole height); narrow ones put it under
+// (the map gets 3/5 of the rows).
 func (m *Model) layout() {
-	avail := max(m.height-fixedRows, 1)
+	// The head's room only grows (until the window's size changes): an optional row that
+	// comes and goes (liquid in the air) would otherwise resize the map back and forth.
+	m.headRows = max(m.headRows, len(m.headLines()))
+	avail := max(m.height-m.headRows-2-len(m.footLines()), 1)
 	m.side = m.width >= sideBySideWidth && avail >= 4
 	cols, rows := m.width, 0
 	switch {
@@ -338,7 +276,7 @@ func (m *Model) layout() {
 	if m.logView.Width() != oldWidth {
 		m.refreshLog()
 	}
-	if m.follow {
+	if m.following {
 		m.logView.GotoBottom()
 	}
 }

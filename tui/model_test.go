@@ -99,10 +99,11 @@ func TestViewShowsTheState(t *testing.T) {
 			"in the air 0.0123 ml in 12 drops (part of the volume)",
 			"depth map (top; l: next)", "0 to 2.00 mm deep",
 			"q quit • space pause • s step • f speed • +/- viscosity",
+			"w window • c still • v clip",
 		)
 		if w > 110 {
 			wantIn(t, v, "extended pipes: axis │ falling: particles below 4 mm")
-			wantIn(t, v, "q quit • space pause • s step • f speed • +/- viscosity • l layer • r reload • w preview • c screenshot")
+			wantIn(t, v, "q quit • space pause • s step • f speed • +/- viscosity • t tension • a/A angle • W waves • b bodies • l layer • r reload")
 		}
 		if strings.Contains(v, "cannot keep up") {
 			t.Errorf("the view says it cannot keep up while engine.State.Lagging is false")
@@ -185,8 +186,10 @@ func TestViewSmallWindows(t *testing.T) {
 func TestKeysSendCommands(t *testing.T) {
 	m, cmds := newTestModel(t, 100, 40)
 	// The window size told the runner the map's room.
-	if c := <-cmds; c.Kind != engine.CmdMapSize || c.Cols != 50 || c.Rows != 24 {
-		t.Errorf("first command %+v; want the map size 50 x 24 (half the width, the rows below the header)", c)
+	// 40 rows: 13 of the head, the map's legend and 3 of the foot (the note, the help line
+	// on 2 rows at 100 columns) leave 23; the log's title is beside the map.
+	if c := <-cmds; c.Kind != engine.CmdMapSize || c.Cols != 50 || c.Rows != 23 {
+		t.Errorf("first command %+v; want the map size 50 x 23 (half the width, the rows the head and the foot leave)", c)
 	}
 	for _, tc := range []struct {
 		key  string

@@ -61,12 +61,72 @@ func statusBadge(s engine.Status) string {
 	}
 }
 
-// render draws the whole screen: header, timings, volumes, settings, the depth map, the
-// log, the note or error line and the help line. Every line is cut to the window width.
+// render draws the whole screen: the head (title, status, timings, volumes, settings),
+// the depth map and the log, and the foot (the note or error line and the help line).
+// Every line is cut to the window width. The foot always shows: layout gives the map and
+// the log the rows the head and the foot leave, whatever optional rows the head has.
 func (m *Model) render() string {
 	if m.quitting {
 		return ""
 	}
+	st := &m.st
+	lines := m.headLines()
+
+	mapRows := min(m.mapRows, (st.Map.H+1)/2)
+	var mapLines []string
+	if mapRows > 0 {
+		lines = append(lines, styleHead.Render("depth map")+fmt.Sprintf(" (%s; l: next) ", st.Layer)+depthLegend(&st.Map))
+		mapLines = renderDepthMap(&st.Map)[:mapRows]
+	} else {
+		lines = append(lines, styleHead.Render("depth map")+styleDim.Render(" (no room: make the window taller)"))
+	}
+	logTitle := "log (↑↓ pgup pgdn scroll)"
+	if !m.following {
+		logTitle = "log (scrolled: end follows)"
+	}
+	if m.side {
+		right := append([]string{styleDim.Render(padRight("── "+logTitle+" ", m.logView.Width(), '─'))},
+			strings.Split(m.logView.View(), "\n")...)
+		for i := range max(len(mapLines), len(right)) {
+			l := strings.Repeat(" ", st.Map.W)
+			if i < len(mapLines) {
+				l = mapLines[i]
+			}
+			if i < len(right) {
+				l += " " + styleDim.Render("│") + " " + right[i]
+			}
+			lines = append(lines, l)
+		}
+	} else {
+		lines = append(lines, mapLines...)
+		lines = append(lines, styleDim.Render(padRight("── "+logTitle+" ", m.width, '─')))
+		lines = append(lines, m.logView.View())
+	}
+
+	body := strings.Split(strings.Join(lines, "\n"), "\n")
+	foot := m.footLines()
+	if m.height > 0 && len(body)+len(foot) > m.height {
+		// A window too short for everything: the log's (and then the map's) last rows
+		// go, never the note and the help line; the head goes last.
+		body = body[:max(m.height-len(foot), 0)]
+	}
+	for m.height > 0 && len(body)+len(foot) < m.height {
+		body = append(body, "") // the room of an optional row that went: the foot stays at the bottom
+	}
+	rows := append(body, foot...)
+	if m.height > 0 && len(rows) > m.height {
+		rows = rows[len(rows)-m.height:]
+	}
+	for i, r := range rows {
+		rows[i] = ansi.Truncate(r, m.width, "…")
+	}
+	return strings.Join(rows, "\n")
+}
+
+// headLines are the rows above the depth map: title, status, the recording's speed
+// while it records, Table 1, the volumes, the optional rows (in the air, waves, flow
+// meters, bodies), columns and settings. Each is one row once cut to the width.
+func (m *Model) headLines() []string {
 	st := &m.st
 	var lines []string
 	add := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
@@ -98,7 +158,7 @@ func (m *Model) render() string {
 		line += fmt.Sprintf(" │ until %g s", st.Until)
 	}
 	lines = append(lines, line)
-	lines = append(lines, "")
+	lines = append(lines, recordingLine(st)) // blank unless it records: the row is always there
 
 	lines = append(lines, styleHead.Render(fmt.Sprintf("%-12s %9s %9s %9s %9s %9s", "ms/frame", "avg 2 s", "max 2 s", "avg all", "max all", "frames")))
 	row := func(name string, w, t timing.PhaseTiming) {
@@ -147,59 +207,44 @@ func (m *Model) render() string {
 		st.Columns, st.Nx, st.Ny, st.Layers, st.Dx*1e3, st.Wet, st.Pipes, st.Extended, st.Passages)
 	add("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s │ falling: %s │ %s",
 		st.Settings.Viscosity, st.Settings.Damping, st.Settings.CrossSection, st.Settings.ExtendedPipes, falling(st), capillarity(st))
+	return lines
+}
 
-	mapRows := min(m.mapRows, (st.Map.H+1)/2)
-	var mapLines []string
-	if mapRows > 0 {
-		lines = append(lines, styleHead.Render("depth map")+fmt.Sprintf(" (%s; l: next) ", st.Layer)+depthLegend(&st.Map))
-		mapLines = renderDepthMap(&st.Map)[:mapRows]
-	} else {
-		lines = append(lines, styleHead.Render("depth map")+styleDim.Render(" (no room: make the window taller)"))
+// recordingLine is the row under the status line: while a clip records, the speed the
+// run keeps (drawing each picture slows it) and that the clip plays at real speed all
+// the same (its pictures fall at fixed simulated times); blank otherwise.
+func recordingLine(st *engine.State) string {
+	switch {
+	case st.Recording == "":
+		return ""
+	case st.Status == engine.StatusRunning:
+		return styleErr.Render("● recording") + fmt.Sprintf(": %.2f× real time; the clip plays at real speed", st.RealTime)
+	default:
+		return styleErr.Render("● recording") + ": paused; the clip goes on when the run does"
 	}
-	logTitle := "log (↑↓ pgup pgdn scroll)"
-	if !m.follow {
-		logTitle = "log (scrolled: end follows)"
-	}
-	if m.side {
-		right := append([]string{styleDim.Render(padRight("── "+logTitle+" ", m.logView.Width(), '─'))},
-			strings.Split(m.logView.View(), "\n")...)
-		for i := range max(len(mapLines), len(right)) {
-			l := strings.Repeat(" ", st.Map.W)
-			if i < len(mapLines) {
-				l = mapLines[i]
-			}
-			if i < len(right) {
-				l += " " + styleDim.Render("│") + " " + right[i]
-			}
-			lines = append(lines, l)
-		}
-	} else {
-		lines = append(lines, mapLines...)
-		lines = append(lines, styleDim.Render(padRight("── "+logTitle+" ", m.width, '─')))
-		lines = append(lines, m.logView.View())
-	}
+}
 
+// footLines are the rows under the log: the note (a key's outcome) or the error that
+// stopped the scenario, then the help line, wrapped between keys (up to 3 rows where the
+// window is tall enough).
+func (m *Model) footLines() []string {
+	var note string
 	switch {
 	case m.note != "":
-		lines = append(lines, styleInfo.Render(m.note))
-	case st.Err != "":
-		lines = append(lines, styleErr.Render("error: "+st.Err))
-	default:
-		lines = append(lines, "")
+		note = styleInfo.Render(m.note)
+	case m.st.Err != "":
+		note = styleErr.Render("error: " + m.st.Err)
 	}
-	lines = append(lines, m.help.ShortHelpView(m.keys.ShortHelp()))
-
-	out := strings.Join(lines, "\n")
-	rows := strings.Split(out, "\n")
-	for i, r := range rows {
-		rows[i] = ansi.Truncate(r, m.width, "…")
-	}
-	if len(rows) > m.height && m.height > 0 {
-		// Keep the head and the help line when the window is short.
-		rows = append(rows[:m.height-1], rows[len(rows)-1])
-	}
-	return strings.Join(rows, "\n")
+	helpRows := min(max((m.height-minBodyRows)/3, 1), maxHelpRows)
+	return append([]string{note}, helpLines(m.keys, max(m.width, 1), helpRows)...)
 }
+
+// maxHelpRows is the most rows the help line wraps onto; minBodyRows the rows the rest
+// needs (without optional rows) before the help line takes a second.
+const (
+	maxHelpRows = 3
+	minBodyRows = 17
+)
 
 // ms formats a time in ms, or a dash when no frame ran the phase (or the value is not
 // known).
