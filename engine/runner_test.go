@@ -2,8 +2,8 @@ package engine
 
 import (
 	"context"
-	"math"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
