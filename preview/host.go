@@ -255,3 +255,12 @@ func (h *Host) viewFor(src *Source, f *Frame) (Camera, int, int) {
 	cam, _ := FrameCamera("default", f, 1280.0/720)
 	return cam, 1280, 720
 }
+
+// NoDisplayError is the preview's error when no display can be had: the terminal UI
+// reads NoDisplay to say what a window needs and what to use instead.
+type NoDisplayError struct{ Msg string }
+
+func (e *NoDisplayError) Error() string { return "preview: " + e.Msg }
+
+// NoDisplay reports that the error is the lack of a display.
+func (e *NoDisplayError) NoDisplay() bool { return true }

@@ -4,12 +4,10 @@ package preview
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"image"
 	"os"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
@@ -93,8 +91,11 @@ func (h *Host) safely(fn func() error) (err error) {
 	return fn()
 }
 
-// noDisplayMsg says what the preview needs when no display can be had.
+// noDisplayMsg says what the preview's offscreen pictures need when no display can be had.
 const noDisplayMsg = "no display: set DISPLAY, or install Xvfb (apt-get install xvfb) for offscreen pictures, or run under xvfb-run"
+
+// noWindowMsg says what a window needs: a screen a person sees (a private Xvfb is none).
+const noWindowMsg = "no display to open a window on: a window needs a screen (set DISPLAY, or run where one is); without one, vpbench render draws pictures and clips"
 
 // initGLFW starts GLFW once (starting a private Xvfb first for offscreen work when
 // allowed and there is no display).
@@ -108,10 +109,10 @@ func (h *Host) initGLFW(offscreenOnly bool) error {
 	}
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		if !offscreenOnly {
-			return errors.New("preview: " + strings.Replace(noDisplayMsg, ", or install Xvfb (apt-get install xvfb) for offscreen pictures", "", 1) + " (the window needs a screen)")
+			return &NoDisplayError{Msg: noWindowMsg}
 		}
 		if !h.AutoXvfb {
-			return errors.New("preview: " + noDisplayMsg)
+			return &NoDisplayError{Msg: noDisplayMsg}
 		}
 		x, err := startXvfb()
 		if err != nil {

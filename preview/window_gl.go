@@ -3,7 +3,6 @@
 package preview
 
 import (
-	"errors"
 	"math"
 	"strconv"
 	"time"
@@ -63,7 +62,7 @@ func (h *Host) openWindow(src *Source) error {
 		return err
 	}
 	if gs.noSystem && !h.WindowOnXvfb {
-		return errors.New("preview: " + noDisplayMsg + " (the only display is the private Xvfb used for offscreen pictures; the run goes on)")
+		return &NoDisplayError{Msg: noWindowMsg + " (the only display here is vpbench's private Xvfb for offscreen pictures, which nobody sees; the run goes on)"}
 	}
 	// A GPU draws the window's picture straight into its framebuffer, four samples a
 	// pixel. A software renderer draws a smaller picture and stretches it onto the window
