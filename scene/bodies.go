@@ -60,6 +60,9 @@ func (s *Scene) AddBody(solid terrain.Solid, density float64, at *[3]float64, ro
 	if at != nil {
 		place = *at
 	}
+	if err := s.bodyInside(sh, place, rot); err != nil {
+		return nil, err
+	}
 	b, err := s.bodies.world.Add(sh, density, place, rot)
 	if err != nil {
 		return nil, err
@@ -70,6 +73,58 @@ func (s *Scene) AddBody(solid terrain.Solid, density float64, at *[3]float64, ro
 	}
 	s.bodies.color[b] = c
 	return b, nil
+}
+
+// BodyOutsideError refuses a body that, placed, reaches out of the domain: the
+// documented error (docs/bodies.md), where the contacts would push it in at its first
+// update. At is its centre of mass (where the solid lies when the script gave no at),
+// Min and Max the corners of its box as placed (turned too), Domain the domain's far
+// corner (the near one is the origin), m.
+type BodyOutsideError struct {
+	At, Min, Max, Domain [3]float64
+}
+
+func (e *BodyOutsideError) Error() string {
+	return fmt.Sprintf("body at {%.6g, %.6g, %.6g} spans [%.6g, %.6g] x [%.6g, %.6g] x [%.6g, %.6g] m, reaching out of the domain [0, %.6g] x [0, %.6g] x [0, %.6g] m",
+		e.At[0], e.At[1], e.At[2], e.Min[0], e.Max[0], e.Min[1], e.Max[1], e.Min[2], e.Max[2], e.Domain[0], e.Domain[1], e.Domain[2])
+}
+
+// bodyInside refuses the shape sh placed with its centre of mass at place, turned by rot
+// (nil: as given), when its box reaches out of the domain (the bodies' walls: the grid's
+// extent and the height) by more than a quarter of a cell, which the first contacts
+// settle unseen. The box is its contact points' (the lattice's outer cells' corners),
+// turned.
+func (s *Scene) bodyInside(sh *bodies.Shape, place [3]float64, rot *[3][3]float64) error {
+	cols := s.sim.Columns()
+	dom := [3]float64{float64(cols.Nx) * cols.Dx, float64(cols.Ny) * cols.Dx, cols.Height}
+	pts := sh.Contact
+	if len(pts) == 0 {
+		pts = [][3]float32{{float32(sh.Min.X), float32(sh.Min.Y), float32(sh.Min.Z)}, {float32(sh.Max.X), float32(sh.Max.Y), float32(sh.Max.Z)}}
+	}
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range pts {
+		q := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+		if rot != nil {
+			r := *rot
+			q = [3]float64{
+				r[0][0]*q[0] + r[0][1]*q[1] + r[0][2]*q[2],
+				r[1][0]*q[0] + r[1][1]*q[1] + r[1][2]*q[2],
+				r[2][0]*q[0] + r[2][1]*q[1] + r[2][2]*q[2],
+			}
+		}
+		for a := range 3 {
+			lo[a] = math.Min(lo[a], place[a]+q[a])
+			hi[a] = math.Max(hi[a], place[a]+q[a])
+		}
+	}
+	tol := cols.Dx / 4
+	for a := range 3 {
+		if lo[a] < -tol || hi[a] > dom[a]+tol {
+			return &BodyOutsideError{At: place, Min: lo, Max: hi, Domain: dom}
+		}
+	}
+	return nil
 }
 
 // ensureBodies makes the bodies' world on the solver's columns.

@@ -56,7 +56,12 @@ func (c call) notInHeightfield() {
 	}
 }
 
-// fmtNum prints a number the way Lua users write it (nan, inf).
+// fmtNum prints a number for a message the way Lua users write it (nan, inf): every
+// script error and warning formats its numbers through it. A number as a user writes
+// one (0.0005, 1.5e-6, 0.1234567: at most maxWrittenDigits significant digits) prints
+// as written; one with more, float noise from arithmetic (0.1 + 0.2 =
+// 0.30000000000000004, 200 x 0.0005 = 0.10000000000000002) or a float32's widening,
+// prints with 6 significant digits, as %.6g does: 0.3, 0.1.
 func fmtNum(f float64) string {
 	switch {
 	case math.IsNaN(f):
@@ -66,7 +71,34 @@ func fmtNum(f float64) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if significantDigits(s) <= maxWrittenDigits {
+		return s
+	}
+	return strconv.FormatFloat(f, 'g', 6, 64)
+}
+
+// maxWrittenDigits is the most significant digits fmtNum takes for a number as written:
+// beyond it a number is a computed one, its last digits noise.
+const maxWrittenDigits = 10
+
+// significantDigits counts the significant digits of a number formatted by strconv's
+// 'g' (its mantissa's digits, without leading zeros).
+func significantDigits(s string) int {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	n, lead := 0, true
+	for _, r := range s {
+		switch {
+		case r < '0' || r > '9':
+		case r == '0' && lead:
+		default:
+			lead = false
+			n++
+		}
+	}
+	return n
 }
 
 // table returns argument n, which must be a table (usage shows its shape).

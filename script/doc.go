@@ -75,6 +75,13 @@
 // say which one and the simulated time. Problems that are not the script's (a file that
 // cannot be read, bad Options) are plain errors.
 //
+// Warnings (Options.Print's "warning: " lines, Info().Warnings) name their place the same
+// way, "file:line: fn: message": among them a figure far outside a small-liquid scene
+// (a domain over 5 m, dx over 1 cm, a rate over 1e-3 m^3/s, a drop or fill over 1e-2
+// m^3), with the unit slip it likely is (units.go). Every number in a message goes
+// through fmtNum: as the script wrote it, or with 6 significant digits when it carries
+// float noise.
+//
 // # The Lua API
 //
 // Every function below is documented in full in docs/scripting.md.

@@ -2,7 +2,6 @@ package script
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -216,7 +215,7 @@ func (s *Scenario) mathRandom(L *lua.LState) int {
 	intArg := func(n int) int64 {
 		v := float64(L.CheckNumber(n))
 		if math.IsNaN(v) || math.Abs(v) > big {
-			L.ArgError(n, fmt.Sprintf("%v is not an integer within +-2^53", v))
+			L.ArgError(n, fmtNum(v)+" is not an integer within +-2^53")
 		}
 		return int64(math.Floor(v))
 	}

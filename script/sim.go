@@ -41,13 +41,13 @@ func (s *Scenario) now() float64 {
 // domainString describes the grid's extent.
 func (s *Scenario) domainString() string {
 	c := s.scene.Columns()
-	return fmt.Sprintf("[0, %g] x [0, %g]", float64(c.Nx)*c.Dx, float64(c.Ny)*c.Dx)
+	return fmt.Sprintf("[0, %s] x [0, %s]", fmtNum(float64(c.Nx)*c.Dx), fmtNum(float64(c.Ny)*c.Dx))
 }
 
 // domainSize describes the grid's extent for a message: "0.1 x 0.1 m domain".
 func (s *Scenario) domainSize() string {
 	c := s.scene.Columns()
-	return fmt.Sprintf("%g x %g m domain", float64(c.Nx)*c.Dx, float64(c.Ny)*c.Dx)
+	return fmt.Sprintf("%s x %s m domain", fmtNum(float64(c.Nx)*c.Dx), fmtNum(float64(c.Ny)*c.Dx))
 }
 
 // xyArgs reads (x, y) from arguments 2 and 3 and finds the cell there.

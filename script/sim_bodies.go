@@ -1,6 +1,7 @@
 package script
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/vpbench/vpbench/bodies"
+	"github.com/vpbench/vpbench/scene"
 )
 
 // bodyVal is what a body userdata holds.
@@ -50,10 +52,38 @@ func (s *Scenario) simBody(L *lua.LState) int {
 		c.atInDomain(at[:])
 	}
 	b, err := s.scene.AddBody(solid.solid, density, at, rot, color)
+	var out *scene.BodyOutsideError
+	if errors.As(err, &out) {
+		c.bodyOutside(solid, at != nil, out)
+	}
 	if err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "body: "))
 	}
 	return s.pushBody(L, b)
+}
+
+// bodyOutside refuses a body that reaches out of the domain (docs/bodies.md: the
+// contacts would push it in, silently), naming the body (its solid and at), its extent
+// and the domain, and the side it crosses.
+func (c call) bodyOutside(solid *solidVal, placed bool, e *scene.BodyOutsideError) {
+	where := "at = {%s, %s, %s}"
+	if !placed {
+		where = "where its solid lies (centre of mass {%s, %s, %s})"
+	}
+	where = fmt.Sprintf(where, fmtNum(e.At[0]), fmtNum(e.At[1]), fmtNum(e.At[2]))
+	axes := [3]string{"x", "y", "z"}
+	var sides []string
+	for a := range 3 {
+		if e.Min[a] < 0 {
+			sides = append(sides, fmt.Sprintf("%s < 0 by %s m", axes[a], fmtNum(-e.Min[a])))
+		}
+		if e.Max[a] > e.Domain[a] {
+			sides = append(sides, fmt.Sprintf("%s > %s by %s m", axes[a], fmtNum(e.Domain[a]), fmtNum(e.Max[a]-e.Domain[a])))
+		}
+	}
+	c.fail("the body of %s %s spans [%s, %s] x [%s, %s] x [%s, %s] m, reaching out of the domain [0, %s] x [0, %s] x [0, %s] m (%s): a body must lie inside the domain (move at, or make the solid smaller; lengths are in metres)",
+		solid.describe(), where, fmtNum(e.Min[0]), fmtNum(e.Max[0]), fmtNum(e.Min[1]), fmtNum(e.Max[1]), fmtNum(e.Min[2]), fmtNum(e.Max[2]),
+		fmtNum(e.Domain[0]), fmtNum(e.Domain[1]), fmtNum(e.Domain[2]), strings.Join(sides, ", "))
 }
 
 // color reads a body's color = {r, g, b} (sRGB, each in [0, 1]); nil when absent.

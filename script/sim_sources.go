@@ -35,6 +35,7 @@ func (s *Scenario) simFill(L *lua.LState) int {
 	if err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "fill: "))
 	}
+	c.checkFillVolume(level, added)
 	L.Push(lua.LNumber(added))
 	return 1
 }
@@ -53,6 +54,7 @@ func (s *Scenario) simDrop(L *lua.LState) int {
 	if err := s.scene.Drop(at[0], at[1], at[2], vol, vel[0], vel[1], vel[2]); err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "drop: "))
 	}
+	c.checkDropVolume(vol)
 	return 0
 }
 
@@ -81,7 +83,7 @@ func (e *emitterVal) describe() string {
 	} else if e.spray {
 		kind = "spray"
 	}
-	return fmt.Sprintf("%s %d (rate %g m^3/s)", kind, e.id, e.rate)
+	return fmt.Sprintf("%s %d (rate %s m^3/s)", kind, e.id, fmtNum(e.rate))
 }
 
 // schedule reads a source's start (default 0, >= 0) and stop (default never; after
@@ -129,6 +131,7 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 	}
 	c.ensureSolver()
 	c.atInDomain(at)
+	c.checkRate(rate)
 	q := rate
 	if sink {
 		q = -rate
@@ -182,6 +185,7 @@ func (s *Scenario) emitterMethods() []decl {
 			if err := s.scene.SetEmitterRate(e.id, q); err != nil {
 				c.fail("%v", err)
 			}
+			c.checkRate(math.Abs(q))
 			e.rate = math.Abs(q)
 			return 0
 		}, "source:set_rate(q): the rate from now on, m^3/s (>= 0)"},

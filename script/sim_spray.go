@@ -44,6 +44,7 @@ func (s *Scenario) simSpray(L *lua.LState) int {
 	radius := c.num(t, "radius", numField{hasMin: true, unit: "m"})
 	c.ensureSolver()
 	c.atInDomain(at)
+	c.checkRate(rate)
 	v := speed / n
 	return c.pushEmitter(scene.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: rate, Start: start, Stop: stop,
 		Falls: true, VX: v * dir[0], VY: v * dir[1], VZ: v * dir[2], Spread: spread, Seed: uint64(seed)}, emitterVal{spray: true, rate: rate})

@@ -26,7 +26,7 @@ func (s *Scenario) simAt(L *lua.LState) int {
 	c := s.simCall(L, "at")
 	t := c.number("t", L.Get(2))
 	fn := c.function(3)
-	e := &event{t: t, fn: fn, what: fmt.Sprintf("sim:at(%g)", t), def: c.fnPlace(fn)}
+	e := &event{t: t, fn: fn, what: fmt.Sprintf("sim:at(%s)", fmtNum(t)), def: c.fnPlace(fn)}
 	s.schedule(e)
 	return s.pushTimer(L, e)
 }
@@ -39,7 +39,7 @@ func (s *Scenario) simEvery(L *lua.LState) int {
 	}
 	fn := c.function(3)
 	now := s.now()
-	e := &event{t: now + p, t0: now, k: 1, period: p, fn: fn, what: fmt.Sprintf("sim:every(%g)", p), def: c.fnPlace(fn)}
+	e := &event{t: now + p, t0: now, k: 1, period: p, fn: fn, what: fmt.Sprintf("sim:every(%s)", fmtNum(p)), def: c.fnPlace(fn)}
 	s.schedule(e)
 	return s.pushTimer(L, e)
 }

@@ -182,7 +182,7 @@ func (h *hfSolid) height(x, y float64) float64 {
 	s.hf.busy = false
 	ret := th.Get(-1)
 	th.SetTop(0)
-	ctx := func() string { return fmt.Sprintf("in the vp.heightfield fn at x = %g, y = %g", x, y) }
+	ctx := func() string { return fmt.Sprintf("in the vp.heightfield fn at x = %s, y = %s", fmtNum(x), fmtNum(y)) }
 	switch {
 	case memFired:
 		s.hf.fail(x, y, s.memoryError())
@@ -197,7 +197,7 @@ func (h *hfSolid) height(x, y float64) float64 {
 	n, ok := ret.(lua.LNumber)
 	if !ok || math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
 		s.hf.fail(x, y, &Error{File: h.def.file, Line: h.def.line,
-			Msg: fmt.Sprintf("vp.heightfield: fn(%g, %g) returned %s: it must return the surface height z, a finite number of metres", x, y, describeValue(ret))})
+			Msg: fmt.Sprintf("vp.heightfield: fn(%s, %s) returned %s: it must return the surface height z, a finite number of metres", fmtNum(x), fmtNum(y), describeValue(ret))})
 		return math.NaN()
 	}
 	sl.Store(&hfValue{x, y, float64(n), epoch})
@@ -309,7 +309,7 @@ func (s *Scenario) vpMesh(L *lua.LState) int {
 			c.fail("%s with scale = %s is %.3g m across, less than the cell size dx = %s m: it would vanish from the grid (is scale right for the file's units? 0.001 turns millimetres into metres)",
 				name, fmtNum(scale), ext, fmtNum(dom.Dx))
 		}
-		dbox := fmt.Sprintf("[0, %g] x [0, %g] x [0, %g] m", dom.SizeX, dom.SizeY, dom.Height)
+		dbox := fmt.Sprintf("[0, %s] x [0, %s] x [0, %s] m", fmtNum(dom.SizeX), fmtNum(dom.SizeY), fmtNum(dom.Height))
 		switch {
 		case (floor || hasAt) && (lo.X < 0 || lo.Y < 0 || lo.Z < 0 || hi.X > dom.SizeX || hi.Y > dom.SizeY || hi.Z > dom.Height):
 			s.warn(fmt.Sprintf("%s:%d: vp.mesh: %s placed is %s, (partly) outside the domain %s", at.file, at.line, name, box, dbox))

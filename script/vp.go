@@ -102,6 +102,7 @@ func (s *Scenario) vpSim(L *lua.LState) int {
 	layers := c.integer(t, "layers", intField{def: 5, min: 1, max: maxLayers})
 	st := c.settings(t, scene.DefaultSettings())
 	backend := c.choice(t, "backend", "auto", "auto", "cpu", "cuda")
+	c.checkSimUnits(size, height, dx)
 
 	if s.opt.Backend != "" {
 		backend = s.opt.Backend
