@@ -49,7 +49,7 @@ func (s Settings) Validate() error {
 		{"restitution", s.Restitution, s.Restitution >= 0 && s.Restitution <= 1},
 	} {
 		if !f.ok || math.IsInf(f.v, 0) {
-			return fmt.Errorf("bodies: %s is %v: out of range", f.name, f.v)
+			return fmt.Errorf("bodies: %s is %.6g: out of range", f.name, f.v)
 		}
 	}
 	return nil
@@ -168,7 +168,7 @@ func (w *World) Count() int { return len(w.Bodies()) }
 func (w *World) Add(sh *Shape, density float64, at [3]float64, rot *[3][3]float64) (*Body, error) {
 	x := vec{X: at[0], Y: at[1], Z: at[2]}
 	if !x.IsFinite() {
-		return nil, fmt.Errorf("at {%g, %g, %g}: each component must be a finite number (m)", at[0], at[1], at[2])
+		return nil, fmt.Errorf("at {%.6g, %.6g, %.6g}: each component must be a finite number (m)", at[0], at[1], at[2])
 	}
 	b := &Body{shape: sh, x: x, q: identity}
 	if rot != nil {
@@ -179,7 +179,7 @@ func (w *World) Add(sh *Shape, density float64, at [3]float64, rot *[3][3]float6
 	}
 	d := w.domain
 	if x.X < d.Min.X || x.Y < d.Min.Y || x.Z < d.Min.Z || x.X > d.Max.X || x.Y > d.Max.Y || x.Z > d.Max.Z {
-		return nil, fmt.Errorf("at {%g, %g, %g} is outside the domain (%g x %g x %g m)", x.X, x.Y, x.Z, d.Max.X, d.Max.Y, d.Max.Z)
+		return nil, fmt.Errorf("at {%.6g, %.6g, %.6g} is outside the domain (%.6g x %.6g x %.6g m)", x.X, x.Y, x.Z, d.Max.X, d.Max.Y, d.Max.Z)
 	}
 	w.nextID++
 	b.id = w.nextID
