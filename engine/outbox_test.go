@@ -20,7 +20,7 @@ func newTestOutbox(interval time.Duration) *testOutbox {
 	o := &testOutbox{now: time.Unix(1000, 0)}
 	o.outbox = newOutbox(func(m any) { o.sent = append(o.sent, m) }, func() State {
 		o.builds++
-		return State{Frames: o.builds}
+		return State{Run: Run{Frames: o.builds}}
 	}, interval)
 	o.outbox.now = func() time.Time { return o.now }
 	return o

@@ -80,20 +80,24 @@ type Window struct {
 }
 
 // State is a copy of the engine's state, published by the runner (Config.Send). It
-// shares nothing with the runner: a receiver may keep it as long as it likes.
+// shares nothing with the runner: a receiver may keep it as long as it likes. It is made
+// of four values, each built by its own part (state): the run, the world's readout, the
+// frames' timings and the depth map; their fields read as the State's own (st.Volume).
 type State struct {
+	Run
+	WorldView
+	FrameTimes
+	MapView
+}
+
+// Run is what the runner is doing: the scenario's status, the pace and the frames.
+type Run struct {
 	Status Status
 	Err    string // the error that stopped the scenario, or that the script's load gave
 	Name   string // the scenario's name (file base name)
 	// Recording is the clip being recorded of the preview's view ("" when none).
 	Recording string
 
-	Backend string // as the solver reports it: "cpu", "cuda ..."
-	Workers int
-
-	Time        float64 // simulated s
-	Steps       int64
-	Dt          float64 // s
 	Until       float64 // pause at this simulated time (0: never)
 	StepsPerSec float64 // over the window
 	RealTime    float64 // simulated s per wall s over the window
@@ -108,10 +112,17 @@ type State struct {
 	FramesPerSec float64
 	FrameSteps   int // fixed solver steps a frame (0: as many as the pace asks)
 	Frames       int // frames run since the load
+}
 
-	Window Window         // recent frames
-	Total  timing.Timings // since the start
-	Spark  []float64      // recent frame times (solver + surface), ms, oldest first
+// WorldView is the world's readout: the scene's figures from its own snapshot
+// (scene.Readout), copied.
+type WorldView struct {
+	Backend string // as the solver reports it: "cpu", "cuda ..."
+	Workers int
+
+	Time  float64 // simulated s
+	Steps int64
+	Dt    float64 // s
 
 	Volume, Added, Removed, Rejected float64 // m^3
 	// Outflow is what left through the domain's open sides, m^3 (scene.Stats.Outflow).
@@ -136,7 +147,18 @@ type State struct {
 	Nx, Ny, Layers          int
 	Dx                      float64
 	Settings                scene.SolverSettings
+}
 
+// FrameTimes are the frames' timings: the recent window, Table 1 since the load, and the
+// sparkline.
+type FrameTimes struct {
+	Window Window         // recent frames
+	Total  timing.Timings // since the start
+	Spark  []float64      // recent frame times (solver + surface), ms, oldest first
+}
+
+// MapView is the depth map and the layer it shows.
+type MapView struct {
 	Layer Layer
 	Map   DepthMap
 }
@@ -196,51 +218,62 @@ type Command struct {
 	Cols, Rows int
 }
 
-// state makes the State message: a copy of everything the UI shows.
+// state makes the State message: a copy of everything the UI shows, from its parts.
 func (r *Runner) state() State {
-	st := State{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed, Recording: r.rec.path(),
-		Until: r.pace.until, Layer: r.layer,
-		FrameSteps: r.cfg.FrameSteps, Frames: r.frame}
-	if r.cfg.FrameSteps == 0 {
-		st.FPS = r.cfg.FPS
-	}
-	if r.cfg.Path != "" {
-		st.Name = filepath.Base(r.cfg.Path)
-	}
+	st := State{Run: r.runView(), MapView: MapView{Layer: r.layer}}
 	if r.sc == nil {
 		return st
 	}
 	st.Name = r.scene.Name()
 	r.scene.Read(&r.readout)
-	rd := &r.readout
+	st.WorldView = worldView(&r.readout)
+	st.FrameTimes = r.frameTimes(&st.Run)
+	c := r.readout.Snap.Columns
+	w, h := fitMap(c.Nx, c.Ny, r.mapCols, r.mapRows)
+	st.Map = computeDepthMap(c, r.readout.Snap.Height, r.layer, w, h)
+	return st
+}
+
+// runView is the run's part of the State: status, pace and frames (the window's rates
+// are filled in by frameTimes).
+func (r *Runner) runView() Run {
+	run := Run{Status: r.status, Err: r.errText, Name: r.cfg.SourceName, Speed: r.pace.speed, Recording: r.rec.path(),
+		Until: r.pace.until, FrameSteps: r.cfg.FrameSteps, Frames: r.frame}
+	if r.cfg.FrameSteps == 0 {
+		run.FPS = r.cfg.FPS
+	}
+	if r.cfg.Path != "" {
+		run.Name = filepath.Base(r.cfg.Path)
+	}
+	return run
+}
+
+// worldView copies the scene's readout into the State's: its own copies of the readout's
+// reused slices (the State goes to another goroutine; nil without meters).
+func worldView(rd *scene.Readout) WorldView {
 	sn, stats := rd.Snap, rd.Stats
 	c := sn.Columns
-	st.Backend, st.Workers = stats.Backend, stats.Workers
-	st.Time, st.Steps, st.Dt = sn.Time, sn.Steps, sn.Dt
-	st.Volume, st.Added, st.Removed, st.Rejected = sn.Volume, sn.Added, sn.Removed, sn.Rejected
-	st.Outflow = sn.Outflow
-	st.Wet, st.Columns, st.Pipes = sn.Wet, c.NumColumns(), stats.Pipes
-	st.Extended, st.Passages = sn.Extended, sn.Passages
-	st.Substeps = sn.Substeps
-	st.Particles, st.Airborne, st.FallDrop = len(sn.Particles), sn.Airborne, rd.FallDrop
-	st.Nx, st.Ny, st.Layers, st.Dx = c.Nx, c.Ny, c.Layers, c.Dx
-	st.Settings = rd.Settings
-	st.Waves, st.WaveCount = rd.Waves, rd.WaveCount
-	st.Bodies, st.Sprays = rd.Bodies, rd.Sprays
-	// The State goes to another goroutine: its own copies of the readout's reused slices
-	// (nil without meters).
-	st.MeterRates = append([]float64(nil), rd.MeterRates...)
-	st.MeterTotals = append([]float64(nil), rd.MeterTotals...)
-	st.Total = r.clocks.timings()
-	r.win.close(time.Now(), st.Total.Render)
+	return WorldView{Backend: stats.Backend, Workers: stats.Workers,
+		Time: sn.Time, Steps: sn.Steps, Dt: sn.Dt,
+		Volume: sn.Volume, Added: sn.Added, Removed: sn.Removed, Rejected: sn.Rejected, Outflow: sn.Outflow,
+		Wet: sn.Wet, Columns: c.NumColumns(), Pipes: stats.Pipes, Extended: sn.Extended, Passages: sn.Passages,
+		Substeps: sn.Substeps, Particles: len(sn.Particles), Airborne: sn.Airborne, FallDrop: rd.FallDrop,
+		Waves: rd.Waves, WaveCount: rd.WaveCount, Bodies: rd.Bodies, Sprays: rd.Sprays,
+		MeterRates: append([]float64(nil), rd.MeterRates...), MeterTotals: append([]float64(nil), rd.MeterTotals...),
+		Nx: c.Nx, Ny: c.Ny, Layers: c.Layers, Dx: c.Dx, Settings: rd.Settings}
+}
+
+// frameTimes closes the window's bucket and reads the timings; the window's rates go to
+// run (and whether real time lags).
+func (r *Runner) frameTimes(run *Run) FrameTimes {
+	ft := FrameTimes{Total: r.clocks.timings()}
+	r.win.close(time.Now(), ft.Total.Render)
 	var rt rates
-	st.Window, rt = r.win.summary()
-	st.StepsPerSec, st.RealTime, st.FramesPerSec = rt.stepsPerSec, rt.realTime, rt.framesPerSec
-	st.Lagging = r.status == StatusRunning && r.pace.behind(time.Now(), rt)
-	st.Spark = r.win.sparkline()
-	w, h := fitMap(c.Nx, c.Ny, r.mapCols, r.mapRows)
-	st.Map = computeDepthMap(c, sn.Height, r.layer, w, h)
-	return st
+	ft.Window, rt = r.win.summary()
+	run.StepsPerSec, run.RealTime, run.FramesPerSec = rt.stepsPerSec, rt.realTime, rt.framesPerSec
+	run.Lagging = r.status == StatusRunning && r.pace.behind(time.Now(), rt)
+	ft.Spark = r.win.sparkline()
+	return ft
 }
 
 // BackendName is a backend as people read it: "cpu, 2 worker(s)", or the device's name.

@@ -12,7 +12,7 @@ import (
 // TestCapillarityLine: the settings line says when surface tension is off, the wetting
 // head with one angle, and both angles and the band a puddle rests in with hysteresis.
 func TestCapillarityLine(t *testing.T) {
-	st := engine.State{Settings: gpusim.DefaultSettings()}
+	st := engine.State{WorldView: engine.WorldView{Settings: gpusim.DefaultSettings()}}
 	if got := capillarity(&st); got != "surface tension off" {
 		t.Errorf("off: %q", got)
 	}

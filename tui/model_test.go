@@ -21,22 +21,24 @@ import (
 // knownState is a state with a value in every field the view shows.
 func knownState() engine.State {
 	st := engine.State{
-		Status: engine.StatusRunning, Name: "scene.lua", Backend: "cpu", Workers: 2,
-		Time: 1.25, Steps: 412, Dt: 0.00303, StepsPerSec: 331, RealTime: 0.98, Speed: engine.RealTime,
-		Window: engine.Window{
-			Simulation: timing.PhaseTiming{Frames: 50, AvgMs: 0.512, MaxMs: 1.204},
-			Surface:    timing.PhaseTiming{Frames: 50, AvgMs: 0.25, MaxMs: 0.75},
-			Render:     timing.PhaseTiming{Frames: 10, AvgMs: 2.5, MaxMs: math.NaN()},
+		Run: engine.Run{Status: engine.StatusRunning, Name: "scene.lua", StepsPerSec: 331, RealTime: 0.98, Speed: engine.RealTime},
+		WorldView: engine.WorldView{Backend: "cpu", Workers: 2, Time: 1.25, Steps: 412, Dt: 0.00303,
+			Volume: 9.812e-6, Added: 10e-6, Removed: 0, Rejected: 0.188e-6,
+			Wet: 1234, Columns: 40000, Pipes: 79600, Extended: 3, Passages: 1,
+			Nx: 200, Ny: 200, Layers: 1, Dx: 0.0005,
+			Settings: gpusim.Settings{Viscosity: 8e-6, Damping: 0.5, CrossSection: gpusim.CrossFilm, ExtendedPipes: gpusim.ExtendedAxis}},
+		FrameTimes: engine.FrameTimes{
+			Window: engine.Window{
+				Simulation: timing.PhaseTiming{Frames: 50, AvgMs: 0.512, MaxMs: 1.204},
+				Surface:    timing.PhaseTiming{Frames: 50, AvgMs: 0.25, MaxMs: 0.75},
+				Render:     timing.PhaseTiming{Frames: 10, AvgMs: 2.5, MaxMs: math.NaN()},
+			},
+			Total: timing.Timings{
+				Simulation: timing.PhaseTiming{Frames: 412, AvgMs: 0.498, MaxMs: 3.1},
+				Surface:    timing.PhaseTiming{Frames: 412, AvgMs: 0.3, MaxMs: 0.9},
+			},
+			Spark: []float64{1, 2, 4, 8},
 		},
-		Total: timing.Timings{
-			Simulation: timing.PhaseTiming{Frames: 412, AvgMs: 0.498, MaxMs: 3.1},
-			Surface:    timing.PhaseTiming{Frames: 412, AvgMs: 0.3, MaxMs: 0.9},
-		},
-		Spark:  []float64{1, 2, 4, 8},
-		Volume: 9.812e-6, Added: 10e-6, Removed: 0, Rejected: 0.188e-6,
-		Wet: 1234, Columns: 40000, Pipes: 79600, Extended: 3, Passages: 1,
-		Nx: 200, Ny: 200, Layers: 1, Dx: 0.0005,
-		Settings: gpusim.Settings{Viscosity: 8e-6, Damping: 0.5, CrossSection: gpusim.CrossFilm, ExtendedPipes: gpusim.ExtendedAxis},
 	}
 	st.Map = engine.DepthMap{W: 2, H: 2, MaxDepth: 0.002, Depth: []float32{0.002, 0, -1, 0.001}, Ground: []float32{0, 0, 0, 0}}
 	return st
