@@ -1,7 +1,12 @@
 # mk/cuda.mk: the cuda edition (docs/cuda.md).
 #
-#   make ptx        compile gpusim/kernels/vpbench.cu to the committed vpbench.ptx
-#   make ptx-check  fail when the committed PTX differs from a fresh compile
+#   make generate   write the Go twins of the kernels' argument blocks from vp_args.h
+#                   (go generate ./gpusim/kernels/: args_gen.go, vp_args_layout.h)
+#   make generate-check  fail when they are stale (Go only, no nvcc)
+#   make ptx        compile gpusim/kernels/vpbench.cu to the committed vpbench.ptx (after
+#                   make generate)
+#   make ptx-check  fail when the committed PTX differs from a fresh compile (after
+#                   make generate-check)
 #   make cuda       bin/vpbench-cuda: vpbench with the cuda backend (-tags cuda)
 #   make cuda-vet   go vet and compile the tests of the cuda build (no GPU needed)
 #
@@ -18,7 +23,7 @@ CUDA_BIN := bin/vpbench-cuda
 CUDA_ENV = CUDA_HOME=$$(tools/cuda-toolchain.sh) && export CGO_CFLAGS="-I$$CUDA_HOME/include" \
 	CGO_LDFLAGS="-L$$CUDA_HOME/lib64/stubs"
 
-.PHONY: cuda-toolchain ptx ptx-check cuda cuda-vet deps-cxx
+.PHONY: cuda-toolchain generate generate-check ptx ptx-check cuda cuda-vet deps-cxx
 
 # The kernels' host conformance tests (gpusim/internal/hostkernels, cgo) compile the
 # kernels with g++: every `make test` needs it.
@@ -33,11 +38,22 @@ deps-cxx:
 cuda-toolchain:
 	@tools/cuda-toolchain.sh >/dev/null
 
-ptx:
+# The kernels' argument blocks: vp_args.h is the source, gpusim/kernels/internal/argsgen
+# writes their Go structs and layout table (docs/cuda.md, "Kernel arguments"). Only
+# ./gpusim/kernels/: the row kernels' go:generate (gpusim/internal/rows) needs the avo
+# module of gpusim/internal/asmgen. `make test` checks the same (TestArgsGenUpToDate).
+generate:
+	@$(GO) generate ./gpusim/kernels/ && echo "generate: $(CUDA_KERNELS)/args_gen.go and vp_args_layout.h are vp_args.h's"
+
+generate-check:
+	@$(GO) run ./gpusim/kernels/internal/argsgen -dir $(CUDA_KERNELS) -check && \
+	echo "generate-check: $(CUDA_KERNELS)/args_gen.go and vp_args_layout.h are up to date"
+
+ptx: generate
 	@CUDA_HOME=$$(tools/cuda-toolchain.sh) && cd $(CUDA_KERNELS) && \
 	$$CUDA_HOME/bin/nvcc $(NVCC_FLAGS) -o vpbench.ptx vpbench.cu && echo "wrote $(CUDA_KERNELS)/vpbench.ptx"
 
-ptx-check:
+ptx-check: generate-check
 	@CUDA_HOME=$$(tools/cuda-toolchain.sh) && tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	(cd $(CUDA_KERNELS) && $$CUDA_HOME/bin/nvcc $(NVCC_FLAGS) -o $$tmp/vpbench.ptx vpbench.cu) && \
 	if cmp -s $$tmp/vpbench.ptx $(CUDA_KERNELS)/vpbench.ptx; then echo "ptx-check: $(CUDA_KERNELS)/vpbench.ptx is up to date"; \

@@ -1,6 +1,7 @@
 // Package kernels holds the CUDA kernels of vpbench's cuda backend: vpbench.cu, compiled
 // to PTX (vpbench.ptx, committed; `make ptx` regenerates it and `make ptx-check` fails
-// when it is stale), the argument blocks they take (vp_args.h, mirrored here), and
+// when it is stale), the argument blocks they take (vp_args.h, whose Go twins StepArgs,
+// EmitArgs, ExtArgs and SWEArgs internal/argsgen generates into args_gen.go), and
 // host_shim.h, which compiles the same source for the host so that the kernels can be
 // checked against the Go CPU backend without a GPU (gpusim/internal/hostkernels).
 //
@@ -22,7 +23,7 @@ var PTX string
 // content this makes change with the source, an edited kernel rebuilds it (without it, a
 // warm cache ran the host tests on the old kernels).
 //
-//go:embed vpbench.cu vp_args.h host_shim.h
+//go:embed vpbench.cu vp_args.h vp_args_layout.h host_shim.h
 var Source embed.FS
 
 // Arch is the virtual architecture the PTX targets.
@@ -64,6 +65,11 @@ var Names = [NumKernels]string{
 	"vp_cap_wet",
 }
 
+// The Go twins of vp_args.h's structs (args_gen.go, vp_args_layout.h): after an edit of
+// the header, go generate ./gpusim/kernels/ (docs/cuda.md, "Kernel arguments").
+//
+//go:generate go run ./internal/argsgen
+
 // Args tells which argument block kernel k takes: a *StepArgs, *EmitArgs, *ExtArgs or
 // *SWEArgs.
 func (k ID) Args() string {
@@ -78,76 +84,18 @@ func (k ID) Args() string {
 	return "StepArgs"
 }
 
-// StepArgs mirrors VPStep (vp_args.h). Pointers are device addresses (0 = none).
-type StepArgs struct {
-	H, R, K, S                  uint64
-	Base, Top                   uint64
-	AdjStart, AdjPipe, AdjOther uint64
-	AdjSign                     uint64
-	F, Raw                      uint64
-	Fx, Fy, Rx, Ry              uint64
-	ExtOut, ExtIn, ExtNet       uint64
-	Capped, Full, Flips         uint64
-	Halt                        uint64
-	Hd, CapIn, CapOut, CapPrev  uint64
-	CapWet, CapWetNext          uint64
-	DtOverDx2d                  float64
-	Zeta, Accel, Visc3, Dxf     float32
-	DtOverDx2, Dx2OverDt        float32
-	FullTol                     float32
-	Wet, DryDepth               float32
-	CapRecede, CapCoef, CapDamp float32
-	CapDropR, CapDropA          float32
-	CapAdvance, CapDx           float32
-	Film, N, Nx, Ny, Ext        int32
-	Step                        int32
-	CapFresh                    int32
-	CapMark                     int32
+// ArgLayout is an argument block of vp_args.h as C lays it out, beside its Go twin
+// (ArgLayouts, in args_gen.go, which argsgen writes).
+type ArgLayout struct {
+	C, Go  string  // the struct's names: VPStep, StepArgs
+	Value  any     // the Go struct's zero value
+	Size   uintptr // sizeof, in C and in Go
+	Fields []ArgField
 }
 
-// EmitArgs mirrors VPEmit.
-type EmitArgs struct {
-	H, R, Base, Top     uint64
-	TCol, TEm, TWeight  uint64
-	Rate, Start, Stop   uint64
-	Active              uint64
-	Acc                 uint64
-	Capped, Full, Flips uint64
-	Halt                uint64
-	DCol, DCoef         uint64
-	T, Dt, Dx2, Dx      float64
-	FullTol             float32
-	Nt, Serial, Ext     int32
-	Step                int32
-	Nd, Film            int32
-}
-
-// ExtArgs mirrors VPExt.
-type ExtArgs struct {
-	H, Base, R, K, S         uint64
-	ExtOut, ExtIn, ExtNet    uint64
-	UCol, UStart, UGap, UF   uint64
-	AxA, AxB, AxCells        uint64
-	AxGap, AxF               uint64
-	Halt                     uint64
-	DtOverDx2d               float64
-	Zeta, Accel, Visc3, Dxf  float32
-	Film, Mode, NPass, NAxis int32
-	Step                     int32
-}
-
-// SWEArgs mirrors VPSwe.
-type SWEArgs struct {
-	H, Hd, Base                     uint64
-	F, Raw, D                       uint64
-	Q, Us, Cuv, Sides               uint64
-	AdjStart, AdjPipe, AdjOther     uint64
-	PipeA, PipeB                    uint64
-	Side8, Regular, Axis            uint64
-	Speed, Halt                     uint64
-	Invdx, G, DtDx, GDtDx, Vmax     float32
-	Zeta, Dxf, Visc3, Wet, DryDepth float32
-	Slip3, DryCut                   float32
-	N, Np, Ext, Step                int32
-	WantSpeed                       int32
+// ArgField is a field of an ArgLayout.
+type ArgField struct {
+	C, Go         string // the field's names: dtOverDx2d, DtOverDx2d
+	CType, GoType string // const float *, uint64
+	Offset, Size  uintptr
 }

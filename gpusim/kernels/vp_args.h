@@ -1,9 +1,19 @@
 // vp_args.h: the argument blocks of vpbench's kernels. Each kernel takes one block by
-// value. Go mirrors them in args.go field for field (pointers are 64-bit device
-// addresses there); TestArgLayout checks the sizes and offsets agree.
+// value. This file is the source of their Go twins: go generate ./gpusim/kernels/ (its
+// internal/argsgen) writes args_gen.go, a Go struct per struct here, field for field
+// (pointers are 64-bit device addresses there) with these comments, and
+// vp_args_layout.h; the tests check that both are up to date and that the Go structs
+// and the C compiler agree on every size and offset (docs/cuda.md, "Kernel arguments").
+//
+// argsgen reads a subset of C: typedef struct VPName { ... } VPName; whose fields are
+// scalars (float, double, int32_t, uint64_t, ...) or pointers, and comments. Comment
+// lines between fields go into the Go struct there, a comment after a field's ';' beside
+// it, those just above a typedef into the Go type's doc. Go names are the C names with
+// the first letter upper-cased (a struct VPName is NameArgs); a /* go:Name */ comment
+// right after a name gives it another.
 //
 // Order: pointers, then doubles, then floats, then ints, so that no padding depends on
-// the compiler.
+// the compiler (argsgen refuses a field that would need padding before it).
 #ifndef VP_ARGS_H
 #define VP_ARGS_H
 
@@ -88,7 +98,7 @@ typedef struct VPExt {
 // VPSwe: the shallow water equations' kernels (gpusim/swe.go; docs/solver.md, "The
 // shallow water equations"). Column arrays interleaved by axis as sweState's: q, us, cuv
 // 2 per column (x, y), sides 4 per column.
-typedef struct VPSwe {
+typedef struct VPSwe /* go:SWEArgs */ {
 	const float *h, *hd, *base;  // heights, driving heights (h, or h + X), floors
 	float *f, *raw, *d;          // per pipe: final flux (the state), raw flux, face depth
 	float *q, *us, *cuv, *sides; // per column (swe.go's sweState)

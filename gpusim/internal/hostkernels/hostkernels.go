@@ -21,7 +21,8 @@ void vp_host_free(uint64_t p);
 void vp_host_upload(uint64_t dst, const void *src, size_t n);
 void vp_host_download(void *dst, uint64_t src, size_t n);
 void vp_host_zero(uint64_t dst, size_t n);
-size_t vp_host_layout(int which, int field);
+size_t vp_host_layout(int i);
+int vp_host_layout_len(void);
 */
 import "C"
 
@@ -78,9 +79,9 @@ const (
 const argsMax = 384
 
 func init() {
-	for which := range 4 {
-		if size := Layout(which)[0]; size > argsMax {
-			panic(fmt.Sprintf("hostkernels: argument block %d is %d bytes, more than argsMax", which, size))
+	for _, l := range kernels.ArgLayouts {
+		if l.Size > argsMax {
+			panic(fmt.Sprintf("hostkernels: argument block %s is %d bytes, more than argsMax", l.Go, l.Size))
 		}
 	}
 }
@@ -247,12 +248,13 @@ func boolInt(b bool) C.int {
 	return 0
 }
 
-// Layout returns the C size of argument block which (0 VPStep, 1 VPEmit, 2 VPExt, 3 VPSwe) and
-// the offsets of six of its fields, for the test that kernels' Go mirrors agree.
-func Layout(which int) [7]uintptr {
-	var l [7]uintptr
-	for f := range l {
-		l[f] = uintptr(C.vp_host_layout(C.int(which), C.int(f)))
+// Layout returns what the C compiler makes of the argument blocks (vp_args_layout.h,
+// which argsgen writes from vp_args.h): for each block of kernels.ArgLayouts, in order, its
+// size, then each field's offset and size.
+func Layout() []uintptr {
+	l := make([]uintptr, int(C.vp_host_layout_len()))
+	for i := range l {
+		l[i] = uintptr(C.vp_host_layout(C.int(i)))
 	}
 	return l
 }

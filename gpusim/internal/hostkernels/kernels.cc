@@ -1,6 +1,7 @@
 // kernels.cc: vpbench.cu compiled for the host through host_shim.h (see hostkernels.go).
 #include "../../kernels/host_shim.h"
 #include "../../kernels/vpbench.cu"
+#include "../../kernels/vp_args_layout.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -40,40 +41,14 @@ void vp_host_upload(uint64_t dst, const void *src, size_t n) { memcpy((void *)(u
 void vp_host_download(void *dst, uint64_t src, size_t n) { memcpy(dst, (const void *)(uintptr_t)src, n); }
 void vp_host_zero(uint64_t dst, size_t n) { memset((void *)(uintptr_t)dst, 0, n); }
 
-// vp_host_layout returns the size of argument block which (0 VPStep, 1 VPEmit, 2 VPExt, 3 VPSwe)
-// and the offsets of a few fields, for the test that the Go mirrors agree.
-size_t vp_host_layout(int which, int field)
+// vp_host_layout returns entry i of vp_args_layout (vp_args_layout.h, which argsgen writes
+// from vp_args.h): the C compiler's size and offsets of the argument blocks, for the test
+// that the Go structs agree; (size_t)-1 past its end.
+size_t vp_host_layout(int i)
 {
-	switch (which * 10 + field) {
-	case 0: return sizeof(VPStep);
-	case 1: return offsetof(VPStep, flips);
-	case 2: return offsetof(VPStep, dtOverDx2d);
-	case 3: return offsetof(VPStep, fullTol);
-	case 4: return offsetof(VPStep, ext);
-	case 5: return offsetof(VPStep, halt);
-	case 6: return offsetof(VPStep, step);
-	case 10: return sizeof(VPEmit);
-	case 11: return offsetof(VPEmit, flips);
-	case 12: return offsetof(VPEmit, t);
-	case 13: return offsetof(VPEmit, fullTol);
-	case 14: return offsetof(VPEmit, ext);
-	case 15: return offsetof(VPEmit, halt);
-	case 16: return offsetof(VPEmit, step);
-	case 20: return sizeof(VPExt);
-	case 21: return offsetof(VPExt, axF);
-	case 22: return offsetof(VPExt, dtOverDx2d);
-	case 23: return offsetof(VPExt, dxf);
-	case 24: return offsetof(VPExt, nAxis);
-	case 25: return offsetof(VPExt, halt);
-	case 26: return offsetof(VPExt, step);
-	case 30: return sizeof(VPSwe);
-	case 31: return offsetof(VPSwe, halt);
-	case 32: return offsetof(VPSwe, invdx);
-	case 33: return offsetof(VPSwe, dryDepth);
-	case 34: return offsetof(VPSwe, n);
-	case 35: return offsetof(VPSwe, step);
-	case 36: return offsetof(VPSwe, wantSpeed);
-	}
-	return (size_t)-1;
+	const int n = sizeof(vp_args_layout) / sizeof(vp_args_layout[0]);
+	return i >= 0 && i < n ? vp_args_layout[i] : (size_t)-1;
 }
+
+int vp_host_layout_len(void) { return sizeof(vp_args_layout) / sizeof(vp_args_layout[0]); }
 }
