@@ -1,6 +1,8 @@
 # vpbench: `make run` builds and runs the built-in demo; `make test` runs every test.
 # Both work on a fresh Debian machine: tools/ensure-go.sh fetches a Go toolchain when none
-# is installed (later capabilities add their system packages to the deps target).
+# is installed, and the fragments in mk/ install the system packages each needs: `make
+# run` (and build) only what building and running vpbench needs (deps), `make test` that
+# and what only the tests need (test-deps).
 
 SHELL := /bin/bash
 GOBIN_DIR := $(shell tools/ensure-go.sh)
@@ -9,20 +11,29 @@ GO ?= go
 BIN := bin/vpbench
 BENCHTIME ?= 2s
 
-.PHONY: all build run test check bench deps fmt clean
+.PHONY: all build run test check bench deps test-deps fmt clean
 
 all: build
 
-# Fragments in mk/ add what a capability needs: each appends its install targets to DEPS
-# (run before build and test), targets to TEST_EXTRA (run after the Go tests) and
-# environment to TEST_ENV (set for the Go tests, e.g. a display). See mk/README.
+# Fragments in mk/ add what a capability needs: each appends its install targets to
+# RUN_DEPS when building or running vpbench needs them (run before build, run and test),
+# or to TEST_DEPS when only tests need them (run before test only); targets to TEST_EXTRA
+# (run after the Go tests) and environment to TEST_ENV (set for the Go tests, e.g. a
+# display). DEPS, the name fragments used before the split, counts as RUN_DEPS. See
+# mk/README.
+RUN_DEPS :=
+TEST_DEPS :=
 DEPS :=
 TEST_EXTRA :=
 TEST_ENV :=
 include $(sort $(wildcard mk/*.mk))
 
-deps: $(DEPS)
+# deps: what building and running vpbench needs; test-deps: that and what only the
+# tests need.
+deps: $(RUN_DEPS) $(DEPS)
 	@$(GO) version >/dev/null
+
+test-deps: deps $(TEST_DEPS)
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/vpbench
@@ -35,7 +46,7 @@ run: build
 # surface, the scene, the UI, the preview, the script watchdog, the command, the pools).
 # -timeout 30m: on a loaded machine (load 8 on 2 cores) the script package's race run
 # takes over 12 minutes, past go test's default of 10.
-test: deps
+test: test-deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...

@@ -2,13 +2,14 @@
 # library scenario at 800 x 450 from the default view, and animated GIFs (ffmpeg) of the
 # surgery and coffee scenes from their start, 15 pictures a simulated second. Every
 # picture is taken at a simulated time, so the gallery is the same on every machine
-# (up to the OpenGL implementation's rasterization).
+# (up to the OpenGL implementation's rasterization). It needs ffmpeg and, without a
+# display, Xvfb, which only make test installs otherwise (deps-ffmpeg, deps-xvfb).
 
 GALLERY_STILLS := bowl:3 three_layers:3 coffee:3 surgery:2 rock:3 passages:3 waterfall:1.5 rain:2 gauze:2 fountain:2 dambreak:0.35
 GALLERY_CLIPS := surgery:2.4 coffee:3 waterfall:2 rain:2 fountain:2 dambreak:0.6
 
 .PHONY: gallery
-gallery: build
+gallery: build deps-ffmpeg deps-xvfb
 	@mkdir -p docs/img
 	@for s in $(GALLERY_STILLS); do n=$${s%%:*}; t=$${s##*:}; \
 		echo "gallery: docs/img/$$n.png (t = $$t s)"; \

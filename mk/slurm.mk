@@ -7,7 +7,7 @@
 # it cannot be installed, deps-slurm says so and goes on, and the test is skipped with
 # the reason (VPBENCH_REQUIRE_SLURM=1 in the environment makes it fail instead).
 
-DEPS += deps-slurm
+TEST_DEPS += deps-slurm
 
 SLURM_PKGS := slurmctld slurmd slurm-client munge
 

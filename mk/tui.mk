@@ -3,7 +3,7 @@
 # root on Debian; apt-get update only when the package lists lack tmux or are stale), and
 # VPBENCH_REQUIRE_TMUX makes the test fail rather than skip when tmux is absent.
 
-DEPS += deps-tmux
+TEST_DEPS += deps-tmux
 TEST_ENV += VPBENCH_REQUIRE_TMUX=1
 
 .PHONY: deps-tmux

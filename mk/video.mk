@@ -3,7 +3,7 @@
 # update only when the package lists lack it), and VPBENCH_REQUIRE_FFMPEG makes the clip
 # test fail rather than skip when ffmpeg is absent.
 
-DEPS += deps-ffmpeg
+TEST_DEPS += deps-ffmpeg
 TEST_ENV += VPBENCH_REQUIRE_FFMPEG=1
 
 .PHONY: deps-ffmpeg

@@ -4,13 +4,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/vpbench/vpbench/scene"
 	"io"
 	"io/fs"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/script"
 )
 
@@ -23,19 +24,21 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 
 // parseInterspersed parses flags wherever they stand among the positional arguments
 // ("run --until 3 scene.lua --param nu=4e-5"), which Go's flag package alone does not.
-// It prints nothing: a bad flag is a usageError, which run prints once; -h or --help is
-// a helpRequest, whose help run prints to stdout.
+// It prints nothing: a bad flag is a usageError (flagError words it: an unknown flag
+// with the nearest defined one, a bad value with the flag, the value and what it takes),
+// which run prints once; -h or --help is a helpRequest, whose help run prints to stdout.
 func parseInterspersed(fs *flag.FlagSet, args []string) (positional []string, err error) {
 	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	defer func() { fs.SetOutput(out); fs.Usage = usage }()
+	all := args
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, helpRequest{fs}
 			}
-			return nil, usageError{err.Error()}
+			return nil, flagError(fs, all, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -98,14 +101,62 @@ type scenarioFlags struct {
 func (f *scenarioFlags) register(fs *flag.FlagSet) {
 	f.params = paramFlags{}
 	fs.Var(f.params, "param", "a scenario parameter name=value, read by vp.param (repeatable)")
-	fs.StringVar(&f.backend, "backend", "", `solver backend: "cpu", "cuda" or "auto" (default: the script's)`)
-	fs.StringVar(&f.method, "method", "", "heightfield method: "+scene.WantNames(scene.MethodNames)+" (swe: the shallow water equations; default: the script's)")
+	fs.Var(backendFlag{&f.backend}, "backend", "the solver backend `NAME`: "+wantBackends+", any case (default: the script's)")
+	fs.Var(nameFlag{&f.method, scene.MethodNames}, "method", "the heightfield method `NAME`: "+scene.WantNames(scene.MethodNames)+", any case (swe: the shallow water equations; default: the script's)")
 	fs.IntVar(&f.workers, "workers", -1, "CPU threads (0 = all cores; default: the script's)")
 	fs.Var(&f.scriptMemory, "script-memory", "the memory the script may use (512MiB, 2GiB, 1e9 bytes; default 1GiB): a script that grows past it is stopped with an error")
 }
 
 func (f *scenarioFlags) options(print func(string)) script.Options {
 	return script.Options{Print: print, Params: f.params, Backend: f.backend, Method: f.method, Workers: f.workers, MemoryLimit: int64(f.scriptMemory)}
+}
+
+// nameFlag is a flag naming one of an enumerated setting's names (gpusim/names.go's
+// tables, through the scene's): any case on the command line, kept as the canonical
+// name; any other value is refused as the flag is parsed (exit status 2), with the names.
+type nameFlag struct {
+	value *string
+	names []string
+}
+
+func (f nameFlag) String() string {
+	if f.value == nil {
+		return ""
+	}
+	return *f.value
+}
+
+func (f nameFlag) Set(s string) error {
+	n, ok := gpusim.CanonicalName(f.names, s)
+	if !ok {
+		return fmt.Errorf("want %s", scene.WantNames(f.names))
+	}
+	*f.value = n
+	return nil
+}
+
+// wantBackends are the backends --backend takes, as its messages list them.
+const wantBackends = `"auto", "cpu" or "cuda"`
+
+// backendFlag is --backend: a backend the solver has (scene.HasBackend), any case, kept
+// in lower case; any other value is refused as the flag is parsed.
+type backendFlag struct{ value *string }
+
+func (f backendFlag) String() string {
+	if f.value == nil {
+		return ""
+	}
+	return *f.value
+}
+
+func (f backendFlag) Set(s string) error {
+	for _, b := range []string{s, strings.ToLower(s)} {
+		if scene.HasBackend(b) {
+			*f.value = b
+			return nil
+		}
+	}
+	return fmt.Errorf("want %s", wantBackends)
 }
 
 // sizeFlag is a size in bytes: a number (1e9, 1048576) with an optional unit, B, KB, MB,

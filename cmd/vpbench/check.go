@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 
+	"github.com/vpbench/vpbench/scene"
 	"github.com/vpbench/vpbench/terrain"
 )
 
@@ -46,8 +48,104 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  time step   %.3g ms (stability limit %.3g ms)\n", in.Dt*1e3, in.StableDt*1e3)
 	fmt.Fprintf(stdout, "  backend     %s with %d workers\n", in.Backend, in.Workers)
 	fmt.Fprintf(stdout, "  settings    %s\n", in.Settings)
+	writeSceneContents(stdout, sc.Scene())
 	for _, w := range in.Warnings {
 		fmt.Fprintf(stdout, "  warning     %s\n", w)
 	}
 	return nil
+}
+
+// checkListMax is the most sources, sinks or bodies check lists one by one; the rest are
+// counted.
+const checkListMax = 10
+
+// writeSceneContents lists what the script put in the scene at load: its sources and
+// sinks (place, radius, rate, schedule), the sprays among the sources, the floating
+// bodies, the flow meters and whether waves run. What main or a callback adds later is
+// not there yet.
+func writeSceneContents(w io.Writer, sc *scene.Scene) {
+	var sources, sinks []scene.EmitterState
+	for _, e := range sc.EmitterStates() {
+		if e.Rate < 0 {
+			sinks = append(sinks, e)
+		} else {
+			sources = append(sources, e)
+		}
+	}
+	listEmitters(w, "sources", "source", sources)
+	listEmitters(w, "sinks", "sink", sinks)
+	if n := sc.Sprays(); n > 0 {
+		fmt.Fprintf(w, "  sprays      %d (among the sources)\n", n)
+	} else {
+		fmt.Fprintf(w, "  sprays      none\n")
+	}
+	var bodies []string
+	for _, b := range sc.Bodies() {
+		if b.Removed() {
+			continue
+		}
+		x, y, z := b.Position()
+		bodies = append(bodies, fmt.Sprintf("density %.4g kg/m^3 (%s), %.4g ml (%.4g g), at (%s) mm",
+			b.Density(), floatsOrSinks(b.Density(), sc.SolverSettings().Density), b.Volume()*1e6, b.Mass()*1e3, mm(x, y, z)))
+	}
+	listLines(w, "bodies", "body", bodies)
+	if n := sc.Meters(); n > 0 {
+		fmt.Fprintf(w, "  meters      %d (sim:flow)\n", n)
+	} else {
+		fmt.Fprintf(w, "  meters      none\n")
+	}
+	if sc.WavesOn() {
+		fmt.Fprintf(w, "  waves       on\n")
+	} else {
+		fmt.Fprintf(w, "  waves       off\n")
+	}
+}
+
+// listEmitters writes the sources or sinks, one a line: place, radius, rate, schedule.
+func listEmitters(w io.Writer, plural, one string, es []scene.EmitterState) {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		when := "from the start"
+		switch {
+		case e.Stopped:
+			when = "stopped"
+		case e.Start > 0 && math.IsInf(e.Stop, 1):
+			when = fmt.Sprintf("from t = %g s", e.Start)
+		case !math.IsInf(e.Stop, 1):
+			when = fmt.Sprintf("t = %g to %g s", e.Start, e.Stop)
+		}
+		lines[i] = fmt.Sprintf("at (%s) mm, radius %.3g mm, %.4g ml/s, %s", mm(e.X, e.Y, e.Z), e.Radius*1e3, math.Abs(e.Rate)*1e6, when)
+	}
+	listLines(w, plural, one, lines)
+}
+
+// listLines writes "  plural  N" and then up to checkListMax lines "    one i  line";
+// "  plural  none" when there are none.
+func listLines(w io.Writer, plural, one string, lines []string) {
+	if len(lines) == 0 {
+		fmt.Fprintf(w, "  %-11s none\n", plural)
+		return
+	}
+	fmt.Fprintf(w, "  %-11s %d\n", plural, len(lines))
+	for i, l := range lines {
+		if i == checkListMax {
+			fmt.Fprintf(w, "    ... and %d more\n", len(lines)-checkListMax)
+			break
+		}
+		fmt.Fprintf(w, "    %s %d: %s\n", one, i+1, l)
+	}
+}
+
+// mm writes a point in metres as millimetres: "50, 50, 12.5".
+func mm(x, y, z float64) string {
+	return fmt.Sprintf("%.4g, %.4g, %.4g", x*1e3, y*1e3, z*1e3)
+}
+
+// floatsOrSinks says whether a body of this density floats on the liquid (its density
+// liquid, kg/m^3) or sinks.
+func floatsOrSinks(density, liquid float64) string {
+	if density < liquid {
+		return fmt.Sprintf("floats: the liquid's is %.4g", liquid)
+	}
+	return fmt.Sprintf("sinks: the liquid's is %.4g", liquid)
 }

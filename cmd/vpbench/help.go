@@ -42,9 +42,10 @@ func commands() []command {
 			"Runs every scenario of the library (the folder, default the built-in one) headless for --until simulated " +
 				"seconds and prints each one's Table 1 and a summary: the real-time factor with the one-time set-up " +
 				"(x realtime) and without it (x steady).", benchCommand},
-		{"render", "render --at T [--png out.png] [flags] scenario.lua\n" +
+		{"render", "render --at T [--png out.png|out.jpg] [flags] scenario.lua\n" +
 			"       vpbench render --from A --to B [--fps F] --out clip.mp4|frames/f_%04d.png [flags] scenario.lua",
-			"Runs a scenario headless to simulated time T and renders the preview's picture offscreen into a PNG; or " +
+			"Runs a scenario headless to simulated time T and renders the preview's picture offscreen into a PNG or " +
+				"a JPEG, by the file's extension (--png, or --out without --to); or " +
 				"the pictures at simulated times A, A + 1/F, ... up to B into a video (through ffmpeg) or numbered PNGs. " +
 				"Needs an X display for OpenGL; without DISPLAY it starts a private Xvfb when Xvfb is installed.", renderCommand},
 		{"validate", "validate [--only NAME[,NAME]] [--method pipes|swe|both] [--short] [--out DIR]",
@@ -181,13 +182,11 @@ func helpCommand(args []string, stdout io.Writer) error {
 	}
 	c, ok := lookupCommand(args[0])
 	if !ok {
-		var names []string
-		for _, c := range commands() {
-			if c.name != "" {
-				names = append(names, c.name)
-			}
+		mean := ""
+		if n, ok := closest(args[0], commandNames()); ok {
+			mean = fmt.Sprintf(" (did you mean %s?)", n)
 		}
-		return usagef("vpbench help: no command %q (the commands: %s)", args[0], strings.Join(names, ", "))
+		return usagef("vpbench help: no command %q%s: the commands are %s", args[0], mean, strings.Join(commandNames(), ", "))
 	}
 	writeCommandHelp(stdout, c)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -28,8 +29,13 @@ func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	if len(pos) > 0 {
+		if err := unknownCommand(pos[0]); err != nil {
+			return err // `vpbench --plain rn x.lua`: no command, nor a scenario file
+		}
+	}
 	if len(pos) > 1 {
-		return usagef("unexpected arguments %q: give one scenario file (or a command: run, check, bench, help)", pos[1:])
+		return usagef("unexpected arguments %q: give one scenario file (or a command first: %s)", pos[1:], strings.Join(commandNames(), ", "))
 	}
 	path, stopProfile, err := o.begin(pos)
 	if err != nil {

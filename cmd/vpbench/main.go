@@ -7,7 +7,7 @@
 //	vpbench run --headless --until T ...  run without UI; Table 1 timings and volume at the end
 //	vpbench check scenario.lua            build the scene, report it, run nothing
 //	vpbench bench [--plot FILE.png]       run the scenario library and compare timings
-//	vpbench render --at T scenario.lua    draw the preview's picture at time T into a PNG
+//	vpbench render --at T scenario.lua    draw the preview's picture at time T (PNG or JPEG)
 //	vpbench validate [--short] [--out DIR] the analytic validation suite (docs/validation.md)
 //	vpbench sweep plan|run|slurm|collect  parameter studies (docs/sweeps.md)
 //	vpbench help [command]                every command's flags (help.go), or one's in full
@@ -113,6 +113,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if c, ok := lookupCommand(args[0]); ok && c.run != nil {
 			name = c.name
 			err = c.run(ctx, args[1:], stdout, stderr)
+		} else if uc := unknownCommand(args[0]); uc != nil {
+			err = uc // `vpbench rn x.lua`: no command, nor a scenario file
 		} else {
 			err = defaultCommand(ctx, args, stdout, stderr)
 		}

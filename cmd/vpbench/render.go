@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"image"
+	"image/jpeg"
 	"io"
 	"math"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/vpbench/vpbench/engine"
 	"github.com/vpbench/vpbench/internal/clip"
+	"github.com/vpbench/vpbench/internal/fileout"
 	"github.com/vpbench/vpbench/preview"
 	"github.com/vpbench/vpbench/scene"
 )
@@ -27,11 +29,11 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var f scenarioFlags
 	f.register(fs)
 	at := fs.Float64("at", 0, "simulated seconds to run before the picture")
-	out := fs.String("png", "", "the picture's file (default: the scenario's name with .png, in the working folder)")
+	out := fs.String("png", "", "the picture's file: FILE.png (PNG) or FILE.jpg, FILE.jpeg (JPEG, quality 92); other extensions are refused (default: the scenario's name with .png, in the working folder)")
 	from := fs.Float64("from", 0, "a clip's first picture, simulated seconds (with --to)")
 	to := fs.Float64("to", 0, "a clip's last picture, simulated seconds: makes a clip of the pictures at --from, --from + 1/--fps, ... up to --to")
 	fps := fs.Float64("fps", 30, "a clip's pictures a simulated second (the video plays them at this rate)")
-	clipOut := fs.String("out", "", "the clip: a video (clip.mp4, .mkv or .mov; clip.gif for an animated GIF; needs ffmpeg) or numbered pictures (frames/f_%04d.png)")
+	clipOut := fs.String("out", "", "what render writes: without --to, the picture, as --png (out.png or out.jpg); with --to, the clip: a video (clip.mp4, .mkv or .mov; clip.gif for an animated GIF; needs ffmpeg) or numbered pictures (frames/f_%04d.png)")
 	width := fs.Int("width", 1280, "picture width, pixels")
 	height := fs.Int("height", 720, "picture height, pixels")
 	view := fs.String("view", "default", "camera preset: "+strings.Join(preview.Presets(), ", "))
@@ -46,7 +48,10 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if len(pos) != 1 {
 		return usagef("vpbench render takes one scenario file, got %d", len(pos))
 	}
-	isClip := flagGiven(fs, "to") || flagGiven(fs, "out") || flagGiven(fs, "from")
+	// --out is a clip with --to or --from, else the picture (as --png): a name that only
+	// a clip can take (a video, numbered pictures) asks for --to.
+	isClip := flagGiven(fs, "to") || flagGiven(fs, "from") ||
+		flagGiven(fs, "out") && clip.CheckOut(*clipOut) == nil && (pictureFormat(*clipOut) == "" || strings.Contains(*clipOut, "%"))
 	for _, v := range []struct {
 		name string
 		v    float64
@@ -58,7 +63,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if isClip {
 		switch {
 		case flagGiven(fs, "at") || flagGiven(fs, "png"):
-			return usagef("--at and --png make a picture, --from, --to and --out a clip: give one or the other")
+			return usagef("--at and --png make a picture, --from and --to a clip (written to --out): give one or the other")
 		case !flagGiven(fs, "to"):
 			return usagef("a clip needs --to, its last picture's simulated time")
 		case *to <= *from:
@@ -70,6 +75,25 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		if err := clip.CheckOut(*clipOut); err != nil {
 			return usagef("%v", err)
+		}
+	}
+	png := *out
+	if !isClip {
+		if flagGiven(fs, "out") {
+			if flagGiven(fs, "png") {
+				return usagef("--png %q and --out %q both name the picture: give one", *out, *clipOut)
+			}
+			png = *clipOut
+		}
+		if png == "" && (flagGiven(fs, "png") || flagGiven(fs, "out")) {
+			return usagef("the picture's file name is empty: give FILE.png or FILE.jpg")
+		}
+		if png != "" && pictureFormat(png) == "" {
+			flagName := "--png"
+			if flagGiven(fs, "out") {
+				flagName = "--out"
+			}
+			return usagef("%s %q: a picture is written as PNG (FILE.png) or JPEG (FILE.jpg, FILE.jpeg); %q names neither", flagName, png, filepath.Ext(png))
 		}
 	}
 	if *width < 16 || *height < 16 || *width > 8192 || *height > 8192 {
@@ -98,7 +122,6 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if isClip {
 		return renderClip(ctx, path, f, pm, *from, *to, *fps, *clipOut, stdout, stderr)
 	}
-	png := *out
 	if png == "" {
 		png = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + ".png"
 	}
@@ -113,7 +136,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if err != nil {
 			return err
 		}
-		if err := preview.WritePNG(png, img); err != nil {
+		if err := writePicture(png, img); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s: t = %.3f s, %d liquid triangles; surface %.1f ms, render %.1f ms (%dx%d, offscreen); wrote %s\n",
@@ -127,6 +150,36 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "%s: main returned at t = %.3f s, before --at %g: the picture shows that moment\n", filepath.Base(path), res.State.Time, *at)
 	}
 	return res.Err
+}
+
+// pictureFormat is the format a picture's file name asks for by its extension, any
+// case: "png" (.png) or "jpeg" (.jpg, .jpeg); "" for any other.
+func pictureFormat(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".png":
+		return "png"
+	case ".jpg", ".jpeg":
+		return "jpeg"
+	}
+	return ""
+}
+
+// jpegQuality is the quality of render's JPEG pictures, on image/jpeg's scale of 1 to
+// 100.
+const jpegQuality = 92
+
+// writePicture writes img to path in the format its extension names (pictureFormat,
+// checked with the command line), replacing the file only once it is complete.
+func writePicture(path string, img image.Image) error {
+	switch pictureFormat(path) {
+	case "png":
+		return preview.WritePNG(path, img)
+	case "jpeg":
+		return fileout.Write(path, func(w io.Writer) error {
+			return jpeg.Encode(w, img, &jpeg.Options{Quality: jpegQuality})
+		})
+	}
+	return fmt.Errorf("%s: a picture is written as PNG (.png) or JPEG (.jpg, .jpeg)", path)
 }
 
 // pictureMaker draws the preview's picture of a scenario's state: the camera fitted to

@@ -105,7 +105,11 @@ func sweepCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	own, ok := sweepFlags[sub]
 	if !ok {
-		return usagef("vpbench sweep: no subcommand %q (have plan, run, task, slurm, k8s, collect)", sub)
+		mean := ""
+		if n, ok := closest(sub, []string{"plan", "run", "task", "slurm", "k8s", "collect"}); ok {
+			mean = fmt.Sprintf(" (did you mean %s?)", n)
+		}
+		return usagef("vpbench sweep: no subcommand %q%s: have plan, run, task, slurm, k8s, collect", sub, mean)
 	}
 	pos, err := parseInterspersed(fs, args[1:])
 	if err != nil {

@@ -434,7 +434,7 @@ func TestSweepSlurm(t *testing.T) {
 		p, err := exec.LookPath(b)
 		if err != nil {
 			if p, err = exec.LookPath("/usr/sbin/" + b); err != nil {
-				skip("Slurm is not installed (no %s: make deps installs slurmctld slurmd slurm-client munge, mk/slurm.mk)", b)
+				skip("Slurm is not installed (no %s: make test (or make deps-slurm) installs slurmctld slurmd slurm-client munge, mk/slurm.mk)", b)
 			}
 		}
 		daemons[b] = p

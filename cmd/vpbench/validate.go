@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +23,7 @@ func validateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	fs := flag.NewFlagSet("vpbench validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	only := fs.String("only", "", "run only these cases, comma-separated (the cases: "+strings.Join(validate.Names(), ", ")+")")
-	method := fs.String("method", "both", `the solver method the method-dependent cases run with: "pipes", "swe" or "both"`)
+	method := fs.String("method", "both", `the solver method the method-dependent cases run with: "pipes", "swe" or "both", any case`)
 	short := fs.Bool("short", false, "coarser grids and shorter runs, the same tolerances (what make test runs)")
 	out := fs.String("out", "", "write DIR/report.md and a plot DIR/<case>_<method>.png per case and method into this folder (made when missing)")
 	workers := fs.Int("workers", 0, "CPU threads of the solver (0 = all cores); the results do not depend on it")
@@ -42,6 +43,9 @@ func validateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		return usagef("--only: %v", err)
 	}
 	var methods []gpusim.Method
+	if n, ok := gpusim.CanonicalName(append(slices.Clone(gpusim.MethodNames), "both"), *method); ok {
+		*method = n // any case, as every enumerated name
+	}
 	switch *method {
 	case "both":
 		methods = []gpusim.Method{gpusim.MethodPipes, gpusim.MethodSWE}
