@@ -64,6 +64,10 @@ var (
 // WantNames lists names as a message does: `"a" or "b"`, `"a", "b" or "c"`.
 func WantNames(names []string) string { return gpusim.WantNames(names) }
 
+// CanonicalName is the name of names that s spells, its ASCII letters' case ignored
+// ("SWE" is "swe"); ok is false when s spells none.
+func CanonicalName(names []string, s string) (string, bool) { return gpusim.CanonicalName(names, s) }
+
 // ErrNoCUDA is what asking for the cuda backend gives in a build without it.
 var ErrNoCUDA = gpusim.ErrNoCUDA
 

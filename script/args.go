@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vpbench/vpbench/scene"
 )
 
 // call is one call from Lua into a vp function; its helpers check arguments and raise
@@ -288,21 +290,26 @@ func (c call) integer(t *lua.LTable, key string, f intField) int {
 	return int(x)
 }
 
-// choice reads a string field that must be one of choices.
+// choice reads a string field that must be one of choices, its case ignored ("SWE" is
+// "swe"); it returns the name as choices spell it.
 func (c call) choice(t *lua.LTable, key, def string, choices ...string) string {
 	v := t.RawGetString(key)
 	if v == lua.LNil {
 		return def
 	}
 	s, ok := v.(lua.LString)
-	if !ok || !contains(choices, string(s)) {
+	name := ""
+	if ok {
+		name, ok = scene.CanonicalName(choices, string(s))
+	}
+	if !ok {
 		q := make([]string, len(choices))
 		for i, ch := range choices {
 			q[i] = strconv.Quote(ch)
 		}
 		c.fail("%s is %s: want %s", key, describeValue(v), strings.Join(q, ", "))
 	}
-	return string(s)
+	return name
 }
 
 var vecShapes = map[int]string{2: "{x, y}", 3: "{x, y, z}"}

@@ -51,3 +51,25 @@ sim:at(0.05, function() sim:set{ method = "pipes" }; print(sim:info().method) en
 	_, err := LoadSource("b.lua", []byte(`local sim = vp.sim{ size = {0.01, 0.01}, height = 0.01, dx = 0.001, method = "sph" }`+"\n"), opts(nil))
 	wantError(t, err, "b.lua", 1, "vp.sim", "method", "pipes", "swe")
 }
+
+// TestNamesIgnoreCase: a script's named choices read in any case and come back in the
+// table's lower case ("SWE" is "swe"); a name that is none is still an error listing them.
+func TestNamesIgnoreCase(t *testing.T) {
+	src := `local sim = vp.sim{ size = {0.02, 0.01}, height = 0.02, dx = 0.001, workers = 1, method = "SWE",
+  capillarity = "ON", falling = "Off" }
+print(sim:info().method)
+`
+	log := &printLog{}
+	s := mustLoad(t, "c.lua", src, opts(log))
+	defer s.Close()
+	if m := s.Scene().SolverSettings().Method; m != scene.MethodSWE || !strings.Contains(log.text(), "swe") {
+		t.Errorf("method %v, printed %q: want swe", m, log.text())
+	}
+	if !s.Scene().Settings().Capillarity {
+		t.Error(`capillarity = "ON" did not turn it on`)
+	}
+	_, err := LoadSource("bad.lua", []byte(`vp.sim{ size = {0.02, 0.01}, dx = 0.001, method = "sw" }`), opts(&printLog{}))
+	if err == nil || !strings.Contains(err.Error(), `"pipes", "swe"`) {
+		t.Errorf("method = \"sw\": error %v, want one listing the names", err)
+	}
+}
