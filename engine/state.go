@@ -133,8 +133,10 @@ type WorldView struct {
 	Substeps int64
 	// Particles are the parcels of liquid in the air and Airborne their volume, m^3 (part
 	// of Volume); FallDrop is the release threshold in use, m (scene.Scene.FallDrop).
+	// Hanging is the part of Airborne gathering at dripping edges, not yet released.
 	Particles int
 	Airborne  float64
+	Hanging   float64
 	FallDrop  float64
 	// Waves tells whether wave particles run, and WaveCount how many there are.
 	Waves     bool
@@ -257,7 +259,7 @@ func worldView(rd *scene.Readout) WorldView {
 		Time: sn.Time, Steps: sn.Steps, Dt: sn.Dt,
 		Volume: sn.Volume, Added: sn.Added, Removed: sn.Removed, Rejected: sn.Rejected, Outflow: sn.Outflow,
 		Wet: sn.Wet, Columns: c.NumColumns(), Pipes: stats.Pipes, Extended: sn.Extended, Passages: sn.Passages,
-		Substeps: sn.Substeps, Particles: len(sn.Particles), Airborne: sn.Airborne, FallDrop: rd.FallDrop,
+		Substeps: sn.Substeps, Particles: len(sn.Particles), Airborne: sn.Airborne, Hanging: sn.Hanging, FallDrop: rd.FallDrop,
 		Waves: rd.Waves, WaveCount: rd.WaveCount, Bodies: rd.Bodies, Sprays: rd.Sprays,
 		MeterRates: append([]float64(nil), rd.MeterRates...), MeterTotals: append([]float64(nil), rd.MeterTotals...),
 		Nx: c.Nx, Ny: c.Ny, Layers: c.Layers, Dx: c.Dx, Settings: rd.Settings}

@@ -77,6 +77,8 @@ func (d *dripRun) step(t *testing.T, n int) {
 		}
 		if hang := sim.fall.hanging(); math.Abs(air+hang-snap.Airborne) > 1e-12*snap.Airborne {
 			t.Fatalf("step %d: particles hold %g m^3 and the edges %g, Airborne says %g", step, air, hang, snap.Airborne)
+		} else if snap.Hanging != hang || sim.Stats().Hanging != hang {
+			t.Fatalf("step %d: the edges hold %g m^3, the snapshot says %g, Stats %g", step, hang, snap.Hanging, sim.Stats().Hanging)
 		}
 	}
 }

@@ -25,8 +25,10 @@ type Snapshot struct {
 	Volume float64
 	// Airborne is the volume in the air as particles and in the drops still hanging at
 	// dripping edges, m^3, and Particles those particles (docs/solver.md, "Liquid that
-	// falls", "Dripping edges").
+	// falls", "Dripping edges"); Hanging is the part gathering at the edges, not yet
+	// released as particles.
 	Airborne  float64
+	Hanging   float64
 	Particles []Particle
 	Added     float64 // m^3 added by sources and Fill since the start
 	Removed   float64 // m^3 removed by sinks
@@ -100,9 +102,11 @@ type Stats struct {
 	Substeps int64 // the shallow water equations' substeps so far (Snapshot.Substeps)
 	Wet      int
 	// Particles is the number of particles in the air and Airborne their volume with
-	// the drops hanging at dripping edges, m^3 (part of Volume).
+	// the drops hanging at dripping edges, m^3 (part of Volume); Hanging is the volume
+	// of those drops, gathering at the edges (part of Airborne).
 	Particles int
 	Airborne  float64
+	Hanging   float64
 	Volume    float64
 	Added     float64
 	Removed   float64
@@ -175,7 +179,7 @@ func (s *Sim) swapSnapshot(steps int64, time float64) {
 	} else {
 		b.VX, b.VY = nil, nil
 	}
-	b.Airborne = s.fall.airborne()
+	b.Airborne, b.Hanging = s.fall.airborne(), s.fall.hanging()
 	s.mu.Lock()
 	s.back, s.published = s.published, b
 	s.mu.Unlock()
@@ -234,7 +238,7 @@ func (s *Sim) Stats() Stats {
 		Backend: s.backendName, Workers: s.workers,
 		Steps: p.Steps, Time: p.Time, Dt: p.Dt,
 		Columns: s.cols.NumColumns(), Pipes: s.topo.numPipes(),
-		Wet: p.Wet, Particles: len(p.Particles), Airborne: p.Airborne, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected, Outflow: p.Outflow,
+		Wet: p.Wet, Particles: len(p.Particles), Airborne: p.Airborne, Hanging: p.Hanging, Volume: p.Volume, Added: p.Added, Removed: p.Removed, Rejected: p.Rejected, Outflow: p.Outflow,
 		Extended: p.Extended, Passages: p.Passages, Substeps: p.Substeps,
 		StepWall: p.StepWall, ParticleWall: p.ParticleWall,
 	}

@@ -184,8 +184,15 @@ func (m *Model) headLines() []string {
 		outflow = " │ outflow " + volume(st.Outflow)
 	}
 	add("volume %s │ added %s │ removed %s%s │ rejected %s%s", volume(st.Volume), volume(st.Added), volume(st.Removed), outflow, volume(st.Rejected), errRel)
-	if st.Particles > 0 { // liquid falling: a line only while there is some
-		add("in the air %s in %d drops (part of the volume)", volume(st.Airborne), st.Particles)
+	// Liquid falling, or gathering at dripping edges before it falls: a line only while
+	// there is some, each part named for what it is.
+	switch air := st.Airborne - st.Hanging; {
+	case st.Particles > 0 && st.Hanging > 0:
+		add("in the air %s in %d drops │ gathering at edges %s (part of the volume)", volume(air), st.Particles, volume(st.Hanging))
+	case st.Particles > 0:
+		add("in the air %s in %d drops (part of the volume)", volume(air), st.Particles)
+	case st.Hanging > 0:
+		add("gathering at edges %s, to drip (part of the volume)", volume(st.Hanging))
 	}
 	if st.Waves {
 		add("waves on: %d wave particles (W: off)", st.WaveCount)

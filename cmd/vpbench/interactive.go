@@ -116,7 +116,9 @@ func runTUI(ctx context.Context, path string, o runOptions, stdout io.Writer) er
 func finalSummary(stdout io.Writer) func(engine.Result) {
 	return func(res engine.Result) {
 		if res.Loaded {
-			makeReport(res).print(stdout)
+			rep := makeReport(res)
+			rep.WallPaced = true
+			rep.print(stdout)
 		}
 		if res.Timeline != nil {
 			fmt.Fprintf(stdout, "%v\n", res.Timeline)

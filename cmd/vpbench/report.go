@@ -21,17 +21,20 @@ type phaseReport struct {
 
 // runReport is what a run prints at its end and writes with --json.
 type runReport struct {
-	Scenario       string      `json:"scenario"`
-	Nx             int         `json:"nx"`
-	Ny             int         `json:"ny"`
-	Layers         int         `json:"layers"`
-	Columns        int         `json:"columns"`
-	Dx             float64     `json:"dx_m"`
-	DtMs           float64     `json:"dt_ms"`
-	Backend        string      `json:"backend"`
-	Workers        int         `json:"workers"`
-	Steps          int64       `json:"steps"`
-	SimulatedS     float64     `json:"simulated_s"`
+	Scenario   string  `json:"scenario"`
+	Nx         int     `json:"nx"`
+	Ny         int     `json:"ny"`
+	Layers     int     `json:"layers"`
+	Columns    int     `json:"columns"`
+	Dx         float64 `json:"dx_m"`
+	DtMs       float64 `json:"dt_ms"`
+	Backend    string  `json:"backend"`
+	Workers    int     `json:"workers"`
+	Steps      int64   `json:"steps"`
+	SimulatedS float64 `json:"simulated_s"`
+	// FromS is the simulated time a resumed run started from (its checkpoint's; absent
+	// otherwise): the real-time factors count the SimulatedS - FromS it ran.
+	FromS          float64     `json:"from_s,omitempty"`
 	WallS          float64     `json:"wall_s"`
 	RealTimeFactor float64     `json:"real_time_factor"`
 	SteadyFactor   float64     `json:"steady_real_time_factor"` // simulated time over the frames' wall time: no set-up
@@ -65,12 +68,18 @@ type runReport struct {
 	Passages          int     `json:"passages"`
 	Extended          int     `json:"extended_pipes"`
 	// SubstepsPerStep is the shallow water equations' substeps a step (absent with the pipes).
-	SubstepsPerStep float64  `json:"substeps_per_step,omitempty"`
-	Particles       int      `json:"particles"`
-	AirborneMl      float64  `json:"airborne_ml"`
-	Warnings        []string `json:"warnings,omitempty"`
-	Error           string   `json:"error,omitempty"`
-	Interrupted     bool     `json:"interrupted,omitempty"`
+	SubstepsPerStep float64 `json:"substeps_per_step,omitempty"`
+	Particles       int     `json:"particles"`
+	// AirborneMl is the liquid in the air and gathering at dripping edges; HangingMl the
+	// part gathering at the edges (drops not yet released).
+	AirborneMl float64  `json:"airborne_ml"`
+	HangingMl  float64  `json:"hanging_ml"`
+	Warnings   []string `json:"warnings,omitempty"`
+	// WallPaced: the UI's run, whose frames the wall clock paces (not k/FPS of simulated
+	// time, as a headless run's).
+	WallPaced   bool   `json:"-"`
+	Error       string `json:"error,omitempty"`
+	Interrupted bool   `json:"interrupted,omitempty"`
 	// Reported is the latest value of every name the script reported with
 	// sim:report{ name = value } (absent when it reported none).
 	Reported map[string]float64 `json:"reported,omitempty"`
@@ -94,7 +103,7 @@ func makeReport(res engine.Result) runReport {
 		VolumeMl: st.Volume * 1e6, AddedMl: st.Added * 1e6, RemovedMl: st.Removed * 1e6, RejectedMl: st.Rejected * 1e6,
 		OutflowMl: st.Outflow * 1e6,
 		Wet:       st.Wet, Passages: st.Passages, Extended: st.Extended,
-		Particles: st.Particles, AirborneMl: st.Airborne * 1e6,
+		Particles: st.Particles, AirborneMl: st.Airborne * 1e6, HangingMl: st.Hanging * 1e6,
 		Warnings: info.Warnings,
 	}
 	if st.Substeps > 0 && st.Steps > 0 {
@@ -114,14 +123,17 @@ func makeReport(res engine.Result) runReport {
 		r.Error = res.Err.Error()
 		r.Interrupted = errors.Is(res.Err, context.Canceled)
 	}
+	// A resumed run's factors count the segment it ran, from the checkpoint's time.
+	r.FromS = res.From
+	ran := st.Time - res.From
 	if res.Wall > 0 {
-		r.RealTimeFactor = st.Time / res.Wall.Seconds()
+		r.RealTimeFactor = ran / res.Wall.Seconds()
 	}
 	// The steady factor leaves out the one-time set-up after the load (the terrain mesh,
 	// the first frame's preparation), which weighs on short runs: the frames' own wall
 	// time (Table 1's total) from the first frame on.
 	if frames := res.Total.Sum(); frames > 0 {
-		r.SteadyFactor = st.Time / frames.Seconds()
+		r.SteadyFactor = ran / frames.Seconds()
 	}
 	if st.Added > 0 {
 		r.ConservationError = (st.Volume - (st.Added - st.Removed - st.Outflow)) / st.Added
@@ -144,8 +156,11 @@ func (r runReport) print(w io.Writer) {
 	row("simulation", r.Simulation, "")
 	if r.Simulation.Frames > 0 {
 		pace := fmt.Sprintf("%g frames a simulated second", r.FPS)
-		if r.FrameSteps > 0 {
+		switch {
+		case r.FrameSteps > 0:
 			pace = fmt.Sprintf("--frame-steps %d", r.FrameSteps)
+		case r.WallPaced:
+			pace = fmt.Sprintf("frames paced by the wall clock: %g a second in real time, fewer and longer as fast as possible", r.FPS)
 		}
 		fmt.Fprintf(w, "  %-12s %10.3f %10s   (%.2f steps a frame: %s)\n", "  per step", r.SimulationStepMs, "", r.StepsPerFrame, pace)
 	}
@@ -155,16 +170,20 @@ func (r runReport) print(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %10.3f %10.3f   (%d wave particles at the end)\n", "waves", r.Waves.AvgMs, r.Waves.MaxMs, r.WaveCount)
 	}
 	row("total", r.Total, "")
-	fmt.Fprintf(w, "  steps %d, simulated %.3f s in %.3f s wall: %.2fx real time (%.2fx steady, without the set-up)\n",
-		r.Steps, r.SimulatedS, r.WallS, r.RealTimeFactor, r.SteadyFactor)
+	from := "" // a resumed run: the segment it ran
+	if r.FromS > 0 {
+		from = fmt.Sprintf(" (%.3f s since the checkpoint at %.3f s)", r.SimulatedS-r.FromS, r.FromS)
+	}
+	fmt.Fprintf(w, "  steps %d, simulated %.3f s%s in %.3f s wall: %.2fx real time (%.2fx steady, without the set-up)\n",
+		r.Steps, r.SimulatedS, from, r.WallS, r.RealTimeFactor, r.SteadyFactor)
 	outflow := "" // what left through open sides: shown when there is some
 	if r.OutflowMl != 0 {
 		outflow = fmt.Sprintf(", outflow %.4f", r.OutflowMl)
 	}
 	fmt.Fprintf(w, "  volume %.4f ml: added %.4f, removed %.4f%s, rejected %.4f (conservation error %.2g)\n",
 		r.VolumeMl, r.AddedMl, r.RemovedMl, outflow, r.RejectedMl, r.ConservationError)
-	fmt.Fprintf(w, "  wet columns %d, flooded passages %d, extended pipes %d, in the air %.4f ml in %d particles\n",
-		r.Wet, r.Passages, r.Extended, r.AirborneMl, r.Particles)
+	fmt.Fprintf(w, "  wet columns %d, flooded passages %d, extended pipes %d, in the air %.4f ml in %d particles, gathering at edges %.4f ml\n",
+		r.Wet, r.Passages, r.Extended, r.AirborneMl-r.HangingMl, r.Particles, r.HangingMl)
 	if r.SubstepsPerStep > 0 {
 		fmt.Fprintf(w, "  shallow water equations: %.2f substeps a step (the fastest wave's)\n", r.SubstepsPerStep)
 	}

@@ -241,6 +241,9 @@ func runHeadless(ctx context.Context, cfg engine.Config, stdout io.Writer, prog 
 		case engine.Checkpoint: // where each checkpoint went (or why not)
 			if prog != nil {
 				prog.clear()
+				if m.Kind == engine.CheckpointResumed {
+					prog.resumed(m.Time)
+				}
 			}
 			print(m.String())
 		}
@@ -259,6 +262,7 @@ type progress struct {
 	lines io.Writer
 	every float64 // simulated s between lines; 0: by wall time (progressWall)
 	next  float64
+	from  float64 // the simulated time the run started from (a resume's checkpoint)
 	wall  time.Time
 	last  time.Time
 }
@@ -276,6 +280,15 @@ func newProgress(stderr, stdout io.Writer, until, every float64) *progress {
 	}
 	p.lines = stdout
 	return p
+}
+
+// resumed starts the progress from a resumed run's time t: its real-time factor counts
+// the resumed segment, and its lines fall at the multiples of every after t.
+func (p *progress) resumed(t float64) {
+	p.from = t
+	if p.every > 0 {
+		p.next = (math.Floor(t/p.every+1e-9) + 1) * p.every
+	}
 }
 
 func (p *progress) update(t float64) {
@@ -297,7 +310,7 @@ func (p *progress) update(t float64) {
 		}
 	}
 	p.last = now
-	fmt.Fprintf(p.lines, "t = %.3f s (%.1fx real time)\n", t, t/now.Sub(p.wall).Seconds())
+	fmt.Fprintf(p.lines, "t = %.3f s (%.1fx real time)\n", t, (t-p.from)/now.Sub(p.wall).Seconds())
 }
 
 // clear takes the bar off the screen until its next update.
