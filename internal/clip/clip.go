@@ -62,7 +62,7 @@ func FFmpegAvailable() bool {
 func findFFmpeg(out string) (string, error) {
 	p, err := exec.LookPath("ffmpeg")
 	if err != nil {
-		return "", fmt.Errorf("writing %s needs the ffmpeg program, which is not installed: install it (apt-get install ffmpeg; `make deps` does), or write numbered pictures instead: --out frames/f_%%04d.png", out)
+		return "", fmt.Errorf("writing %s needs the ffmpeg program, which is not installed: install it (apt-get install ffmpeg; `make test` installs it), or write numbered pictures instead: --out frames/f_%%04d.png", out)
 	}
 	return p, nil
 }
