@@ -46,7 +46,7 @@ type benchOptions struct {
 // benchCommand is `vpbench bench`: every scenario of the library, headless, for a fixed
 // simulated time, with the paper's Table 1 timings; optionally a plot of the time per step
 // against grid size for one scenario (the paper's Fig. 16 and 22).
-func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func benchCommand(ctx context.Context, p process, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("vpbench bench", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	var o benchOptions

@@ -18,7 +18,7 @@ type command struct {
 	name     string
 	synopsis string // after "vpbench "
 	about    string
-	run      func(ctx context.Context, args []string, stdout, stderr io.Writer) error // nil: help, version
+	run      func(ctx context.Context, p process, args []string, stdout, stderr io.Writer) error // nil: help, version
 }
 
 // commands are vpbench's commands in the order help lists them. Their flags are not
@@ -35,7 +35,7 @@ func commands() []command {
 				"timings and the volume accounting.", runCommand},
 		{"check", "check [flags] scenario.lua",
 			"Builds the scene of a scenario without running it and reports its grid, columns, memory and time step.",
-			func(_ context.Context, args []string, stdout, stderr io.Writer) error {
+			func(_ context.Context, _ process, args []string, stdout, stderr io.Writer) error {
 				return checkCommand(args, stdout, stderr)
 			}},
 		{"bench", "bench [--until 1] [--json FILE] [--plot FILE.png] [flags] [library-folder]",
@@ -89,7 +89,7 @@ func flagSetOf(c command) *flag.FlagSet {
 		return nil
 	}
 	var h helpRequest
-	if err := c.run(context.Background(), []string{"-h"}, io.Discard, io.Discard); errors.As(err, &h) {
+	if err := c.run(context.Background(), process{}, []string{"-h"}, io.Discard, io.Discard); errors.As(err, &h) {
 		return h.fs
 	}
 	return nil

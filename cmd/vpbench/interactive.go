@@ -18,10 +18,10 @@ import (
 // defaultCommand is `vpbench [flags] [scenario.lua]`: the terminal UI when stdin and
 // stdout are terminals, else (or with --plain) the scenario with progress lines. Both
 // reload the scenario when its file changes.
-func defaultCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func defaultCommand(ctx context.Context, p process, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vpbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var o runOptions
+	o := runOptions{host: p.host}
 	o.register(fs)
 	fs.BoolVar(&o.watch, "watch", true, "reload the scenario when its file changes")
 	plain := fs.Bool("plain", false, "no terminal UI: progress lines (the default when stdin or stdout is not a terminal)")
@@ -87,16 +87,16 @@ func runTUI(ctx context.Context, path string, o runOptions, stdout io.Writer) er
 			return usagef("%v", err)
 		}
 	}
-	link := newPreviewLink(path)
+	link := newPreviewLink(o.host, path)
 	cfg := o.engineConfig(path, link.src)
 	cfg.Watch = o.watch && path != ""
 	mo := tui.ModelOptions{ScreenshotDir: o.outDir} // c's screenshots; v's recordings go to cfg.OutDir
 	var attach func(func(string))
-	if previewHost != nil {
+	if h := o.host; h != nil {
 		// The host's messages go to the UI's log while the UI owns the terminal.
-		prevLog := previewHost.Log
-		attach = func(log func(string)) { previewHost.Log = log }
-		defer func() { previewHost.Log = prevLog }()
+		prevLog := h.Log
+		attach = func(log func(string)) { h.Log = log }
+		defer func() { h.Log = prevLog }()
 		a := link.adapter()
 		mo.Preview, mo.Screenshot = a, a.Screenshot
 		if o.preview {

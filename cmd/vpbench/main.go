@@ -39,10 +39,14 @@ const (
 // demoScript is the built-in demo: a source pouring onto an incline.
 var demoScript = scripts.Demo
 
-// previewHost is the preview's window and OpenGL, served on the main thread by main for
-// the commands that may draw (run, render, the default mode); nil otherwise, and in
-// tests that do not set one.
-var previewHost *preview.Host
+// process is what the process gives its commands: the preview's window and OpenGL
+// (host), served on the main thread by main for the commands that may draw (run, render,
+// the default mode, sweep task; nil otherwise), and the vpbench binary a sweep runs its
+// tasks with.
+type process struct {
+	host       *preview.Host
+	executable func() (string, error)
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -55,18 +59,19 @@ func main() {
 	// may draw (the host touches no display until something asks for a picture, so this
 	// runs headless too), and only waits for the others.
 	serve, done := context.WithCancel(context.Background())
+	p := process{executable: os.Executable}
 	if mayDraw(args) {
-		previewHost = preview.NewHost()
-		previewHost.AutoXvfb = true
-		previewHost.Log = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
+		p.host = preview.NewHost()
+		p.host.AutoXvfb = true
+		p.host.Log = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
 	}
 	code := exitOK
 	go func() {
 		defer done()
-		code = run(ctx, args, os.Stdout, os.Stderr)
+		code = run(ctx, p, args, os.Stdout, os.Stderr)
 	}()
-	if previewHost != nil {
-		previewHost.Serve(serve)
+	if p.host != nil {
+		p.host.Serve(serve)
 	} else {
 		<-serve.Done()
 	}
@@ -94,12 +99,12 @@ func mayDraw(args []string) bool {
 // run dispatches a command line and turns its result into an exit status: 0 success
 // (help and version too), 1 a run that failed (a script or solver error), 2 a usage error
 // (a bad flag or value, a missing or unreadable file), printed once on stderr.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, p process, args []string, stdout, stderr io.Writer) int {
 	var err error
 	name := "" // the command, for its help; "" the default mode
 	switch {
 	case len(args) == 0:
-		err = defaultCommand(ctx, args, stdout, stderr)
+		err = defaultCommand(ctx, p, args, stdout, stderr)
 	case args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
 		err = helpCommand(args[1:], stdout) // "vpbench -h run" is "vpbench help run"
 		name = "help"
@@ -112,11 +117,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	default:
 		if c, ok := lookupCommand(args[0]); ok && c.run != nil {
 			name = c.name
-			err = c.run(ctx, args[1:], stdout, stderr)
+			err = c.run(ctx, p, args[1:], stdout, stderr)
 		} else if uc := unknownCommand(args[0]); uc != nil {
 			err = uc // `vpbench rn x.lua`: no command, nor a scenario file
 		} else {
-			err = defaultCommand(ctx, args, stdout, stderr)
+			err = defaultCommand(ctx, p, args, stdout, stderr)
 		}
 	}
 	var ue usageError

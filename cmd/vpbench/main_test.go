@@ -17,7 +17,7 @@ import (
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), args, &out, &errb)
+	code := run(context.Background(), testProcess, args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -186,7 +186,7 @@ func TestWatchReloads(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb safeBuffer
 	done := make(chan int)
-	go func() { done <- run(ctx, []string{"--until", "0.2", path}, &out, &errb) }()
+	go func() { done <- run(ctx, testProcess, []string{"--until", "0.2", path}, &out, &errb) }()
 	waitFor(t, &out, "first version")
 	time.Sleep(50 * time.Millisecond)
 	if err := os.WriteFile(path, []byte(strings.Replace(pourScript, "tenth of a second", "second version", 1)), 0o644); err != nil {

@@ -23,7 +23,7 @@ import (
 // scenario headless to simulated time T and draw the preview's picture of that moment
 // offscreen into a PNG; or, with --to, a clip (package clip): the pictures at simulated
 // times A, A + 1/F, ..., so a clip is the same on every machine.
-func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func renderCommand(ctx context.Context, p process, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vpbench render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f scenarioFlags
@@ -112,10 +112,10 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	path := pos[0]
-	if previewHost == nil {
+	if p.host == nil {
 		return fmt.Errorf("vpbench render: %v", preview.ErrNotServing)
 	}
-	pm := &pictureMaker{view: *view, width: *width, height: *height, meniscus: *meniscus, liquid: *liquid, viewGiven: flagGiven(fs, "view")}
+	pm := &pictureMaker{host: p.host, view: *view, width: *width, height: *height, meniscus: *meniscus, liquid: *liquid, viewGiven: flagGiven(fs, "view")}
 	if haveUserCam {
 		pm.userCam = &userCam
 	}
@@ -144,7 +144,7 @@ func renderCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return nil
 	}
 	cfg := engine.Config{Path: path, Script: f.options(nil), Until: until, Speed: engine.Speed{Max: true},
-		Headless: true, NoMap: true, Shooter: previewHost, Final: draw}
+		Headless: true, NoMap: true, Shooter: pm.host, Final: draw}
 	res := runHeadless(ctx, cfg, stdout, nil)
 	if res.Err == nil && res.State.Status == engine.StatusFinished && res.State.Time < *at {
 		fmt.Fprintf(stderr, "%s: main returned at t = %.3f s, before --at %g: the picture shows that moment\n", filepath.Base(path), res.State.Time, *at)
@@ -185,6 +185,7 @@ func writePicture(path string, img image.Image) error {
 // pictureMaker draws the preview's picture of a scenario's state: the camera fitted to
 // the scene once (the first picture's terrain), so that a clip's view holds still.
 type pictureMaker struct {
+	host          *preview.Host // draws the pictures
 	view          string
 	width, height int
 	meniscus      bool
@@ -237,7 +238,7 @@ func (p *pictureMaker) picture(sc *scene.Scene) (*image.RGBA, error) {
 	if err != nil {
 		return nil, err
 	}
-	img, took, err := previewHost.Render(&fr, p.cam, p.width, p.height, preview.RenderOptions{})
+	img, took, err := p.host.Render(&fr, p.cam, p.width, p.height, preview.RenderOptions{})
 	p.lastRender = took
 	return img, err
 }
@@ -276,7 +277,7 @@ func renderClip(ctx context.Context, path string, f scenarioFlags, pm *pictureMa
 	}
 	prog := newProgress(stderr, stdout, to, 0)
 	cfg := engine.Config{Path: path, Script: f.options(nil), Until: to, FrameSteps: 1, Speed: engine.Speed{Max: true},
-		Headless: true, NoMap: true, Shooter: previewHost, OnFrame: onFrame}
+		Headless: true, NoMap: true, Shooter: pm.host, OnFrame: onFrame}
 	res := runHeadless(ctx, cfg, stdout, prog)
 	prog.finish()
 	if res.Err != nil || k < n {

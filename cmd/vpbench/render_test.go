@@ -15,11 +15,16 @@ import (
 	"github.com/vpbench/vpbench/preview"
 )
 
+// testProcess is what main gives the commands, for the tests' run calls: TestMain's
+// preview host.
+var testProcess process
+
 // TestMain serves the preview host on the main thread, as main does (a private Xvfb is
 // started when there is no display).
 func TestMain(m *testing.M) {
-	previewHost = preview.NewHost()
+	previewHost := preview.NewHost()
 	previewHost.AutoXvfb = true
+	testProcess = process{host: previewHost, executable: os.Executable}
 	ctx, cancel := context.WithCancel(context.Background())
 	code := 0
 	go func() {
@@ -112,7 +117,7 @@ sim:at(0.2, function() sim:screenshot("shots/at02.png") end)
 
 // TestPreviewWithoutDisplay: --preview where no window can open says why and runs on.
 func TestPreviewWithoutDisplay(t *testing.T) {
-	if previewHost.WindowOnXvfb {
+	if testProcess.host.WindowOnXvfb {
 		t.Skip("the host opens windows on Xvfb")
 	}
 	t.Setenv("DISPLAY", "")

@@ -20,6 +20,7 @@ import (
 // runOptions are the flags of `vpbench run` (and of the default mode).
 type runOptions struct {
 	scenarioFlags
+	host       *preview.Host // the process's preview (nil: none): not a flag
 	headless   bool
 	until      float64 // simulated s; 0 = until main returns
 	jsonPath   string
@@ -127,17 +128,17 @@ func (o *runOptions) engineConfig(path string, src *preview.Source) engine.Confi
 	if path == "" {
 		cfg.Source = demoScript
 	}
-	if previewHost != nil {
-		cfg.Shooter = previewHost
+	if o.host != nil {
+		cfg.Shooter = o.host
 	}
 	return cfg
 }
 
 // runCommand is `vpbench run [flags] [scenario.lua]`.
-func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCommand(ctx context.Context, p process, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vpbench run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var o runOptions
+	o := runOptions{host: p.host}
 	o.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -177,7 +178,7 @@ func runScenario(ctx context.Context, path string, o runOptions, stdout, stderr 
 		until = math.Inf(1)
 	}
 	prog := newProgress(stderr, stdout, until, o.every)
-	link := newPreviewLink(path)
+	link := newPreviewLink(o.host, path)
 	cfg := o.engineConfig(path, link.src)
 	cfg.Speed, cfg.Headless, cfg.NoMap = engine.Speed{Max: true}, true, true
 	cfg.SendInterval = 100 * time.Millisecond
@@ -326,38 +327,39 @@ func (p *progress) finish() {
 	}
 }
 
-// previewLink ties one scenario run to the preview host (previewHost, served by main on
-// the main thread): the source the run loop publishes frames into, and the window's
-// Toggle and Screenshot for the terminal UI.
+// previewLink ties one scenario run to the preview host (the process's, served by main
+// on the main thread; nil: none): the source the run loop publishes frames into, and the
+// window's Toggle and Screenshot for the terminal UI.
 type previewLink struct {
-	src *preview.Source
+	host *preview.Host
+	src  *preview.Source
 }
 
 // newPreviewLink makes the link of the scenario at path ("" is the built-in demo).
-func newPreviewLink(path string) *previewLink {
+func newPreviewLink(host *preview.Host, path string) *previewLink {
 	name := "demo.lua"
 	if path != "" {
 		name = filepath.Base(path)
 	}
-	return &previewLink{src: preview.NewSource(name)}
+	return &previewLink{host: host, src: preview.NewSource(name)}
 }
 
 // adapter is what the terminal UI takes: Toggle() for its preview key and Screenshot.
 func (l *previewLink) adapter() preview.Adapter {
-	return preview.Adapter{Host: previewHost, Source: l.src}
+	return preview.Adapter{Host: l.host, Source: l.src}
 }
 
 // open opens the window on the run.
 func (l *previewLink) open() error {
-	if previewHost == nil {
+	if l.host == nil {
 		return preview.ErrNotServing
 	}
-	return previewHost.Open(l.src)
+	return l.host.Open(l.src)
 }
 
 // close closes the window if it shows this run.
 func (l *previewLink) close() {
-	if previewHost != nil && previewHost.IsOpen() {
-		previewHost.Close()
+	if l.host != nil && l.host.IsOpen() {
+		l.host.Close()
 	}
 }

@@ -31,6 +31,7 @@ import (
 // sweepOptions are the flags of `vpbench sweep SUBCOMMAND`: one flag set for all of
 // them (help lists it once); each subcommand refuses the flags that are not its own.
 type sweepOptions struct {
+	proc        process // the preview host (task's pictures) and the binary that runs tasks
 	out         string
 	jobs        int
 	index       int
@@ -84,14 +85,11 @@ func (o *sweepOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.manifest, "manifest", "", "k8s: where to write the Job manifest (default: OUT/job.yaml)")
 }
 
-// sweepExecutable is the vpbench that runs the tasks (tests point it at a built binary).
-var sweepExecutable = os.Executable
-
 // sweepCommand is `vpbench sweep plan|run|task|slurm|k8s|collect`.
-func sweepCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func sweepCommand(ctx context.Context, p process, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vpbench sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var o sweepOptions
+	o := sweepOptions{proc: p}
 	o.register(fs)
 	if len(args) == 0 {
 		return usagef("vpbench sweep needs a subcommand: plan, run, task, slurm, k8s or collect")
@@ -247,6 +245,15 @@ func distinct(st *sweep.Study) []sweep.Task {
 	return out
 }
 
+// executable is the vpbench binary that runs the tasks (os.Executable; tests may give
+// another).
+func (o *sweepOptions) executable() (string, error) {
+	if o.proc.executable == nil {
+		return os.Executable()
+	}
+	return o.proc.executable()
+}
+
 // sweepPlan is `vpbench sweep plan`: every task and its cost, each combination's scene
 // built (not run) for its grid and time step. The cost is the solver's work, columns x
 // steps (steps = until / dt at the load; an adaptive step may take more); --measure times
@@ -327,7 +334,7 @@ func sweepPlan(ctx context.Context, st *sweep.Study, o sweepOptions, stdout, std
 // sweepRun is `vpbench sweep run`: the tasks without a result, --jobs at a time, each a
 // subprocess `vpbench sweep task`, then the table (collect).
 func sweepRun(ctx context.Context, st *sweep.Study, out sweep.Folder, o sweepOptions, stdout, stderr io.Writer) error {
-	exe, err := sweepExecutable()
+	exe, err := o.executable()
 	if err != nil {
 		return fmt.Errorf("sweep run: the vpbench executable: %w", err)
 	}
@@ -458,7 +465,7 @@ func sweepTask(ctx context.Context, st *sweep.Study, out sweep.Folder, o sweepOp
 		return nil
 	}
 	fmt.Fprintf(stdout, "task %d of %s: %s\n", index, st.Path, st.Label(t))
-	r, err := runSweepTask(ctx, st, t, out, stdout)
+	r, err := runSweepTask(ctx, o.proc.host, st, t, out, stdout)
 	if err != nil {
 		return err // interrupted: no result, the task runs again
 	}
@@ -475,17 +482,17 @@ func sweepTask(ctx context.Context, st *sweep.Study, out sweep.Folder, o sweepOp
 // runSweepTask runs a task's scenario headless to the study's until and makes its
 // result. The error is only for a run interrupted (ctx): a scenario that fails is a
 // failed result.
-func runSweepTask(ctx context.Context, st *sweep.Study, t sweep.Task, out sweep.Folder, stdout io.Writer) (sweep.Result, error) {
+func runSweepTask(ctx context.Context, host *preview.Host, st *sweep.Study, t sweep.Task, out sweep.Folder, stdout io.Writer) (sweep.Result, error) {
 	r := sweep.Result{Plan: st.Plan(), Index: t.Index, Repeat: t.Repeat, Params: t.Params}
 	r.Host, _ = os.Hostname()
 	cfg := taskScenario(st, t, nil)
 	if len(st.Pictures) > 0 {
-		if previewHost == nil {
+		if host == nil {
 			r.Status = sweep.StatusFailed
 			r.Error = st.TaskError(t, "pictures", errors.New("pictures need the preview (OpenGL), which this vpbench has not got (a build without it, or a command that does not draw)")).Error()
 			return r, nil
 		}
-		cfg.Shooter, cfg.OnFrame = previewHost, taskPictures(st, t, out, &r)
+		cfg.Shooter, cfg.OnFrame = host, taskPictures(host, st, t, out, &r)
 	}
 	start := time.Now()
 	res := runHeadless(ctx, cfg, stdout, nil)
@@ -517,8 +524,8 @@ func runSweepTask(ctx context.Context, st *sweep.Study, t sweep.Task, out sweep.
 // taskPictures is the run loop's frame hook that draws task t's pictures (Study.Pictures)
 // at the first frame at or after each time, into the study's folder (written whole, then
 // renamed: a task cut off leaves no half picture), and lists them in r.
-func taskPictures(st *sweep.Study, t sweep.Task, out sweep.Folder, r *sweep.Result) func(*scene.Scene) error {
-	pm := &pictureMaker{view: "default", width: st.PictureSize[0], height: st.PictureSize[1], meniscus: true}
+func taskPictures(host *preview.Host, st *sweep.Study, t sweep.Task, out sweep.Folder, r *sweep.Result) func(*scene.Scene) error {
+	pm := &pictureMaker{host: host, view: "default", width: st.PictureSize[0], height: st.PictureSize[1], meniscus: true}
 	next := 0
 	return func(sc *scene.Scene) error {
 		for next < len(st.Pictures) && sc.Time() >= st.Pictures[next]-1e-9 {
@@ -563,7 +570,7 @@ func sweepSlurm(ctx context.Context, st *sweep.Study, out sweep.Folder, o sweepO
 	if o.cpus < 0 || o.maxParallel < 0 {
 		return usagef("--cpus and --max-parallel must be >= 0")
 	}
-	exe, err := sweepExecutable()
+	exe, err := o.executable()
 	if err != nil {
 		return fmt.Errorf("sweep slurm: the vpbench executable: %w", err)
 	}

@@ -236,7 +236,7 @@ func TestSweepBadStudies(t *testing.T) {
 	ctx := context.Background()
 	run1 := func(args ...string) (string, int) {
 		var out, errb bytes.Buffer
-		code := run(ctx, args, &out, &errb)
+		code := run(ctx, testProcess, args, &out, &errb)
 		return out.String() + errb.String(), code
 	}
 	study := writeSweepStudy(t, "scenario = \"scene.lua\"\nuntil = 0.01\n[params]\nn = [1, 3, 5]\n")
@@ -298,7 +298,7 @@ func TestSweepTaskIndexFromEnv(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "o")
 	t.Setenv("JOB_COMPLETION_INDEX", "2")
 	var so, se bytes.Buffer
-	if code := run(context.Background(), []string{"sweep", "task", study, "--out", out}, &so, &se); code != exitOK {
+	if code := run(context.Background(), testProcess, []string{"sweep", "task", study, "--out", out}, &so, &se); code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, so.String(), se.String())
 	}
 	r, ok, err := sweep.Folder(out).Result(2, mustStudy(t, study).Plan())
@@ -306,7 +306,7 @@ func TestSweepTaskIndexFromEnv(t *testing.T) {
 		t.Fatalf("result of task 2: %v %v %+v", ok, err, r)
 	}
 	so.Reset()
-	if code := run(context.Background(), []string{"sweep", "task", study, "--out", out}, &so, &se); code != exitOK || !strings.Contains(so.String(), "is finished (ok)") {
+	if code := run(context.Background(), testProcess, []string{"sweep", "task", study, "--out", out}, &so, &se); code != exitOK || !strings.Contains(so.String(), "is finished (ok)") {
 		t.Errorf("second call: %d %s", code, so.String())
 	}
 	if _, err := os.Stat(sweep.Folder(out).ResultPath(1)); err == nil {
@@ -329,7 +329,7 @@ func TestSweepK8sManifest(t *testing.T) {
 	study := writeSweepStudy(t, deterministicStudy)
 	dir := filepath.Dir(study)
 	var so, se bytes.Buffer
-	code := run(context.Background(), []string{"sweep", "k8s", study, "--image", "registry.example/vpbench:1", "--claim", "studies",
+	code := run(context.Background(), testProcess, []string{"sweep", "k8s", study, "--image", "registry.example/vpbench:1", "--claim", "studies",
 		"--parallelism", "2", "--manifest", filepath.Join(dir, "job.yaml")}, &so, &se)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, so.String(), se.String())
@@ -380,7 +380,7 @@ func TestSweepK8sManifest(t *testing.T) {
 		t.Errorf("container: %+v, volumes %+v", c, s.Template.Spec.Volumes)
 	}
 	// Without an image there is no Job to write.
-	if code := run(context.Background(), []string{"sweep", "k8s", study}, &so, &se); code != exitUsage || !strings.Contains(se.String(), "no image") {
+	if code := run(context.Background(), testProcess, []string{"sweep", "k8s", study}, &so, &se); code != exitUsage || !strings.Contains(se.String(), "no image") {
 		t.Errorf("no image: %d %s", code, se.String())
 	}
 }
@@ -388,7 +388,7 @@ func TestSweepK8sManifest(t *testing.T) {
 // TestSweepHelp: help lists sweep and its flags.
 func TestSweepHelp(t *testing.T) {
 	var so, se bytes.Buffer
-	if code := run(context.Background(), []string{"help", "sweep"}, &so, &se); code != exitOK {
+	if code := run(context.Background(), testProcess, []string{"help", "sweep"}, &so, &se); code != exitOK {
 		t.Fatalf("exit %d %s", code, se.String())
 	}
 	for _, want := range []string{"usage: vpbench sweep plan|run|task|slurm|k8s|collect", "--jobs", "--submit", "--index", "JOB_COMPLETION_INDEX"} {
@@ -617,7 +617,7 @@ func TestShippedStudies(t *testing.T) {
 	for _, name := range []string{"viscosity", "realtime"} {
 		var so, se bytes.Buffer
 		path := filepath.Join("..", "..", "scripts", "studies", name+".toml")
-		if code := run(context.Background(), []string{"sweep", "plan", path}, &so, &se); code != exitOK || se.Len() > 0 {
+		if code := run(context.Background(), testProcess, []string{"sweep", "plan", path}, &so, &se); code != exitOK || se.Len() > 0 {
 			t.Errorf("%s: exit %d:\n%s%s", name, code, so.String(), se.String())
 		}
 		if !strings.Contains(so.String(), "estimated cost") {

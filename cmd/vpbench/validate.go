@@ -19,7 +19,7 @@ import (
 // docs/validation.md). It prints a row per measured number as the cases finish, writes
 // DIR/report.md and a plot per case and method with --out, and fails (exit status 1) when
 // a result expected to pass does not.
-func validateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func validateCommand(ctx context.Context, p process, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vpbench validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	only := fs.String("only", "", "run only these cases, comma-separated (the cases: "+strings.Join(validate.Names(), ", ")+")")
