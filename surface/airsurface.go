@@ -91,6 +91,8 @@ type AirSurface struct {
 	s   AirSettings
 	par *parallel.Pool
 	nw  int
+	// kern: the kernels, AVX2 where the processor has it (tests set the Go twins).
+	kern airKernels
 
 	// The frame's lattice: point i of axis a lies at (o[a] + i) h.
 	h, ih float64 // h and 1/h
@@ -233,7 +235,7 @@ func NewAirSurface(s AirSettings) *AirSurface {
 		nw = runtime.GOMAXPROCS(0)
 	}
 	nw = min(max(nw, 1), maxWorkers)
-	a := &AirSurface{s: s, nw: nw, par: parallel.New(nw), wk: make([]airWorker, nw)}
+	a := &AirSurface{s: s, nw: nw, par: parallel.New(nw), kern: newAirKernels(true), wk: make([]airWorker, nw)}
 	for w := range a.wk {
 		k := &a.wk[w]
 		k.field = make([]float32, airDim*airDim*airDim+airRowPad)

@@ -235,7 +235,7 @@ func (a *AirSurface) planes(d *airDrop, w int, pl *[]uint32) {
 	n := len(planes)
 	planes = planes[:n+nz]
 	args := airPlanesArgs{c: d.c, pk: d.pk, wx: wx, wy: wy}
-	airPlanes(planes[n:], &args)
+	a.kern.planes(planes[n:], &args)
 	*pl = planes
 }
 

@@ -206,7 +206,7 @@ func (a *AirSurface) lonePut(i int) {
 	ra, rb := r*d.s, r/float32(math.Sqrt(float64(d.s)))
 	na, nb := 1/d.s, float32(math.Sqrt(float64(d.s))) // the normal's parts, along and across
 	lp := airLoneArgs{x: src.X, y: src.Y, z: src.Z, ra: ra, rb: rb, na: na, nb: nb, u: d.u}
-	airLone(m.Positions[3*v0:3*(v0+uint32(len(airLoneVerts)))], m.Normals[3*v0:3*(v0+uint32(len(airLoneVerts)))], &lp)
+	a.kern.lone(m.Positions[3*v0:3*(v0+uint32(len(airLoneVerts)))], m.Normals[3*v0:3*(v0+uint32(len(airLoneVerts)))], &lp)
 	op := m.Opacity[v0 : v0+uint32(len(airLoneVerts))]
 	for j := range op {
 		op[j] = 1

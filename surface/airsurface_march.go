@@ -48,7 +48,7 @@ func (a *AirSurface) meshTile(k *airWorker, w int32, t *airTileRec) {
 			continue // drawn from the template
 		}
 		d := &a.drops[di]
-		k.splat(d, a.wk[d.pc].planes[max(d.po, 0):], g0)
+		k.splat(a.kern, d, a.wk[d.pc].planes[max(d.po, 0):], g0)
 	}
 
 	// Each written row's inside points (F >= iso) as a bit mask, the rows with one.
@@ -58,7 +58,7 @@ func (a *AirSurface) meshTile(k *airWorker, w int32, t *airTileRec) {
 		for word != 0 {
 			row := int32(wi<<6 + bits.TrailingZeros64(word))
 			word &= word - 1
-			m := airRowMask(field, row)
+			m := a.kern.rowMask(field, row)
 			mask[row] = m
 			if m != 0 {
 				inside[row>>6] |= 1 << (row & 63)
@@ -282,11 +282,11 @@ func (a *AirSurface) vertices(k *airWorker, pos, nor []float32, g0 [3]int32) {
 }
 
 // splat adds drop d's kernel to the worker's buffer, whose point (0, 0, 0) is lattice
-// point g0, and marks the rows it writes. Only the planes, rows and columns the kernel
-// reaches (pl, its planes' ranges) are evaluated; the values are from the points'
-// lattice coordinates alone: a point gets the same bits in every tile whose buffer
-// holds it.
-func (k *airWorker) splat(d *airDrop, pl []uint32, g0 [3]int32) {
+// point g0, with the kernels ks, and marks the rows it writes. Only the planes, rows and
+// columns the kernel reaches (pl, its planes' ranges) are evaluated; the values are from
+// the points' lattice coordinates alone: a point gets the same bits in every tile whose
+// buffer holds it.
+func (k *airWorker) splat(ks airKernels, d *airDrop, pl []uint32, g0 [3]int32) {
 	a := airSplatArgs{m: d.m, c: d.c}
 	for ax := range 3 {
 		a.o[ax] = d.lo[ax] - g0[ax] // the buffer's coordinates of the box's low corner
@@ -301,7 +301,7 @@ func (k *airWorker) splat(d *airDrop, pl []uint32, g0 [3]int32) {
 		}
 		return
 	}
-	airSplat(k.field, &k.written, pl[a.lo[2]-a.o[2]:a.hi[2]-a.o[2]+1], &a)
+	ks.splat(k.field, &k.written, pl[a.lo[2]-a.o[2]:a.hi[2]-a.o[2]+1], &a)
 }
 
 // The cube: corner c at (c&1, c>>1&1, c>>2&1); edge e = 4 axis + u + 2 v runs along axis

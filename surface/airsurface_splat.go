@@ -5,7 +5,17 @@ import "math"
 // AirSurface's kernels (airsurface.go): the splat, the drops' planes' ranges, the rows'
 // masks and the lone drops' template. The Go ones here are the reference; on amd64 the
 // same in AVX2 assembly (airsurface_splat_amd64.s) give the same bits
-// (TestAirSplatAVX2MatchesGo).
+// (TestAirSplatAVX2MatchesGo), and write nothing outside their output
+// (TestAirKernelsGuards). Which run is a value, airKernels, that each AirSurface holds
+// (docs/kernels.md).
+
+// airKernels is a choice of AirSurface's kernels (newAirKernels): the AVX2 ones
+// (vector) or their Go twins, the zero value. Its methods (splat, rowMask, planes,
+// lone; in airsurface_splat_amd64.go and airsurface_splat_other.go) dispatch once a
+// call.
+type airKernels struct {
+	vector bool
+}
 
 // airSplatArgs is a drop's kernel in a tile's buffer: o, the buffer's coordinates of
 // the low corner of the drop's box; lo..hi, the part of the box in the buffer; the

@@ -4,12 +4,16 @@ package surface
 
 import "golang.org/x/sys/cpu"
 
-// airVector: the kernels are the AVX2 ones (the processor has AVX2 and BMI2).
-var airVector = cpu.X86.HasAVX2 && cpu.X86.HasBMI2
+// airHasVector: the processor has what the AVX2 kernels need (AVX2 and BMI2).
+var airHasVector = cpu.X86.HasAVX2 && cpu.X86.HasBMI2
 
-// airSplat is airSplatGo, in AVX2 assembly where the processor has it.
-func airSplat(field []float32, written *[airRowWords]uint64, pl []uint32, a *airSplatArgs) {
-	if !airVector {
+// newAirKernels returns the AVX2 kernels if vector is set and the processor has them,
+// else the Go twins.
+func newAirKernels(vector bool) airKernels { return airKernels{vector: vector && airHasVector} }
+
+// splat is airSplatGo, in AVX2 assembly where ks are the vector kernels.
+func (ks airKernels) splat(field []float32, written *[airRowWords]uint64, pl []uint32, a *airSplatArgs) {
+	if !ks.vector {
 		airSplatGo(field, written, pl, a)
 		return
 	}
@@ -28,9 +32,9 @@ func airSplat(field []float32, written *[airRowWords]uint64, pl []uint32, a *air
 //go:noescape
 func airSplatAVX2(field *float32, written *uint64, pl *uint32, np int, a *airSplatArgs)
 
-// airRowMask is airRowMaskGo, in AVX2 assembly where the processor has it.
-func airRowMask(field []float32, row int32) uint64 {
-	if !airVector {
+// rowMask is airRowMaskGo, in AVX2 assembly where ks are the vector kernels.
+func (ks airKernels) rowMask(field []float32, row int32) uint64 {
+	if !ks.vector {
 		return airRowMaskGo(field, row)
 	}
 	return airRowMaskAVX2(&field[row*airDim : row*airDim+airDim+airRowPad][0], airIso)
@@ -42,9 +46,9 @@ func airRowMask(field []float32, row int32) uint64 {
 //go:noescape
 func airRowMaskAVX2(f *float32, iso float32) uint64
 
-// airPlanes is airPlanesGo, in AVX2 assembly where the processor has it.
-func airPlanes(dst []uint32, a *airPlanesArgs) {
-	if !airVector {
+// planes is airPlanesGo, in AVX2 assembly where ks are the vector kernels.
+func (ks airKernels) planes(dst []uint32, a *airPlanesArgs) {
+	if !ks.vector {
 		airPlanesGo(dst, a)
 		return
 	}
@@ -59,9 +63,9 @@ func airPlanes(dst []uint32, a *airPlanesArgs) {
 //go:noescape
 func airPlanesAVX2(dst *uint32, n int, a *airPlanesArgs)
 
-// airLone is airLoneGo, in AVX2 assembly where the processor has it.
-func airLone(pos, nor []float32, p *airLoneArgs) {
-	if !airVector {
+// lone is airLoneGo, in AVX2 assembly where ks are the vector kernels.
+func (ks airKernels) lone(pos, nor []float32, p *airLoneArgs) {
+	if !ks.vector {
 		airLoneGo(pos, nor, p)
 		return
 	}

@@ -6,19 +6,25 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vpbench/vpbench/internal/guard"
 )
 
 // The AVX2 kernels give airSplatGo's, airPlanesGo's, airRowMaskGo's and airLoneGo's
 // bits, on random drops cut by random tiles (planes of up to 40 points and 35 rows,
 // clipped at either side) and random lone drops, and the whole mesh is the same with
-// and without them.
+// and without them. They write nothing around their outputs (guard zones: the tile's
+// buffer, the planes' ranges, of lengths 2 to some 50, and the lone drop's vertices).
 func TestAirSplatAVX2MatchesGo(t *testing.T) {
-	if !airVector {
+	vk := newAirKernels(true)
+	if !vk.vector {
 		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	n := airDim*airDim*airDim + airRowPad
-	fa, fg := make([]float32, n), make([]float32, n)
+	gfa := guard.New[float32](n)
+	fa, fg := gfa.Out, make([]float32, n)
+	clear(fa)
 	for trial := range 3000 {
 		// A kernel: radius 0.9-12 cells, stretch 1-3 along a random direction.
 		r := 0.9 + rng.Float64()*rng.Float64()*11
@@ -47,8 +53,12 @@ func TestAirSplatAVX2MatchesGo(t *testing.T) {
 		d.pk = [5]float32{float32(inzz), float32(nxz), float32(nyz),
 			float32(math.Sqrt(nn[0] - dn*u[0]*u[2]*nxz)), float32(math.Sqrt(nn[1] - dn*u[1]*u[2]*nyz))}
 		pa := airPlanesArgs{c: d.c, pk: d.pk, wx: w[0], wy: w[1]}
-		pla, plg := make([]uint32, w[2]+1), make([]uint32, w[2]+1)
-		airPlanes(pla, &pa)
+		gpl := guard.New[uint32](int(w[2] + 1))
+		pla, plg := gpl.Out, make([]uint32, w[2]+1)
+		vk.planes(pla, &pa)
+		if err := gpl.Check(); err != nil {
+			t.Fatalf("trial %d: planes: %v", trial, err)
+		}
 		airPlanesGo(plg, &pa)
 		for z := range pla {
 			if pla[z] != plg[z] {
@@ -69,7 +79,10 @@ func TestAirSplatAVX2MatchesGo(t *testing.T) {
 		}
 		pl := pla[a.lo[2]-a.o[2] : a.hi[2]-a.o[2]+1]
 		var wa, wg [airRowWords]uint64
-		airSplat(fa, &wa, pl, &a)
+		vk.splat(fa, &wa, pl, &a)
+		if err := gfa.Check(); err != nil {
+			t.Fatalf("trial %d: splat: %v", trial, err)
+		}
 		airSplatGo(fg, &wg, pl, &a)
 		if wa != wg {
 			t.Fatalf("trial %d: rows written %x, Go %x", trial, wa, wg)
@@ -80,7 +93,7 @@ func TestAirSplatAVX2MatchesGo(t *testing.T) {
 			}
 		}
 		for row := range int32(airDim * airDim) {
-			if m, mg := airRowMask(fa, row), airRowMaskGo(fg, row); m != mg {
+			if m, mg := vk.rowMask(fa, row), airRowMaskGo(fg, row); m != mg {
 				t.Fatalf("trial %d: row %d: mask %x, Go %x", trial, row, m, mg)
 			}
 		}
@@ -103,26 +116,30 @@ func TestAirSplatAVX2MatchesGo(t *testing.T) {
 		r := 0.0001 + 0.001*rng.Float32()
 		p := airLoneArgs{x: rng.Float32() * 0.1, y: rng.Float32() * 0.1, z: rng.Float32() * 0.05,
 			ra: r * s, rb: r / float32(math.Sqrt(float64(s))), na: 1 / s, nb: float32(math.Sqrt(float64(s))), u: u}
-		n := 3*len(airLoneVerts) + 1 // one more: left alone
-		pa, na, pg, ng := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
-		pa[n-1], na[n-1] = 7, 7
-		airLone(pa, na, &p)
+		n := 3 * len(airLoneVerts)
+		gpa, gna := guard.New[float32](n), guard.New[float32](n)
+		pa, na, pg, ng := gpa.Out, gna.Out, make([]float32, n), make([]float32, n)
+		vk.lone(pa, na, &p)
 		airLoneGo(pg, ng, &p)
-		for i := range n - 1 {
+		for _, g := range []guard.Slice[float32]{gpa, gna} {
+			if err := g.Check(); err != nil {
+				t.Fatalf("lone trial %d: %v", trial, err)
+			}
+		}
+		for i := range n {
 			if math.Float32bits(pa[i]) != math.Float32bits(pg[i]) || math.Float32bits(na[i]) != math.Float32bits(ng[i]) {
 				t.Fatalf("lone trial %d, value %d: position %g normal %g, Go %g %g", trial, i, pa[i], na[i], pg[i], ng[i])
 			}
-		}
-		if pa[n-1] != 7 || na[n-1] != 7 {
-			t.Fatalf("lone trial %d: wrote past the template", trial)
 		}
 	}
 
 	drops := airBenchDrops(2000)
 	vec, _ := airMesh(t, 2, drops...)
-	airVector = false
-	defer func() { airVector = true }()
-	ref, _ := airMesh(t, 2, drops...)
+	s := DefaultAirSettings()
+	s.Workers = 2
+	a := NewAirSurface(s)
+	a.kern = newAirKernels(false)
+	ref := a.Append(&Mesh{}, drops, airBox)
 	if !sameMesh(ref, vec) {
 		t.Fatal("the AVX2 kernels give another mesh than the Go ones")
 	}

@@ -2,19 +2,21 @@
 
 package surface
 
-// airVector: there are no vector kernels in this build.
-const airVector = false
+// There are no vector kernels in this build: airKernels are always the Go twins.
 
-// airSplat is airSplatGo.
-func airSplat(field []float32, written *[airRowWords]uint64, pl []uint32, a *airSplatArgs) {
+// newAirKernels returns the Go twins.
+func newAirKernels(vector bool) airKernels { return airKernels{} }
+
+// splat is airSplatGo.
+func (ks airKernels) splat(field []float32, written *[airRowWords]uint64, pl []uint32, a *airSplatArgs) {
 	airSplatGo(field, written, pl, a)
 }
 
-// airRowMask is airRowMaskGo.
-func airRowMask(field []float32, row int32) uint64 { return airRowMaskGo(field, row) }
+// rowMask is airRowMaskGo.
+func (ks airKernels) rowMask(field []float32, row int32) uint64 { return airRowMaskGo(field, row) }
 
-// airPlanes is airPlanesGo.
-func airPlanes(dst []uint32, a *airPlanesArgs) { airPlanesGo(dst, a) }
+// planes is airPlanesGo.
+func (ks airKernels) planes(dst []uint32, a *airPlanesArgs) { airPlanesGo(dst, a) }
 
-// airLone is airLoneGo.
-func airLone(pos, nor []float32, p *airLoneArgs) { airLoneGo(pos, nor, p) }
+// lone is airLoneGo.
+func (ks airKernels) lone(pos, nor []float32, p *airLoneArgs) { airLoneGo(pos, nor, p) }

@@ -18,9 +18,9 @@ const (
 	minHeavy = 1024
 )
 
-// pool runs a range of work split over a fixed set of workers (internal/parallel: they
-// spin briefly between phases, since a frame's phases follow each other within
-// microseconds), so that a frame allocates nothing. Every phase writes only what its
+// pool runs a range of work split over a fixed set of workers (internal/parallel, the
+// solver's and the waves' pool too: they spin briefly between phases, since a frame's
+// phases follow each other within microseconds), so that a frame allocates nothing. Every phase writes only what its
 // items own, and lists built per chunk are joined in chunk order, so the result does not
 // depend on the number of workers.
 type pool struct {
@@ -69,9 +69,10 @@ func (p *pool) run(n, minItems int, f func(w, lo, hi int)) int {
 		f(0, 0, n)
 		return 1
 	}
-	for w := range k + 1 {
-		p.bounds[w] = n * w / k
+	for w := range k {
+		p.bounds[w], _ = parallel.Chunk(n, k, w)
 	}
+	p.bounds[k] = n
 	p.runBounds(k, f)
 	return k
 }

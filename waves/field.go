@@ -1,6 +1,10 @@
 package waves
 
-import "math"
+import (
+	"math"
+
+	"github.com/vpbench/vpbench/internal/parallel"
+)
 
 // The field. Column i's displacement is the sum, over the particles on its layer, of
 // amplitude * w((x_i - x_p) / R) * w((y_i - y_p) / R), with (x_i, y_i) its cell's centre,
@@ -19,16 +23,16 @@ func (s *System) Displacement(dst []float32, f Flow) []float32 {
 	c.checkFlow(f)
 	dst = resize(dst, c.cols.NumColumns())
 	c.flow, c.dst = f, dst
-	if nw, ny := c.pool.n, c.cols.Ny; c.rowBandN != nw || len(c.rowBand) != ny {
+	if nw, ny := c.pool.Workers(), c.cols.Ny; c.rowBandN != nw || len(c.rowBand) != ny {
 		c.rowBand = resize(c.rowBand, ny)
 		for j := range c.rowBand {
-			c.rowBand[j] = int32(((j+1)*nw - 1) / ny) // the b with ny*b/nw <= j < ny*(b+1)/nw
+			c.rowBand[j] = int32(((j+1)*nw - 1) / ny) // the b whose parallel.Chunk(ny, nw, b) holds j
 		}
 		c.rowBandN = nw
 	}
-	c.pool.run(jobFoot)
+	c.run(jobFoot)
 	c.fieldOpen()
-	c.pool.run(jobField)
+	c.run(jobField)
 	c.flow, c.dst = Flow{}, nil
 	return dst
 }
@@ -45,9 +49,9 @@ func (c *core) bandLists(w int) {
 	for b := range sc.bands {
 		sc.bands[b] = sc.bands[b][:0]
 	}
-	nw, n := c.pool.n, len(c.px)
 	inv, fyMax := c.invDx, float64(c.cols.Ny-1)
-	for i := n * w / nw; i < n*(w+1)/nw; i++ {
+	lo, hi := parallel.Chunk(len(c.px), c.pool.Workers(), w)
+	for i := lo; i < hi; i++ {
 		rr := float64(c.rad[i]) * inv
 		gy := c.py[i]*inv - 0.5
 		jlo, jhi := math.Ceil(gy-rr), math.Floor(gy+rr)
@@ -71,8 +75,7 @@ func (c *core) bandLists(w int) {
 func (c *core) fieldBand(w int) {
 	cols := c.cols
 	nx, ny := cols.Nx, cols.Ny
-	nw := c.pool.n
-	y0, y1 := ny*w/nw, ny*(w+1)/nw
+	y0, y1 := parallel.Chunk(ny, c.pool.Workers(), w)
 	if y0 >= y1 {
 		return
 	}
@@ -145,7 +148,7 @@ func (c *core) fieldBand(w int) {
 				// the default radius, 3 dx: every cell holds one column of this layer,
 				// consecutive columns, no tests
 				if len(jobs) == cap(jobs) {
-					addFoots(dst, jobs)
+					addFoots(c.vector, dst, jobs)
 					jobs = jobs[:0]
 				}
 				jobs = jobs[:len(jobs)+1]
@@ -169,7 +172,7 @@ func (c *core) fieldBand(w int) {
 				continue
 			}
 			// another case: first the waiting jobs, so that the sums keep particle order
-			addFoots(dst, jobs)
+			addFoots(c.vector, dst, jobs)
 			jobs = jobs[:0]
 			wx, wy := wxa[:], wya[:]
 			if nq > footMax || nr > footMax {
@@ -244,7 +247,7 @@ func (c *core) fieldBand(w int) {
 			}
 		}
 	}
-	addFoots(dst, jobs)
+	addFoots(c.vector, dst, jobs)
 	// dry columns get 0: all but those of blocks open within with one column a cell
 	// (every column wet), where the columns are the cells
 	if !c.flat {

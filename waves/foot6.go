@@ -6,10 +6,12 @@ package waves
 // addFoots computes their kernel weights and adds their rows to the field, job after job.
 // On amd64 it is SSE2 assembly (foot6_amd64.s): the x and y axes side by side in a
 // register for the weights, and a row is two vector multiply-adds instead of six scalar
-// ones. Elsewhere it is addFootsGo. Both do the same IEEE operations in the same order,
-// without fused multiply-adds, so they give the same bits (TestAddFoots), as do
-// axisWeights and fieldBand's other paths for the same particle: a column's sum never
-// depends on which path, or which worker, added a particle.
+// ones. Elsewhere (other processors, -tags purego, or a System whose choice, core.vector,
+// says so) it is addFootsGo, the reference. Both do the same IEEE operations in the same
+// order, without fused multiply-adds, so they give the same bits (TestAddFoots,
+// TestFieldVectorSameAsGo), as do axisWeights and fieldBand's other paths for the same
+// particle: a column's sum never depends on which path, or which worker, added a
+// particle. The assembly writes nothing beside the rows (TestAddFoots' guard zones).
 
 // foot6 is one particle's job for addFoots.
 type foot6 struct {

@@ -1,9 +1,20 @@
+//go:build !purego
+
 package waves
 
-// addFoots adds the jobs' footprints to dst, in order (foot6.go), with addFootsSSE. It
-// does not check the rows: fieldBand makes them from the grid's rows (and TestAddFoots
-// runs addFootsGo, which does, on the same jobs).
-func addFoots(dst []float32, jobs []foot6) {
+// foot6Asm: this build has addFoots' assembly. It needs SSE2 alone, which every amd64
+// processor has, so there is no feature to check.
+const foot6Asm = true
+
+// addFoots adds the jobs' footprints to dst, in order (foot6.go): with addFootsSSE where
+// vector is set (the System's choice, core.vector), else addFootsGo. It does not check
+// the rows: fieldBand makes them from the grid's rows (and TestAddFoots runs
+// addFootsGo, which does, on the same jobs).
+func addFoots(vector bool, dst []float32, jobs []foot6) {
+	if !vector {
+		addFootsGo(dst, jobs)
+		return
+	}
 	if len(jobs) == 0 || len(dst) == 0 {
 		return
 	}

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // addFootsSSE: addFootsGo (foot6.go) in SSE2. The weights (float64) have the x axis in

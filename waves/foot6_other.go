@@ -1,6 +1,9 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package waves
 
-// addFoots adds the jobs' footprints to dst, in order (foot6.go): addFootsGo off amd64.
-func addFoots(dst []float32, jobs []foot6) { addFootsGo(dst, jobs) }
+// foot6Asm: this build has no assembly for addFoots.
+const foot6Asm = false
+
+// addFoots adds the jobs' footprints to dst, in order (foot6.go): addFootsGo.
+func addFoots(vector bool, dst []float32, jobs []foot6) { addFootsGo(dst, jobs) }

@@ -4,15 +4,19 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vpbench/vpbench/internal/guard"
 )
 
 // addFoots (SSE2 assembly on amd64) and addFootsGo give the same bits, and so does a sum
-// with axisWeights' weights, row by row.
+// with axisWeights' weights, row by row; the assembly writes nothing around dst (guard
+// zones), whose first and last elements the footprints reach, on rows of several
+// widths.
 func TestAddFoots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	const n = 40
 	jobs := make([]foot6, 0, 8)
 	for trial := range 5000 {
+		n := []int{6, 7, 9, 13, 40}[trial%5] // row width, cells
 		jobs = jobs[:0]
 		for range 1 + rng.IntN(7) {
 			rr := 3.0
@@ -33,7 +37,11 @@ func TestAddFoots(t *testing.T) {
 			p.r0 = int32(rng.IntN(6))
 			p.r1 = p.r0 + 1 + int32(rng.IntN(6-int(p.r0)))
 			for q := range p.offs {
-				p.offs[q] = int32(q*n + rng.IntN(n-6))
+				p.offs[q] = int32(q*n + rng.IntN(n-5))
+			}
+			if rng.IntN(4) == 0 { // the footprint's corners at dst's ends
+				p.r0, p.r1 = 0, 6
+				p.offs[0], p.offs[5] = 0, int32(6*n-6)
 			}
 			jobs = append(jobs, p)
 		}
@@ -42,7 +50,12 @@ func TestAddFoots(t *testing.T) {
 			a[i] = float32(rng.NormFloat64() * 1e-4)
 		}
 		b, c := append([]float32(nil), a...), append([]float32(nil), a...)
-		addFoots(a, jobs)
+		ga := guard.From(a)
+		a = ga.Out
+		addFoots(foot6Asm, a, jobs)
+		if err := ga.Check(); err != nil {
+			t.Fatalf("trial %d, %+v: %v", trial, jobs, err)
+		}
 		addFootsGo(b, jobs)
 		for _, p := range jobs {
 			var wx, wy [6]float32
@@ -60,5 +73,39 @@ func TestAddFoots(t *testing.T) {
 				t.Fatalf("trial %d, %+v: element %d: addFoots %g, addFootsGo %g, axisWeights %g", trial, jobs, i, a[i], b[i], c[i])
 			}
 		}
+	}
+}
+
+// The field is the same with addFoots' assembly as with its Go twin (the System's
+// choice, core.vector), over the busy test scene.
+func TestFieldVectorSameAsGo(t *testing.T) {
+	if !foot6Asm {
+		t.Skip("no assembly for addFoots in this build")
+	}
+	var d [2][]float32
+	for k, vector := range []bool{true, false} {
+		cols, f, ims := scene(t)
+		st := Water()
+		st.MinAmplitude = 1e-8
+		st.Workers = 2
+		s := newSystem(t, cols, st)
+		s.c.vector = vector
+		for _, im := range ims {
+			s.Impact(im)
+		}
+		s.Advance(0.2, f)
+		d[k] = s.Displacement(nil, f)
+	}
+	moved := 0
+	for i := range d[0] {
+		if math.Float32bits(d[0][i]) != math.Float32bits(d[1][i]) {
+			t.Fatalf("column %d: %g with the assembly, %g with addFootsGo", i, d[0][i], d[1][i])
+		}
+		if d[0][i] != 0 {
+			moved++
+		}
+	}
+	if moved < len(d[0])/10 {
+		t.Fatalf("only %d of %d columns displaced", moved, len(d[0]))
 	}
 }

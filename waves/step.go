@@ -3,6 +3,8 @@ package waves
 import (
 	"math"
 	"slices"
+
+	"github.com/vpbench/vpbench/internal/parallel"
 )
 
 // Blocks of blockSize x blockSize cells let a particle in open water skip the walk
@@ -26,6 +28,7 @@ const (
 	jobBlocks
 	jobField
 	jobFoot // jobBlocks, then bandLists
+	jobKinds
 )
 
 func (c *core) job(kind, w int) {
@@ -91,7 +94,7 @@ func (s *System) Advance(to float64, f Flow) {
 		c.lastStep = !(c.t0+float64(c.steps+2)*dt <= to+1e-9*dt)
 		if len(c.px) > 0 || due {
 			if !blocksReady {
-				c.pool.run(jobBlocks)
+				c.run(jobBlocks)
 				c.clearance()
 				blocksReady = true
 			}
@@ -117,7 +120,7 @@ func (c *core) stepAll(dt float64) {
 	// No subdivision can succeed this step when the cap is reached already (only they
 	// add particles): then the workers count them instead of listing them.
 	c.full = n+2 > c.p.maxP
-	c.pool.run(jobMove)
+	c.run(jobMove)
 	dead := 0
 	for w := range c.ws {
 		dead += c.ws[w].dead
@@ -140,8 +143,7 @@ func (c *core) moveChunk(w int) {
 	sc := &c.ws[w]
 	sc.splits = sc.splits[:0]
 	sc.dead, sc.unsplit = 0, 0
-	nw := c.pool.n
-	lo, hi := c.nJob*w/nw, c.nJob*(w+1)/nw
+	lo, hi := parallel.Chunk(c.nJob, c.pool.Workers(), w)
 	for i := lo; i < hi; i++ {
 		switch c.stepOne(sc, i, c.dtJob) {
 		case stepDead:
@@ -551,10 +553,10 @@ func lowest(h, top float32) float32 {
 // the depths of the columns of open blocks (one column a cell) for stepOne.
 func (c *core) blockRows(w int) {
 	cols := c.cols
-	nw := c.pool.n
 	H, base := c.flow.Height, cols.Base
 	advance := c.dst == nil // (only Advance reads the depths)
-	for by := c.nby * w / nw; by < c.nby*(w+1)/nw; by++ {
+	by0, by1 := parallel.Chunk(c.nby, c.pool.Workers(), w)
+	for by := by0; by < by1; by++ {
 		for bx := range c.nbx {
 			b := by*c.nbx + bx
 			c.blkSelf[b] = 0

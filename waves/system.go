@@ -6,7 +6,9 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"time"
 
+	"github.com/vpbench/vpbench/internal/parallel"
 	"github.com/vpbench/vpbench/terrain"
 )
 
@@ -69,6 +71,9 @@ type core struct {
 	// walkAll closes every block, so that every move walks its cells (the tests compare
 	// the fast path with it).
 	walkAll bool
+	// vector: the field's common footprints by addFoots' assembly (foot6Asm), else by
+	// its Go twin (the tests compare them).
+	vector bool
 
 	// per column and per cell, from the columns
 	colX, colY []int32 // per column: its cell's x and y
@@ -114,7 +119,8 @@ type core struct {
 	steps int64   // steps since t0
 	stats Stats
 
-	pool *pool
+	pool *parallel.Pool
+	jobs [jobKinds]func(w int) // c.job(kind, w) bound once per kind: passing one to Do allocates nothing
 	ws   []scratch
 
 	// the job in flight
@@ -157,7 +163,7 @@ func New(cols *terrain.Columns, st Settings) (*System, error) {
 	if !(cols.Dx > 0) || cols.Nx < 1 || cols.Ny < 1 || len(cols.CellStart) != cols.Nx*cols.Ny+1 {
 		return nil, fmt.Errorf("waves: columns have grid %dx%d, dx %g m, %d cell starts: not a column grid", cols.Nx, cols.Ny, cols.Dx, len(cols.CellStart))
 	}
-	c := &core{st: st}
+	c := &core{st: st, vector: foot6Asm}
 	c.p = resolve(st, cols.Dx)
 	c.setColumns(cols)
 	c.startPool()
@@ -177,12 +183,25 @@ func (c *core) startPool() {
 		}
 		c.ws[i].jobs = make([]foot6, 0, 32)
 	}
-	c.pool = newPool(c.p.workers, c.job)
+	c.pool = parallel.NewSpin(c.p.workers, spinTime)
+	for kind := range c.jobs {
+		c.jobs[kind] = func(w int) { c.job(kind, w) }
+	}
 }
+
+// spinTime is how long a waiting worker spins before it parks (internal/parallel's
+// NewSpin). The phases of a call and the steps of an Advance follow each other within
+// microseconds; waking a parked thread for each of them cost 30-90 us on the 2-vCPU VM
+// of docs/waves.md ("Cost"), several times a frame.
+const spinTime = 50 * time.Microsecond
+
+// run calls the job kind on every worker, worker w taking its chunk w (parallel.Chunk)
+// of the job's items, and returns when all have returned.
+func (c *core) run(kind int) { c.pool.Do(c.pool.Workers(), c.jobs[kind]) }
 
 func (c *core) stopPool() {
 	if c.pool != nil {
-		c.pool.stop()
+		c.pool.Stop()
 		c.pool = nil
 	}
 }

@@ -7,18 +7,22 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Pool runs a job on up to Workers() workers: worker 0 is the caller, workers 1..n-1 are
-// goroutines started once. After a job the goroutines spin on the job counter for a few
-// hundred microseconds before they park: woken from a parked state (a channel, a cond) a
-// worker starts too late to share a short job. (Measured in the solver: a one-step Step
-// with two workers parked on channels was no faster than with one worker; with spinning
-// workers it takes half the time.)
+// goroutines started once. After a job the goroutines spin on the job counter, yielding
+// the processor now and then, before they park: woken from a parked state (a channel, a
+// cond) a worker starts too late to share a short job. (Measured in the solver: a
+// one-step Step with two workers parked on channels was no faster than with one worker;
+// with spinning workers it takes half the time. In the waves: a parked worker started
+// each job 30-90 us late on a 2-vCPU VM, several times a frame.) The caller waiting for
+// the workers spins too (it has nothing else to do, and yields as they do).
 //
 // Do must be called from one goroutine at a time. A job must not call Do.
 type Pool struct {
 	n    int
+	spin time.Duration // the spin window; 0: SpinRounds rounds
 	job  func(w int)
 	k    int           // workers that take part in the current job
 	gen  atomic.Uint64 // job counter: workers run a job when it changes
@@ -28,16 +32,23 @@ type Pool struct {
 	cond *sync.Cond // parked workers wait here for gen to change or quit
 }
 
-// SpinRounds is how long an idle worker spins before parking (each round checks the job
-// counter; every 64th yields the processor): a few hundred microseconds.
+// SpinRounds is how long an idle worker of a New pool spins before parking (each round
+// checks the job counter; every 64th yields the processor): 35-60 us on the 2-vCPU AMD
+// EPYC VM of docs/benchmarks.md, longer where yielding costs more.
 const SpinRounds = 1 << 14
 
-// New starts a pool of n workers (n < 1: runtime.GOMAXPROCS(0)).
-func New(n int) *Pool {
+// New starts a pool of n workers (n < 1: runtime.GOMAXPROCS(0)) whose idle goroutines
+// spin SpinRounds rounds before they park.
+func New(n int) *Pool { return NewSpin(n, 0) }
+
+// NewSpin is New with a spin window measured on the clock: an idle worker spins for
+// about spin (read every 64 rounds), whatever a round costs on the machine, then parks.
+// spin <= 0 is New's SpinRounds rounds.
+func NewSpin(n int, spin time.Duration) *Pool {
 	if n < 1 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	p := &Pool{n: n}
+	p := &Pool{n: n, spin: max(spin, 0)}
 	p.cond = sync.NewCond(&p.mu)
 	for w := 1; w < n; w++ {
 		go p.work(w)
@@ -75,14 +86,25 @@ func (p *Pool) Do(k int, job func(w int)) {
 func (p *Pool) work(w int) {
 	var last uint64
 	for {
+		var start time.Time // the spin's, read at its first yield (not for a job that comes at once)
 		for i := 0; p.gen.Load() == last; i++ {
 			if p.quit.Load() {
 				return
 			}
-			if i < SpinRounds {
-				if i&63 == 63 {
+			if i&63 != 63 {
+				continue
+			}
+			if p.spin == 0 {
+				if i+1 < SpinRounds {
 					runtime.Gosched()
+					continue
 				}
+			} else if i == 63 {
+				start = time.Now()
+				runtime.Gosched()
+				continue
+			} else if time.Since(start) < p.spin {
+				runtime.Gosched()
 				continue
 			}
 			p.mu.Lock()
@@ -101,6 +123,13 @@ func (p *Pool) work(w int) {
 		p.done.Add(1)
 	}
 }
+
+// Chunk is the bounds [lo, hi) of chunk w (0 <= w < k) of [0, n) split into k contiguous
+// chunks, in order: n*w/k .. n*(w+1)/k, sizes differing by at most one. The split
+// depends on n, k and w alone, never on timing: a job whose worker w writes only chunk
+// w's items (lists built per chunk joined in chunk order) gives the same result however
+// the goroutines are scheduled.
+func Chunk(n, k, w int) (lo, hi int) { return n * w / k, n * (w + 1) / k }
 
 // Stop ends the goroutines. It must not be called while Do runs; the pool must not be
 // used after.

@@ -73,6 +73,13 @@ func main() {
 // MOVSS that avo's Load emits for a float parameter) after a 256-bit one stalls on the
 // dirty upper halves of the YMM registers, on this project's machine about 100 ns a call.
 
+// kernel starts the kernel name of Go signature sig: a leaf (NOSPLIT) whose stub is
+// //go:noescape, since it keeps no pointer it is given (docs/kernels.md).
+func kernel(name, sig string) {
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+}
+
 // param is the stack slot of the parameter name.
 func param(name string) Mem {
 	b, err := Param(name).Resolve()
@@ -260,7 +267,7 @@ func rawFlux(film, visc, wet bool) {
 	if wet {
 		sig = "func(dst, prev, ha, hb, ba, bb []float32, zeta, accel, dxf, visc3, wet, dry float32)"
 	}
-	TEXT(name, NOSPLIT, sig)
+	kernel(name, sig)
 	Doc(fmt.Sprintf("%s is rawFluxRowGo (film %v, viscous %v, wetting %v) for len(dst) elements.", name, film, visc, wet))
 	b := loadBases("dst", "prev", "ha", "hb", "ba", "bb")
 	dst, prev, ha, hb, ba, bb := b[0], b[1], b[2], b[3], b[4], b[5]
@@ -370,7 +377,7 @@ func wetting(f, t1, acc, dh, da, db VecVirtual) {
 // outflow: outflowRowGo, with the columns that may overflow as one bit each in mask
 // (bit j of mask[g] for column 8g+j) and the OR of all of them returned.
 func outflow() {
-	TEXT("outflowAVX2", NOSPLIT, "func(k, s, above, rx, below, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
+	kernel("outflowAVX2", "func(k, s, above, rx, below, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
 	Doc("outflowAVX2 is outflowRowGo for len(k) columns: rx[j] is the -x",
 		"flux of column j and rx[j+1] its +x flux; bit j%8 of mask[j/8] flags column j. It",
 		"returns the number of columns flagged.")
@@ -428,7 +435,7 @@ func groupIndex(i Register, streams int) Register {
 // into u.
 func csrOutflow(ext bool) {
 	name, variant := csrName("csrOutflow", ext)
-	TEXT(name, NOSPLIT, "func(k, s, u, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
+	kernel(name, "func(k, s, u, h, r, b, top []float32, mask []uint8, dx2OverDt, dtOverDx2 float32) int")
 	Doc(name+" is gpusim's csrOutflowColumns for len(k) columns "+variant+" extended pipes:",
 		"u holds their raw fluxes (and extended outflows and inflows) gathered as CSRStreams",
 		"says. Bit j%8 of mask[j/8] flags column j; it returns the number flagged.")
@@ -544,7 +551,7 @@ func outflowBody(c columns, in func(i Register, q int) Mem, extra func(i Registe
 // summed in the order -y, -x, +x, +y. Where outflowRowGo flagged no overflow it gives
 // exactly 1, as the scalar path leaves it (docs/solver.md, "Skipping inflow scaling").
 func inflow() {
-	TEXT("inflowAVX2", NOSPLIT, "func(s, above, ka, rx, kr, below, kb, top, h, r []float32, dtOverDx2 float32)")
+	kernel("inflowAVX2", "func(s, above, ka, rx, kr, below, kb, top, h, r []float32, dtOverDx2 float32)")
 	Doc("inflowAVX2 is InflowColumn for each of len(s) columns x: the -y",
 		"flux above[x] from a column of factor ka[x], the -x flux rx[x] from kr[x], the +x",
 		"flux rx[x+1] from kr[x+2], the +y flux below[x] from kb[x].")
@@ -599,7 +606,7 @@ func inflow() {
 
 // finalFlux: finalFluxRowGo.
 func finalFlux() {
-	TEXT("finalFluxAVX2", NOSPLIT, "func(dst, raw, ki, ko, si, so []float32)")
+	kernel("finalFluxAVX2", "func(dst, raw, ki, ko, si, so []float32)")
 	Doc("finalFluxAVX2 is finalFluxRowGo for len(dst) pipes.")
 	bs := loadBases("dst", "raw", "ki", "ko", "si", "so")
 	dst, raw, ki, ko, si, so := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5]
@@ -626,7 +633,7 @@ func finalFlux() {
 // float64. The clamp of SettleHeight is rare (a rounding past the floor or the top), so
 // it runs out of line, for an iteration where some lane needs it.
 func height() {
-	TEXT("heightAVX2", NOSPLIT, "func(h, r, above, fxm, fxp, below, b, top []float32, dtOverDx2d float64)")
+	kernel("heightAVX2", "func(h, r, above, fxm, fxp, below, b, top []float32, dtOverDx2d float64)")
 	Doc("heightAVX2 is heightRowGo for len(h) columns.")
 	bs := loadBases("h", "r", "above", "fxm", "fxp", "below", "b", "top")
 	above, fxm, fxp, below := bs[2], bs[3], bs[4], bs[5]
@@ -640,7 +647,7 @@ func height() {
 // into u (with extended pipes, their net outflow as a fifth stream, and a sixth unused).
 func csrHeight(ext bool) {
 	name, variant := csrName("csrHeight", ext)
-	TEXT(name, NOSPLIT, "func(h, r, u, b, top []float32, dtOverDx2d float64)")
+	kernel(name, "func(h, r, u, b, top []float32, dtOverDx2d float64)")
 	Doc(name+" is gpusim's csrHeightColumns for len(h) columns "+variant+" extended pipes:",
 		"u holds their final fluxes (and net extended outflows) gathered as CSRStreams says.")
 	bs := loadBases("h", "r", "u", "b", "top")
@@ -756,7 +763,7 @@ func heightBody(h, r, b, top Register, in func(i Register, q, d int) Mem, ext bo
 // is the even (or, for +y, odd) fluxes of 16 from its first pipe: two loads, a shuffle
 // that takes the evens (or odds) of each 128-bit half, and a permute that joins them.
 func gatherStrided() {
-	TEXT("gatherStridedAVX2", NOSPLIT, "func(u, f []float32, pp []int32, groups, uStride int)")
+	kernel("gatherStridedAVX2", "func(u, f []float32, pp []int32, groups, uStride int)")
 	Doc("gatherStridedAVX2 is gatherStridedGo for groups strided groups: group g's pipes",
 		"are pp[32g:32g+32] and its streams go to u[g*uStride:].")
 	bs := loadBases("u", "f", "pp")
@@ -800,7 +807,7 @@ func gatherStrided() {
 // and +y neighbours' in turn (ends b). An unpack of the low and of the high halves of
 // each 128-bit lane interleaves two vectors; a 128-bit permute puts the halves in order.
 func gatherPairs() {
-	TEXT("gatherPairsAVX2", NOSPLIT, "func(da, db, x []float32, pa, pb []int32, groups int)")
+	kernel("gatherPairsAVX2", "func(da, db, x []float32, pa, pb []int32, groups int)")
 	Doc("gatherPairsAVX2 is gatherPairsGo for groups paired groups: group g's pipes are",
 		"pa[16g:16g+16] and pb[16g:16g+16], its ends' values go to da and db[16g:16g+16].")
 	bs := loadBases("da", "db", "x", "pa", "pb")

@@ -4,10 +4,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vpbench/vpbench/internal/guard"
 )
 
 // TestGatherStridedMatchesGo: the AVX2 strided gather puts each stream's fluxes where the
-// Go twin does, for groups at any offsets and either number of streams.
+// Go twin does, for groups at any offsets and either number of streams, and writes
+// nothing around its output (guard zones; the streams after the four pipes' are left as
+// they were, in both).
 func TestGatherStridedMatchesGo(t *testing.T) {
 	t.Parallel()
 	if !New(true).Vector() {
@@ -19,7 +23,7 @@ func TestGatherStridedMatchesGo(t *testing.T) {
 		f[i] = edgeValue(rng, 1e-4, 0)
 	}
 	for _, streams := range []int{4, 6} {
-		for _, groups := range []int{1, 2, 7} {
+		for _, groups := range []int{1, 2, 3, 7} {
 			pp := make([]int32, 32*groups)
 			for g := range groups {
 				var base [4]int32
@@ -31,15 +35,17 @@ func TestGatherStridedMatchesGo(t *testing.T) {
 					}
 				}
 			}
-			want := make([]float32, 8*streams*groups)
-			got := make([]float32, len(want))
+			want, got := guard.New[float32](8*streams*groups).Out, guard.New[float32](8*streams*groups)
 			for g := range groups {
 				gatherStridedGo(want[8*streams*g:], f, pp[32*g:32*g+4])
 			}
-			GatherStridedRun(got, f, pp, groups, streams)
+			GatherStridedRun(got.Out, f, pp, groups, streams)
+			if err := got.Check(); err != nil {
+				t.Fatalf("%d streams, %d groups: %v", streams, groups, err)
+			}
 			for i := range want {
-				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("%d streams, %d groups: u[%d] = %v, want %v", streams, groups, i, got[i], want[i])
+				if math.Float32bits(got.Out[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%d streams, %d groups: u[%d] = %v, want %v", streams, groups, i, got.Out[i], want[i])
 				}
 			}
 		}
@@ -47,7 +53,8 @@ func TestGatherStridedMatchesGo(t *testing.T) {
 }
 
 // TestGatherPairsMatchesGo: the AVX2 paired gather puts each end's value where the Go
-// twin does, for groups at any offsets.
+// twin does, for groups at any offsets, and writes nothing around its outputs (guard
+// zones).
 func TestGatherPairsMatchesGo(t *testing.T) {
 	t.Parallel()
 	if !New(true).Vector() {
@@ -58,7 +65,7 @@ func TestGatherPairsMatchesGo(t *testing.T) {
 	for i := range x {
 		x[i] = edgeValue(rng, 1e-2, 0)
 	}
-	for _, groups := range []int{1, 2, 5} {
+	for _, groups := range []int{1, 2, 3, 5} {
 		pa, pb := make([]int32, 16*groups), make([]int32, 16*groups)
 		for g := range groups {
 			a, e, u := rng.Int32N(2990), rng.Int32N(2990), rng.Int32N(2990)
@@ -68,11 +75,17 @@ func TestGatherPairsMatchesGo(t *testing.T) {
 			}
 		}
 		wantA, wantB := make([]float32, 16*groups), make([]float32, 16*groups)
-		gotA, gotB := make([]float32, 16*groups), make([]float32, 16*groups)
+		ga, gb := guard.New[float32](16*groups), guard.New[float32](16*groups)
+		gotA, gotB := ga.Out, gb.Out
 		for g := range groups {
 			gatherPairsGo(wantA[16*g:], wantB[16*g:], x, pa[16*g:], pb[16*g:])
 		}
 		GatherPairsRun(gotA, gotB, x, pa, pb, groups)
+		for _, g := range []guard.Slice[float32]{ga, gb} {
+			if err := g.Check(); err != nil {
+				t.Fatalf("%d groups: %v", groups, err)
+			}
+		}
 		for i := range wantA {
 			if math.Float32bits(gotA[i]) != math.Float32bits(wantA[i]) || math.Float32bits(gotB[i]) != math.Float32bits(wantB[i]) {
 				t.Fatalf("%d groups: element %d: got %v %v, want %v %v", groups, i, gotA[i], gotB[i], wantA[i], wantB[i])

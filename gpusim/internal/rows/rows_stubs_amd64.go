@@ -5,67 +5,103 @@
 package rows
 
 // rawFluxPaperAVX2 is rawFluxRowGo (film false, viscous false, wetting false) for len(dst) elements.
+//
+//go:noescape
 func rawFluxPaperAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
 // rawFluxPaperViscAVX2 is rawFluxRowGo (film false, viscous true, wetting false) for len(dst) elements.
+//
+//go:noescape
 func rawFluxPaperViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
 // rawFluxFilmAVX2 is rawFluxRowGo (film true, viscous false, wetting false) for len(dst) elements.
+//
+//go:noescape
 func rawFluxFilmAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
 // rawFluxFilmViscAVX2 is rawFluxRowGo (film true, viscous true, wetting false) for len(dst) elements.
+//
+//go:noescape
 func rawFluxFilmViscAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32)
 
 // rawFluxPaperWetAVX2 is rawFluxRowGo (film false, viscous false, wetting true) for len(dst) elements.
+//
+//go:noescape
 func rawFluxPaperWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
 
 // rawFluxPaperViscWetAVX2 is rawFluxRowGo (film false, viscous true, wetting true) for len(dst) elements.
+//
+//go:noescape
 func rawFluxPaperViscWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
 
 // rawFluxFilmWetAVX2 is rawFluxRowGo (film true, viscous false, wetting true) for len(dst) elements.
+//
+//go:noescape
 func rawFluxFilmWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
 
 // rawFluxFilmViscWetAVX2 is rawFluxRowGo (film true, viscous true, wetting true) for len(dst) elements.
+//
+//go:noescape
 func rawFluxFilmViscWetAVX2(dst []float32, prev []float32, ha []float32, hb []float32, ba []float32, bb []float32, zeta float32, accel float32, dxf float32, visc3 float32, wet float32, dry float32)
 
 // outflowAVX2 is outflowRowGo for len(k) columns: rx[j] is the -x
 // flux of column j and rx[j+1] its +x flux; bit j%8 of mask[j/8] flags column j. It
 // returns the number of columns flagged.
+//
+//go:noescape
 func outflowAVX2(k []float32, s []float32, above []float32, rx []float32, below []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
 
 // csrOutflowAVX2 is gpusim's csrOutflowColumns for len(k) columns without extended pipes:
 // u holds their raw fluxes (and extended outflows and inflows) gathered as CSRStreams
 // says. Bit j%8 of mask[j/8] flags column j; it returns the number flagged.
+//
+//go:noescape
 func csrOutflowAVX2(k []float32, s []float32, u []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
 
 // csrOutflowExtAVX2 is gpusim's csrOutflowColumns for len(k) columns with extended pipes:
 // u holds their raw fluxes (and extended outflows and inflows) gathered as CSRStreams
 // says. Bit j%8 of mask[j/8] flags column j; it returns the number flagged.
+//
+//go:noescape
 func csrOutflowExtAVX2(k []float32, s []float32, u []float32, h []float32, r []float32, b []float32, top []float32, mask []uint8, dx2OverDt float32, dtOverDx2 float32) int
 
 // inflowAVX2 is InflowColumn for each of len(s) columns x: the -y
 // flux above[x] from a column of factor ka[x], the -x flux rx[x] from kr[x], the +x
 // flux rx[x+1] from kr[x+2], the +y flux below[x] from kb[x].
+//
+//go:noescape
 func inflowAVX2(s []float32, above []float32, ka []float32, rx []float32, kr []float32, below []float32, kb []float32, top []float32, h []float32, r []float32, dtOverDx2 float32)
 
 // finalFluxAVX2 is finalFluxRowGo for len(dst) pipes.
+//
+//go:noescape
 func finalFluxAVX2(dst []float32, raw []float32, ki []float32, ko []float32, si []float32, so []float32)
 
 // heightAVX2 is heightRowGo for len(h) columns.
+//
+//go:noescape
 func heightAVX2(h []float32, r []float32, above []float32, fxm []float32, fxp []float32, below []float32, b []float32, top []float32, dtOverDx2d float64)
 
 // csrHeightAVX2 is gpusim's csrHeightColumns for len(h) columns without extended pipes:
 // u holds their final fluxes (and net extended outflows) gathered as CSRStreams says.
+//
+//go:noescape
 func csrHeightAVX2(h []float32, r []float32, u []float32, b []float32, top []float32, dtOverDx2d float64)
 
 // csrHeightExtAVX2 is gpusim's csrHeightColumns for len(h) columns with extended pipes:
 // u holds their final fluxes (and net extended outflows) gathered as CSRStreams says.
+//
+//go:noescape
 func csrHeightExtAVX2(h []float32, r []float32, u []float32, b []float32, top []float32, dtOverDx2d float64)
 
 // gatherStridedAVX2 is gatherStridedGo for groups strided groups: group g's pipes
 // are pp[32g:32g+32] and its streams go to u[g*uStride:].
+//
+//go:noescape
 func gatherStridedAVX2(u []float32, f []float32, pp []int32, groups int, uStride int)
 
 // gatherPairsAVX2 is gatherPairsGo for groups paired groups: group g's pipes are
 // pa[16g:16g+16] and pb[16g:16g+16], its ends' values go to da and db[16g:16g+16].
+//
+//go:noescape
 func gatherPairsAVX2(da []float32, db []float32, x []float32, pa []int32, pb []int32, groups int)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim/internal/element"
+	"github.com/vpbench/vpbench/internal/guard"
 )
 
 // edgeValue is a float32 drawn from a pool that mixes ordinary values of the magnitudes
@@ -56,10 +57,40 @@ func sameBits(t *testing.T, what string, a, b []float32) {
 	}
 }
 
+// guarded is an output of n elements: the vector kernel's (vector) between guard zones
+// (guard.Slice), noted in gs to be checked after it ran; the Go twin's a plain slice.
+func guarded[T guard.Elem](gs *[]func() error, vector bool, n int) []T {
+	if !vector {
+		return make([]T, n)
+	}
+	g := guard.New[T](n)
+	*gs = append(*gs, g.Check)
+	return g.Out
+}
+
+// guardedCopy is guarded holding a copy of src (an output the kernel also reads).
+func guardedCopy[T guard.Elem](gs *[]func() error, vector bool, src []T) []T {
+	o := guarded[T](gs, vector, len(src))
+	copy(o, src)
+	return o
+}
+
+// checkGuards fails if a vector kernel wrote outside an output of gs, and empties gs.
+func checkGuards(t *testing.T, what string, gs *[]func() error) {
+	t.Helper()
+	for _, check := range *gs {
+		if err := check(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	*gs = (*gs)[:0]
+}
+
 // TestRowKernelsSIMDMatchGo: each row kernel gives the same bits with the vector code as
 // with the Go code, on random and edge inputs (dry, full and overfull columns, zero and
 // signed-zero fluxes of either sign, subnormals, ties), for both cross-sections, viscous
-// and inviscid, and lengths with and without a tail.
+// and inviscid, and lengths with and without a tail; and the vector code writes nothing
+// around its outputs (guard zones, docs/kernels.md).
 func TestRowKernelsSIMDMatchGo(t *testing.T) {
 	t.Parallel()
 	if !New(true).Vector() {
@@ -75,8 +106,9 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 			t.Errorf("the contact-line law changed only %d fluxes", wetted)
 		}
 	}()
+	var gs []func() error
 	for iter := range 400 {
-		n := []int{8, 16, 31, 64, 203, 1, 3, 7}[iter%8]
+		n := []int{8, 16, 31, 64, 203, 1, 3, 7, 9, 17}[iter%10]
 		film, nu := iter/8%2 == 1, []float64{0, 4e-6, 1e-3}[iter/16%3]
 		p := randomParams(rng, film, nu)
 		name := fmt.Sprintf("iter %d (n %d, film %v, nu %g)", iter, n, film, nu)
@@ -121,9 +153,10 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 
 		var raw [2][]float32
 		for k, on := range []bool{true, false} {
-			raw[k] = make([]float32, n)
+			raw[k] = guarded[float32](&gs, on, n)
 			New(on).RawFluxRow(&p, raw[k], prev, ha, hb, ba, bb)
 		}
+		checkGuards(t, name+" raw flux", &gs)
 		sameBits(t, name+" raw flux", raw[0], raw[1])
 		// The contact-line law: wetting heads from a tie with a head difference of the row to
 		// larger than every one, dry depths around the shallow columns' 1e-6 m.
@@ -132,9 +165,10 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 		pw.DryDepth = []float32{0, 5e-7, 1e-6}[iter/4%3]
 		var wet [2][]float32
 		for k, on := range []bool{true, false} {
-			wet[k] = make([]float32, n)
+			wet[k] = guarded[float32](&gs, on, n)
 			New(on).RawFluxRow(&pw, wet[k], prev, ha, hb, ba, bb)
 		}
+		checkGuards(t, name+" raw flux with wetting", &gs)
 		sameBits(t, name+" raw flux with wetting", wet[0], wet[1])
 		for j := range wet[1] {
 			if wet[1][j] != raw[1][j] {
@@ -152,9 +186,10 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 		var fl [2][]int32
 		var all [2]bool
 		for k, on := range []bool{true, false} {
-			k2[k], s2[k] = make([]float32, n), make([]float32, n)
-			fl[k], all[k] = New(on).OutflowRow(&p, k2[k], s2[k], above, rx, below, h[:n], r, b, top, make([]int32, 0, n), make([]uint8, n/8+1))
+			k2[k], s2[k] = guarded[float32](&gs, on, n), guarded[float32](&gs, on, n)
+			fl[k], all[k] = New(on).OutflowRow(&p, k2[k], s2[k], above, rx, below, h[:n], r, b, top, make([]int32, 0, n), guarded[uint8](&gs, on, (n+7)/8))
 		}
+		checkGuards(t, name+" outflow", &gs)
 		if all[1] {
 			t.Fatalf("%s: the Go path asks for the whole row", name)
 		}
@@ -186,8 +221,9 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 		for _, x := range fl[1] {
 			sGo[x] = InflowColumn(&p, above, ka, rx, kr, below, kb, top, h, r, int(x))
 		}
-		sVec := append([]float32(nil), s2[1]...)
+		sVec := guardedCopy(&gs, true, s2[1])
 		done := New(true).InflowRowVec(&p, sVec, above, ka[1:], rx, kr, below, kb[1:], top, h, r)
+		checkGuards(t, name+" inflow", &gs)
 		for _, x := range fl[1] {
 			if int(x) >= done {
 				sVec[x] = InflowColumn(&p, above, ka, rx, kr, below, kb, top, h, r, int(x))
@@ -207,9 +243,10 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 		}
 		var fin [2][]float32
 		for k, on := range []bool{true, false} {
-			fin[k] = make([]float32, n)
+			fin[k] = guarded[float32](&gs, on, n)
 			New(on).FinalFluxRow(fin[k], raw[0], ki, ko, si, so)
 		}
+		checkGuards(t, name+" final flux", &gs)
 		sameBits(t, name+" final flux", fin[0], fin[1])
 
 		fxm := vec(1e-6)
@@ -220,9 +257,10 @@ func TestRowKernelsSIMDMatchGo(t *testing.T) {
 		}
 		var hh, rr [2][]float32
 		for k, on := range []bool{true, false} {
-			hh[k], rr[k] = append([]float32(nil), h[:n]...), append([]float32(nil), r[:n]...)
+			hh[k], rr[k] = guardedCopy(&gs, on, h[:n]), guardedCopy(&gs, on, r[:n])
 			New(on).HeightRow(&p, hh[k], rr[k], above, fxm, fxm[1:], below, b, top)
 		}
+		checkGuards(t, name+" height", &gs)
 		sameBits(t, name+" h", hh[0], hh[1])
 		sameBits(t, name+" r", rr[0], rr[1])
 	}
