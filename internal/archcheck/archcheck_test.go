@@ -28,7 +28,7 @@ var layers = map[string]int{
 	// 3: the solid world.
 	"terrain": 3,
 	// 4: the systems on the columns, each on its own (none imports another).
-	"gpusim": 4, "surface": 4, "bodies": 4, "waves": 4,
+	"gpusim": 4, "surface": 4, "bodies": 4, "waves": 4, "liquid3d": 4,
 	// 5: the world of one run, and the checks of the solver against analytic answers.
 	"scene": 5, "validate": 5,
 	// 6: the Lua binding, and the renderer of a scene's frames.
