@@ -40,6 +40,7 @@ type Body struct {
 	sleepLevel level
 	sleepWet   bool
 	removed    bool
+	left       bool // removed because it crossed an open side (World.SetOpen)
 }
 
 // ID is the body's number, from 1 in the order a World made them.
@@ -83,8 +84,11 @@ func (b *Body) Volume() float64 { return b.shape.Volume }
 // update (m/s; zero out of the liquid): what its wake's waves grow with.
 func (b *Body) Wake() (x, y, z float64) { return b.rel.X, b.rel.Y, b.rel.Z }
 
-// Removed tells whether the body was removed (World.Remove).
+// Removed tells whether the body was removed (World.Remove, or it left).
 func (b *Body) Removed() bool { return b.removed }
+
+// Left tells whether the body left the world through an open side (World.SetOpen).
+func (b *Body) Left() bool { return b.left }
 
 // Lowest is the height of the body's lowest point, m.
 func (b *Body) Lowest() float64 {

@@ -13,7 +13,8 @@ import (
 // where its cell has no column holding its height, and its way out is the nearest of
 // up (the floor above it), down (the ceiling below it) and the four sides (a
 // neighbouring cell with a column at its height): normals along the axes, at the cell's
-// resolution. The domain's box is a wall on every side.
+// resolution. The domain's box is a wall on every side but the open ones (World.SetOpen),
+// beyond which lies free space.
 
 // contactPasses is how many times the impulses sweep a body's contacts.
 const contactPasses = 4
@@ -88,18 +89,20 @@ func (w *World) terrainDepth(p vec) (float64, vec) {
 	c := w.cols
 	dx := c.Dx
 	d := w.domain
-	// The domain's walls.
+	// The domain's walls; beyond an open side (SetOpen) nothing: free space.
 	switch {
-	case p.X < d.Min.X:
+	case p.X < d.Min.X && !w.open[0]:
 		return d.Min.X - p.X, vec{X: 1}
-	case p.X > d.Max.X:
+	case p.X > d.Max.X && !w.open[1]:
 		return p.X - d.Max.X, vec{X: -1}
-	case p.Y < d.Min.Y:
+	case p.Y < d.Min.Y && !w.open[2]:
 		return d.Min.Y - p.Y, vec{Y: 1}
-	case p.Y > d.Max.Y:
+	case p.Y > d.Max.Y && !w.open[3]:
 		return p.Y - d.Max.Y, vec{Y: -1}
 	case p.Z > d.Max.Z:
 		return p.Z - d.Max.Z, vec{Z: -1}
+	case p.X < d.Min.X || p.X > d.Max.X || p.Y < d.Min.Y || p.Y > d.Max.Y:
+		return 0, vec{}
 	}
 	cx, cy := min(int(p.X/dx), c.Nx-1), min(int(p.Y/dx), c.Ny-1)
 	lo, hi := c.Cell(cx, cy)

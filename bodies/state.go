@@ -27,8 +27,11 @@ type BodyState struct {
 	PushF, PushAt    [3]float64
 	PushUntil        float64
 	Pushing, Removed bool
-	Submerged        float64
-	Wet              bool
+	// Left: the body left through an open side (removed then too). A checkpoint from
+	// before open sides let bodies leave has none (gob reads false).
+	Left      bool
+	Submerged float64
+	Wet       bool
 	// Sleep: the time still, asleep, the liquid around it at the last update and when it
 	// fell asleep (a, b, c, floor, vx, vy of the plane), its footprint's rectangle, and
 	// its displacement per column.
@@ -54,7 +57,7 @@ func (w *World) State() State {
 			X: [3]float64{b.x.X, b.x.Y, b.x.Z}, V: [3]float64{b.v.X, b.v.Y, b.v.Z}, W: [3]float64{b.w.X, b.w.Y, b.w.Z},
 			Q: [4]float64{b.q.W, b.q.X, b.q.Y, b.q.Z}, PushF: [3]float64{b.pushF.X, b.pushF.Y, b.pushF.Z},
 			PushAt: [3]float64{b.pushAt.X, b.pushAt.Y, b.pushAt.Z}, PushUntil: b.pushUntil, Pushing: b.pushing,
-			Removed: b.removed, Submerged: b.submerged, Wet: b.wet,
+			Removed: b.removed, Left: b.left, Submerged: b.submerged, Wet: b.wet,
 			Still: b.still, Asleep: b.asleep, SleepWet: b.sleepWet, Level: b.level.array(), SleepLevel: b.sleepLevel.array(),
 			Foot: [4]int{b.foot.x0, b.foot.y0, b.foot.x1, b.foot.y1}, SplatCol: slices.Clone(b.splatCol), SplatVol: slices.Clone(b.splatVol)})
 	}
@@ -106,7 +109,7 @@ func (w *World) Restore(st State) (dropped int, err error) {
 		b.x, b.v, b.w = vec{X: s.X[0], Y: s.X[1], Z: s.X[2]}, vec{X: s.V[0], Y: s.V[1], Z: s.V[2]}, vec{X: s.W[0], Y: s.W[1], Z: s.W[2]}
 		b.q = quat{s.Q[0], s.Q[1], s.Q[2], s.Q[3]}
 		b.pushF, b.pushAt = vec{X: s.PushF[0], Y: s.PushF[1], Z: s.PushF[2]}, vec{X: s.PushAt[0], Y: s.PushAt[1], Z: s.PushAt[2]}
-		b.pushUntil, b.pushing, b.removed, b.submerged, b.wet = s.PushUntil, s.Pushing, s.Removed, s.Submerged, s.Wet
+		b.pushUntil, b.pushing, b.removed, b.left, b.submerged, b.wet = s.PushUntil, s.Pushing, s.Removed, s.Left, s.Submerged, s.Wet
 		b.still, b.asleep, b.sleepWet = s.Still, s.Asleep, s.SleepWet
 		b.level, b.sleepLevel = levelOf(s.Level), levelOf(s.SleepLevel)
 		b.foot = footprint{x0: s.Foot[0], y0: s.Foot[1], x1: s.Foot[2], y1: s.Foot[3]}

@@ -69,10 +69,14 @@ type World struct {
 	st     Settings
 	cols   *terrain.Columns
 	domain Box
+	// open are the domain's open sides (-x, +x, -y, +y; SetOpen): no wall there, and a
+	// body whose centre of mass crosses one leaves the world.
+	open   [4]bool
 	bodies []*Body
 	// live is Bodies' list, made again when liveStale (a body added or removed).
 	live      []*Body
 	liveStale bool
+	leftNew   []*Body // the bodies that left since TakeLeft
 	nextID    int
 	time      float64
 	lastDt    float64 // the last Step's dt, s
@@ -194,6 +198,41 @@ func (w *World) Remove(b *Body) {
 	w.liveStale = true
 }
 
+// SetOpen sets the domain's open sides (-x, +x, -y, +y; the liquid's open sides): the
+// contacts keep a body in at a walled side only, and a body whose centre of mass crosses
+// an open side leaves the world at the end of that update (removed, its displacement
+// going as Remove's; Left tells, and TakeLeft hands it over once).
+func (w *World) SetOpen(open [4]bool) { w.open = open }
+
+// Open is the domain's open sides (SetOpen).
+func (w *World) Open() [4]bool { return w.open }
+
+// outside tells whether a centre of mass x has crossed an open side.
+func (w *World) outside(x vec) bool {
+	d := w.domain
+	return w.open[0] && x.X < d.Min.X || w.open[1] && x.X > d.Max.X ||
+		w.open[2] && x.Y < d.Min.Y || w.open[3] && x.Y > d.Max.Y
+}
+
+// TakeLeft returns the bodies that left through an open side since the last call (in the
+// order made), and forgets them. The slice is reused by the next call.
+func (w *World) TakeLeft() []*Body {
+	out := w.leftNew
+	w.leftNew = w.leftNew[:0]
+	return out
+}
+
+// Left is the number of bodies that have left through open sides.
+func (w *World) Left() int {
+	n := 0
+	for _, b := range w.bodies {
+		if b.left {
+			n++
+		}
+	}
+	return n
+}
+
 // Time is the world's clock, s: the sum of the steps taken.
 func (w *World) Time() float64 { return w.time }
 
@@ -256,6 +295,13 @@ func (w *World) Step(dt float64, liq Liquid) {
 	for _, b := range w.bodies {
 		if !b.removed && !b.asleep {
 			b.rest(dt) // after the contacts: resting on the floor is still
+		}
+	}
+	for _, b := range w.bodies {
+		if !b.removed && w.outside(b.x) {
+			b.removed, b.left = true, true
+			w.liveStale = true
+			w.leftNew = append(w.leftNew, b)
 		}
 	}
 	w.time += dt

@@ -62,7 +62,12 @@ func ckScenes() []ckScene {
 		{X: 0.007, Y: 0.007, Z: 0.05, Radius: 0.001, Rate: 1e-6, Stop: 0.09},
 		{X: 0.0045, Y: 0.0045, Z: 0.025, Radius: 0.001, Rate: 1e-6, Falls: true, VY: 0.01},
 	}
-	swe := func(st Settings) Settings { st.Method = MethodSWE; return st }
+	// The SWE scene opens the +x side alone: free outfall through -x and -y emptied its
+	// passages before the checkpoint (with -x and -y open it held none, with +x 24).
+	swe := func(st Settings) Settings {
+		st.Method, st.Sides = MethodSWE, [4]Side{SideWall, SideOpen, SideWall, SideWall}
+		return st
+	}
 	return []ckScene{
 		{name: "ledge/dense", cols: ledge, st: drip(3), ems: ledgeEms, stop: 4, n: 400, m: 60},
 		{name: "ledge/general", cols: ledge, st: drip(2), general: true, ems: ledgeEms, stop: 4, n: 400, m: 60},
@@ -419,7 +424,7 @@ var checkpointLedger = map[string]map[string]string{
 	},
 	"emitterSet": {
 		"list": "saved", "active": "saved", "tStart": "derived (emitterTargets)", "tCol": "derived", "tWeight": "derived",
-		"dCol": "derived (setDrains)", "dCoef": "derived", "dDx": "derived", "dFilm": "derived", "dSides": "derived", "gen": "new (touch)",
+		"dCol": "derived (setDrains)", "dCoef": "derived", "dDx": "derived", "dSides": "derived", "gen": "new (touch)",
 	},
 	"fallState": {
 		"cols": "derived", "topo": "derived", "mode": "derived (settings)", "drop": "derived", "minVol": "derived", "gravity": "derived",

@@ -80,7 +80,6 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	ea.Rate, ea.Start, ea.Stop, ea.Active, ea.Acc = d.eRate.p, d.eStart.p, d.eStop.p, d.eActive.p, d.acc.p
 	ea.Nt, ea.Serial = int32(nt), boolInt32(serial)
 	ea.DCol, ea.DCoef, ea.Nd = d.dCol.p, d.dCoef.p, int32(nd)
-	ea.Dx, ea.Film = em.dDx, boolInt32(em.dFilm)
 	if serial {
 		return 1
 	}

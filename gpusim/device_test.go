@@ -152,6 +152,15 @@ func conformanceCases() []conformanceCase {
 			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
 		}, st: sides(st(CrossFilm, ExtendedUnified, 4e-6), SideOpen, SideOpen, SideOpen, SideOpen), emitters: append([]Emitter{
 			{X: 0.0002, Y: 0.006, Z: 0.05, Radius: 0.001, Rate: -1e-6, Stop: math.Inf(1)}}, src[:2]...), steps: 60, flux: 2e-8},
+		// Free outfall of deep liquid: a dam break 3-5 mm deep against the open -x side,
+		// where the drain's step (coef sqrt(d) = 0.6) is far from its shallow limit, with
+		// the pipes and with the shallow water equations.
+		{name: "dense/dam-outfall", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: sides(st(CrossPaper, ExtendedUnified, 4e-6), SideOpen, SideOpen, SideWall, SideOpen), emitters: src[:2], steps: 60, flux: 2e-8, dam: true},
+		{name: "swe/dense-dam-outfall", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: swe(sides(st(CrossFilm, ExtendedUnified, 4e-6), SideOpen, SideWall, SideOpen, SideOpen)), emitters: src[:2], steps: 60, flux: 2e-8, dam: true},
 	}
 }
 

@@ -35,18 +35,26 @@ type Emitter struct {
 	// id, the step, the parcel), so the same seed sprays the same bits, with any number of
 	// workers and after a checkpoint, and another seed sprays otherwise.
 	Seed uint64
-	// Holds makes a source hold its columns' liquid at Level (m, absolute): each step it
-	// adds what brings a column up to Level, up to its rate's share, and nothing where the
-	// liquid stands at or above it (a reservoir, a constant-head inlet; docs/solver.md,
-	// "Held levels"). Not for sinks, nor sources that fall; the CPU backend only.
+	// Holds makes an emitter act only towards Level (m, absolute; docs/solver.md, "Held
+	// levels"). A source that holds a level adds, each step, what brings a column up to
+	// Level, up to its rate's share, and nothing where the liquid stands at or above it (a
+	// reservoir's inlet); a sink that holds a level takes what stands above Level, up to
+	// its rate's share, and nothing at or below it (an overflow, a weir). A source and a
+	// sink holding the same Level over the same columns hold it both ways (a constant-head
+	// boundary: sim:source{ level = z } makes that pair). Not for sources that fall; the
+	// CPU backend only. Sim.SetEmitterLevel changes Level mid-run.
 	Holds bool
 	Level float64
 }
 
-// held is what a held-level source adds to a column whose exact height is old: want (its
-// rate's share, > 0) cut to what brings the column up to Level, m^3.
+// held is what a held-level emitter moves in a column whose exact height is old, m^3:
+// want (its rate's share: > 0 adds, < 0 takes) cut to what brings the column to Level.
+// For a source it is exactly what it was before sinks could hold levels.
 func (e *Emitter) held(want, old, dx2 float64) float64 {
-	return min(want, max(0, (e.Level-old)*dx2))
+	if want > 0 {
+		return min(want, max(0, (e.Level-old)*dx2))
+	}
+	return max(want, min(0, (e.Level-old)*dx2))
 }
 
 // Spraying tells whether e sprays (Spread is not {0, 0}).
@@ -75,12 +83,11 @@ type emitterSet struct {
 	tCol    []int32
 	tWeight []float64
 	// The drains of the open sides (setDrains): the border columns in index order, each
-	// with its coefficient n*dt^2*g (n the open sides it touches), and the set's dx and
-	// cross-section. They act after every emitter, like sinks (applyDrain).
+	// with its coefficient n*sqrt(g)*dt/(2 dx) (n the open sides it touches), and the
+	// set's dx. They act after every emitter, like sinks (applyDrains).
 	dCol   []int32
 	dCoef  []float64
 	dDx    float64
-	dFilm  bool
 	dSides [4]Side // the sides the drains were made for
 	// gen changes whenever the set does (touch), so that a device backend uploads it only
 	// then.
@@ -162,8 +169,6 @@ func validateEmitter(e Emitter) error {
 		switch {
 		case math.IsNaN(e.Level) || math.IsInf(e.Level, 0):
 			return fmt.Errorf("level is %v: it must be a finite height (m)", e.Level)
-		case e.Rate < 0:
-			return fmt.Errorf("level: a sink takes what is there; only a source holds a level")
 		case e.Falls:
 			return fmt.Errorf("level: a source that falls pours from a point; one that holds a level puts its liquid into its columns")
 		}
@@ -259,13 +264,13 @@ func (s *emitterSet) pours(t float64) bool {
 }
 
 // setDrains makes the open sides' drains for cols (docs/method.md, "Open sides"): every
-// column of every cell on an open side's border, with the coefficient n*dt^2*g, n the open
-// sides the cell touches (a corner of two open sides counts both). It touches the set
-// only when something changed.
-func (s *emitterSet) setDrains(cols *terrain.Columns, sides [4]Side, dt, g float64, film bool) {
+// column of every cell on an open side's border, with the coefficient
+// n*sqrt(g)*dt/(2 dx), n the open sides the cell touches (a corner of two open sides
+// counts both). It touches the set only when something changed.
+func (s *emitterSet) setDrains(cols *terrain.Columns, sides [4]Side, dt, g float64) {
 	var dc []int32
 	var cf []float64
-	k := dt * dt * g
+	k := math.Sqrt(g) * dt / (2 * cols.Dx)
 	for y := range cols.Ny {
 		for x := range cols.Nx {
 			n := 0
@@ -284,30 +289,32 @@ func (s *emitterSet) setDrains(cols *terrain.Columns, sides [4]Side, dt, g float
 			}
 		}
 	}
-	if s.dSides == sides && s.dDx == cols.Dx && s.dFilm == film && slices.Equal(s.dCol, dc) && slices.Equal(s.dCoef, cf) {
+	if s.dSides == sides && s.dDx == cols.Dx && slices.Equal(s.dCol, dc) && slices.Equal(s.dCoef, cf) {
 		return
 	}
-	s.dCol, s.dCoef, s.dDx, s.dFilm, s.dSides = dc, cf, cols.Dx, film, sides
+	s.dCol, s.dCoef, s.dDx, s.dSides = dc, cf, cols.Dx, sides
 	s.touch()
 }
 
-// drainOf is the volume, m^3, the drain of coefficient coef takes in one step from a
-// column of depth d (> 0): coef * a * d, a = A/l (dx for the paper's cross-section,
-// min(d, dx) for the film's): dt times the flux dt*g*(A/l)*d of a pipe from rest to a
-// dry column at the same floor. The CUDA kernel vp_emit computes it the same way.
-func drainOf(coef, d, dx float64, film bool) float64 {
-	a := dx
-	if film {
-		a = min(d, dx)
-	}
-	return coef * a * d
+// drainOf is the depth, m, the drain of coefficient coef (n*sqrt(g)*dt/(2 dx)) leaves in a
+// column of depth d (> 0) after one step: free outfall. The liquid leaves each open side
+// the column touches at the critical discharge q = sqrt(g d^3) per unit width, over the
+// column's width dx, so its depth obeys d' = -(n sqrt(g)/dx) d^(3/2); drainOf is that
+// equation's exact solution over dt, d / (1 + coef*sqrt(d))^2. It is in (0, d] for any
+// step (a column is never emptied, nor driven below its floor, and a deep column does not
+// overshoot and ring), and for coef*sqrt(d) << 1 (the critical wave's Courant number
+// sqrt(g d) dt/dx small) the step's outflow is n sqrt(g d^3) dx dt. The CUDA kernel
+// vp_drain_one computes it the same way (sqrt and division are correctly rounded on both).
+func drainOf(coef, d float64) float64 {
+	den := 1 + float64(coef*math.Sqrt(d)) // no fused multiply-add: the kernels round each step
+	return d / (den * den)
 }
 
 // bookOutflow is what a drain booked in the dense layout (denseEmit): outflow v[0].
 const bookOutflow = bookRemoved + 1
 
 // applyDrains runs the open sides' drains for one step, after the emitters: each is a
-// sink of drainOf's volume, with apply's arithmetic, booked as outflow.
+// sink of what drainOf does not leave, with apply's arithmetic, booked as outflow.
 func (s *emitterSet) applyDrains(dx2 float64, h, r, base []float32, acct *accounting) {
 	for j := range s.dCol {
 		if v, ok := s.drain(j, dx2, h, r, base); ok {
@@ -325,7 +332,7 @@ func (s *emitterSet) drain(j int, dx2 float64, h, r, base []float32) (float64, b
 	if !(d > 0) {
 		return 0, false
 	}
-	want := drainOf(s.dCoef[j], d, s.dDx, s.dFilm)
+	want := (d - drainOf(s.dCoef[j], d)) * dx2
 	target := old - want/dx2
 	if target <= float64(base[i]) {
 		h[i], r[i] = base[i], 0

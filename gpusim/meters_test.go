@@ -171,7 +171,6 @@ func TestHeldLevel(t *testing.T) {
 	}
 	t.Logf("held within %.3f mm; drained %.3f ml", worst*1e3, removed*1e6)
 	for _, bad := range []Emitter{
-		{X: 0.01, Y: 0.005, Z: 0.002, Rate: -1e-6, Holds: true, Level: level},
 		{X: 0.01, Y: 0.005, Z: 0.002, Rate: 1e-6, Holds: true, Level: math.NaN()},
 		{X: 0.01, Y: 0.005, Z: 0.01, Rate: 1e-6, Holds: true, Level: level, Falls: true},
 	} {

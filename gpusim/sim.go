@@ -223,7 +223,7 @@ func (s *Sim) apply(st Settings) {
 		s.dt = AutoDt(dx, st.Gravity)
 	}
 	p := makeStepParams(st, s.dt, dx)
-	s.em.setDrains(s.cols, st.Sides, s.dt, st.Gravity, p.Film)
+	s.em.setDrains(s.cols, st.Sides, s.dt, st.Gravity)
 	s.be.setWorkers(st.Workers)
 	s.be.setParams(p)
 	s.fall.configure(st)
@@ -511,7 +511,7 @@ func (s *Sim) AddEmitter(e Emitter) (int, error) {
 		e.Stop = math.Inf(1)
 	}
 	if _, device := s.be.(*deviceBackend); device && e.Holds {
-		return 0, fmt.Errorf("level: a source that holds a level runs on the cpu backend only (this run's is %s)", s.be.name())
+		return 0, fmt.Errorf("level: a source or sink that holds a level runs on the cpu backend only (this run's is %s)", s.be.name())
 	}
 	return s.em.add(s.cols, e)
 }
@@ -526,6 +526,24 @@ func (s *Sim) SetEmitterRate(id int, rate float64) error {
 		return fmt.Errorf("rate is %v: it must be a finite number of m^3/s", rate)
 	}
 	s.em.list[id].Rate = rate
+	s.em.touch()
+	return nil
+}
+
+// SetEmitterLevel changes the level, m (absolute), an emitter made with Holds holds
+// (Emitter.Level), from the next step on.
+func (s *Sim) SetEmitterLevel(id int, level float64) error {
+	s.Sync()
+	if id < 0 || id >= len(s.em.list) {
+		return fmt.Errorf("no source or sink with id %d", id)
+	}
+	if !s.em.list[id].Holds {
+		return fmt.Errorf("level: source or sink %d holds no level (give it one when it is made)", id)
+	}
+	if math.IsNaN(level) || math.IsInf(level, 0) {
+		return fmt.Errorf("level is %v: it must be a finite height (m)", level)
+	}
+	s.em.list[id].Level = level
 	s.em.touch()
 	return nil
 }
@@ -546,11 +564,30 @@ func (s *Sim) StopEmitter(id int) error {
 // below level is raised to min(level, max). Liquid is only added, never removed. It
 // returns the volume added (m^3), which is booked as added.
 func (s *Sim) Fill(x, y, z, level float64) (float64, error) {
+	return s.fill(x, y, z, level, nil)
+}
+
+// FillMoving is Fill with the liquid set moving at (u, v) m/s: every pipe between two
+// columns of the filled space (the columns Fill reaches, including those whose liquid
+// already stood at or above level) gets the flux of that velocity through its upwind
+// column's depth d (the column the velocity comes from), u d dx along x and v d dx
+// along y; the shallow water equations take the pipe's velocity from it (writeFlux), u or
+// v to float32 rounding. Pipes to columns outside the filled space keep their flux.
+// Moving the liquid changes no volume.
+func (s *Sim) FillMoving(x, y, z, level, u, v float64) (float64, error) {
+	return s.fill(x, y, z, level, &[2]float64{u, v})
+}
+
+func (s *Sim) fill(x, y, z, level float64, vel *[2]float64) (float64, error) {
 	s.Sync()
+	var u, v float64
+	if vel != nil {
+		u, v = vel[0], vel[1]
+	}
 	for _, f := range []struct {
 		n string
 		v float64
-	}{{"at[1] (x)", x}, {"at[2] (y)", y}, {"at[3] (z)", z}, {"level", level}} {
+	}{{"at[1] (x)", x}, {"at[2] (y)", y}, {"at[3] (z)", z}, {"level", level}, {"velocity[1] (u)", u}, {"velocity[2] (v)", v}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return 0, fmt.Errorf("fill: %s is %v: it must be a finite number", f.n, f.v)
 		}
@@ -592,9 +629,44 @@ func (s *Sim) Fill(x, y, z, level float64) (float64, error) {
 		}
 	}
 	s.be.writeHeight(s.scratch)
+	if vel != nil {
+		s.fillVelocity(seen, lvl, u, v)
+	}
 	s.acct.added += added
 	s.publish()
 	return added, nil
+}
+
+// fillVelocity sets the pipes inside the filled space (seen, the columns whose floor
+// lies below lvl) to the fluxes of the velocity (u, v) (FillMoving), from the heights in
+// s.scratch.
+func (s *Sim) fillVelocity(seen []bool, lvl float32, u, v float64) {
+	c := s.cols
+	in := func(i int32) bool { return seen[i] && c.Base[i] < lvl }
+	cellOf := make([]int32, c.NumColumns())
+	for cell := range c.Nx * c.Ny {
+		for i := c.CellStart[cell]; i < c.CellStart[cell+1]; i++ {
+			cellOf[i] = int32(cell)
+		}
+	}
+	f := s.Fluxes(nil)
+	for p := range f {
+		a, b := s.topo.pipeA[p], s.topo.pipeB[p]
+		if !in(a) || !in(b) {
+			continue
+		}
+		w := v // a pipe to the next row: along y
+		if cellOf[b] == cellOf[a]+1 && int(cellOf[a])%c.Nx+1 < c.Nx {
+			w = u // to the next cell of the row: along x
+		}
+		up := a // the column the velocity comes from
+		if w < 0 {
+			up = b
+		}
+		d := max(float64(s.scratch[up])-float64(s.Floor(int(up))), 0)
+		f[p] = float32(w * d * c.Dx)
+	}
+	s.be.writeFlux(f)
 }
 
 // SetHeights replaces every column's liquid height (m, absolute; len = number of columns).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vpbench/vpbench/bodies"
+	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/terrain"
 	"github.com/vpbench/vpbench/waves"
 )
@@ -27,6 +28,9 @@ type bodyState struct {
 	meshes map[*bodies.Shape]*terrain.Mesh // body frame, made once a shape
 	last   time.Duration                   // the bodies' share of the last Step
 	mesh   BodyMesh                        // BodyMesh's buffers
+	// warnings are the lines for the bodies that left through open sides since the
+	// last Warnings call.
+	warnings []string
 }
 
 // BodyMesh is the bodies' surfaces in the world, for the renderer and the exports:
@@ -207,14 +211,59 @@ func (s *Scene) stepWithBodies(n int) {
 		if s.sim.Steps()%k == 0 {
 			t0 := time.Now()
 			s.bodies.world.SetTime(s.sim.Time() - float64(k)*s.sim.Dt())
+			// The liquid's open sides are the bodies' (sim:set may change them).
+			open := [4]bool{}
+			for i, sd := range s.sim.Settings().Sides {
+				open[i] = sd == gpusim.SideOpen
+			}
+			w.SetOpen(open)
 			if err := w.Couple(s.sim, float64(k)*s.sim.Dt()); err != nil {
 				s.bodyErr = fmt.Errorf("bodies: %w", err)
 			}
+			s.bodiesLeft()
 			s.bodyWakes(float64(k) * s.sim.Dt())
 			spent += time.Since(t0)
 		}
 	}
 	s.bodies.last = spent
+}
+
+// bodiesLeft takes the bodies that left through open sides in the last update out of the
+// scene (their colours; the world removed them) and words a warning for each.
+func (s *Scene) bodiesLeft() {
+	for _, b := range s.bodies.world.TakeLeft() {
+		delete(s.bodies.color, b)
+		x, y, z := b.Position()
+		side := "open side"
+		d := s.domain
+		switch {
+		case x < 0:
+			side = "open minus_x side"
+		case x > d.SizeX:
+			side = "open plus_x side"
+		case y < 0:
+			side = "open minus_y side"
+		case y > d.SizeY:
+			side = "open plus_y side"
+		}
+		s.bodies.warnings = append(s.bodies.warnings, fmt.Sprintf(
+			"body %d left the domain through the %s at t = %.4g s (its centre at {%.4g, %.4g, %.4g} m): removed", b.ID(), side, s.sim.Time(), x, y, z))
+	}
+}
+
+// BodiesLeft is the number of bodies that left the domain through open sides.
+func (s *Scene) BodiesLeft() int {
+	if s.bodies.world == nil {
+		return 0
+	}
+	return s.bodies.world.Left()
+}
+
+// takeBodyWarnings returns (and clears) the bodies' warnings (Warnings).
+func (s *Scene) takeBodyWarnings() []string {
+	w := s.bodies.warnings
+	s.bodies.warnings = nil
+	return w
 }
 
 // bodyWakes starts the bodies' wakes on the waves (when they run): a body moving

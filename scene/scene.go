@@ -164,6 +164,14 @@ func (s *Scene) Fill(x, y, z, level float64) (float64, error) {
 	return added, err
 }
 
+// FillMoving is Fill with the filled liquid set moving at (u, v) m/s (see
+// gpusim.Sim.FillMoving).
+func (s *Scene) FillMoving(x, y, z, level, u, v float64) (float64, error) {
+	added, err := s.sim.FillMoving(x, y, z, level, u, v)
+	s.stale()
+	return added, err
+}
+
 // Drop releases a parcel of liquid in the air (see gpusim.Sim.Drop).
 func (s *Scene) Drop(x, y, z, vol, vx, vy, vz float64) error {
 	err := s.sim.Drop(x, y, z, vol, vx, vy, vz)

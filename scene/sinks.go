@@ -66,6 +66,12 @@ func (s *Scene) SetEmitterRate(id int, rate float64) error {
 	return nil
 }
 
+// SetEmitterLevel changes the level an emitter made with a level holds
+// (gpusim.Sim.SetEmitterLevel). The solver's checkpoint carries it.
+func (s *Scene) SetEmitterLevel(id int, level float64) error {
+	return s.sim.SetEmitterLevel(id, level)
+}
+
 // StopEmitter stops an emitter for good (gpusim.Sim.StopEmitter); a sink's mark goes.
 func (s *Scene) StopEmitter(id int) error {
 	if err := s.sim.StopEmitter(id); err != nil {

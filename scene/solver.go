@@ -125,8 +125,14 @@ func (s *Scene) FallDrop() float64 { return s.sim.FallDrop() }
 // Sprays is the number of sprays (falling sources) that act.
 func (s *Scene) Sprays() int { return s.sim.Sprays() }
 
-// Warnings are the solver's warnings since the last call (once each).
-func (s *Scene) Warnings() []string { return s.sim.Warnings() }
+// Warnings are the solver's warnings since the last call (once each), then the bodies'
+// (one line a body that left through an open side).
+func (s *Scene) Warnings() []string {
+	if w := s.takeBodyWarnings(); len(w) > 0 {
+		return append(s.sim.Warnings(), w...)
+	}
+	return s.sim.Warnings()
+}
 
 // AddMeter adds a flow meter across the line of m and returns its id.
 func (s *Scene) AddMeter(m Meter) (int, error) { return s.sim.AddMeter(m) }

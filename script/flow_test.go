@@ -54,7 +54,8 @@ sim:every(0.5, function() print(string.format("%.6e %.9e", m:rate(), m:total()))
 }
 
 // TestHeldLevelFromScript: sim:source{ level = z } holds a basin's liquid at z while a
-// sink drains it; a sink or a falling source with a level is an error naming it.
+// sink drains it; a falling source with a level, removes where it has no meaning, and
+// source:set{ level } on a source made without one are errors naming them.
 func TestHeldLevelFromScript(t *testing.T) {
 	s := mustLoad(t, "held.lua", `local sim = vp.sim{ size = {0.04, 0.01}, height = 0.02, dx = 0.001, workers = 1 }
 sim:source{ at = {0.003, 0.005, 0.0005}, radius = 0.003, rate = 3e-6, level = 0.004 }
@@ -71,7 +72,12 @@ sim:sink{ at = {0.037, 0.005, 0.0005}, radius = 0.002, rate = 1e-6 }
 		t.Errorf("the held column stands at %.3f mm, the level is 4", h*1e3)
 	}
 	for _, c := range []struct{ src, want string }{
-		{`sim:sink{ at = {0.005, 0.005, 0.001}, rate = 1e-6, level = 0.004 }`, "level is for a source"},
+		{`sim:sink{ at = {0.005, 0.005, 0.001}, rate = 1e-6, level = 0.004, removes = true }`, "removes is for a source that holds a level"},
+		{`sim:source{ at = {0.005, 0.005, 0.001}, rate = 1e-6, removes = false }`, "removes is for a source that holds a level (give level = z)"},
+		{`sim:source{ at = {0.005, 0.005, 0.001}, rate = 1e-6, level = 0.004, removes = 1 }`, "removes"},
+		{`local s = sim:source{ at = {0.005, 0.005, 0.001}, rate = 1e-6 }; s:set{ level = 0.003 }`, "made without a level"},
+		{`local s = sim:source{ at = {0.005, 0.005, 0.001}, rate = 1e-6, level = 0.004 }; s:set{ level = 0/0 }`, "level"},
+		{`local s = sim:source{ at = {0.005, 0.005, 0.001}, rate = 1e-6, level = 0.004 }; s:set{ lvl = 0.003 }`, "lvl"},
 		{`sim:source{ at = {0.005, 0.005, 0.005}, rate = 1e-6, level = 0.004, falls = true }`, "not one that falls"},
 	} {
 		_, err := LoadSource("h.lua", []byte(small+c.src+"\n"), opts(nil))

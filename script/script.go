@@ -420,6 +420,7 @@ func (s *Scenario) Advance(maxSteps int) (Advanced, error) {
 	n := s.stepsToNext(maxSteps)
 	t0 := time.Now()
 	s.scene.Step(n)
+	s.warnAll(s.scene.Warnings()) // a body that left through an open side
 	a := Advanced{Steps: int64(n), Waves: s.scene.LastWaves()}
 	a.Solver = time.Since(t0) - a.Waves
 	s.advances.Add(a.Solver)

@@ -102,6 +102,7 @@ func (s *Scenario) statsTable(L *lua.LState) *lua.LTable {
 	set("workers", float64(st.Workers))
 	set("waves", float64(s.scene.WaveCount()))
 	set("bodies", float64(s.scene.BodyCount()))
+	set("bodies_left", float64(s.scene.BodiesLeft()))
 	t.RawSetString("backend", lua.LString(st.Backend))
 	if st.Steps > 0 {
 		set("step_ms", st.StepWall.Seconds()*1e3/float64(st.Steps))

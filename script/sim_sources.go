@@ -14,24 +14,31 @@ import (
 // over time (sources and sinks).
 func (s *Scenario) sourceMethods() []decl {
 	return []decl{
-		{"fill", s.simFill, "sim:fill{at, level} -> m^3: pours liquid into the space connected to at, up to level"},
+		{"fill", s.simFill, "sim:fill{at, level, velocity} -> m^3: pours liquid into the space connected to at, up to level (moving at velocity = {u, v} m/s)"},
 		{"drop", s.simDrop, "sim:drop{at, volume, velocity}: releases a parcel of liquid in the air"},
 		{"source", func(L *lua.LState) int { return s.addEmitter(s.simCall(L, "source"), false) },
-			"sim:source{at, radius, rate, start, stop, falls, velocity} -> source: adds rate m^3/s"},
+			"sim:source{at, radius, rate, start, stop, falls, velocity, level, removes} -> source: adds rate m^3/s (with level: holds the liquid there at level, both ways unless removes = false)"},
 		{"sink", func(L *lua.LState) int { return s.addEmitter(s.simCall(L, "sink"), true) },
-			"sim:sink{at, radius, rate, start, stop} -> sink: takes up to rate m^3/s"},
+			"sim:sink{at, radius, rate, start, stop, level} -> sink: takes up to rate m^3/s (with level: only what stands above it)"},
 	}
 }
 
 func (s *Scenario) simFill(L *lua.LState) int {
 	c := s.simCall(L, "fill")
-	t := c.table(2, "{at = {x, y, z}, level = z}")
-	c.keys(t, "at", "level")
+	t := c.table(2, "{at = {x, y, z}, level = z, velocity = {u, v}}")
+	c.keys(t, "at", "level", "velocity")
 	at := c.vec(t, "at", 3)
 	level := c.num(t, "level", numField{required: true, want: "a height in m"})
+	vel, moving := c.optVec(t, "velocity", 2)
 	c.ensureSolver()
 	c.atInDomain(at)
-	added, err := s.scene.Fill(at[0], at[1], at[2], level)
+	var added float64
+	var err error
+	if moving {
+		added, err = s.scene.FillMoving(at[0], at[1], at[2], level, vel[0], vel[1])
+	} else {
+		added, err = s.scene.Fill(at[0], at[1], at[2], level)
+	}
 	if err != nil {
 		c.fail("%s", strings.TrimPrefix(err.Error(), "fill: "))
 	}
@@ -74,16 +81,34 @@ type emitterVal struct {
 	sink  bool
 	spray bool    // made by sim:spray (sim_spray.go)
 	rate  float64 // as the script gives it (>= 0)
+	holds bool    // made with a level (gpusim.Emitter.Holds)
+	// pair is the id of the sink that holds a source's level from above (a source made
+	// with a level and removes = true, the default), or -1: the handle's set_rate, set
+	// and stop act on both.
+	pair int
+}
+
+// ids are the solver's emitters the handle stands for: its own and its pair's.
+func (e *emitterVal) ids() []int {
+	if e.pair >= 0 {
+		return []int{e.id, e.pair}
+	}
+	return []int{e.id}
 }
 
 func (e *emitterVal) describe() string {
-	kind := "source"
-	if e.sink {
-		kind = "sink"
-	} else if e.spray {
-		kind = "spray"
+	return fmt.Sprintf("%s %d (rate %s m^3/s)", e.kind(), e.id, fmtNum(e.rate))
+}
+
+// kind is "source", "sink" or "spray".
+func (e *emitterVal) kind() string {
+	switch {
+	case e.sink:
+		return "sink"
+	case e.spray:
+		return "spray"
 	}
-	return fmt.Sprintf("%s %d (rate %s m^3/s)", kind, e.id, fmtNum(e.rate))
+	return "source"
 }
 
 // schedule reads a source's start (default 0, >= 0) and stop (default never; after
@@ -103,7 +128,7 @@ func (c call) schedule(t *lua.LTable) (start, stop float64) {
 // addEmitter is sim:source and sim:sink: rate >= 0 in both (a sink removes it).
 func (s *Scenario) addEmitter(c call, sink bool) int {
 	t := c.table(2, "{at = {x, y, z}, radius = r, rate = q, start = t0, stop = t1}")
-	c.keys(t, "at", "radius", "rate", "start", "stop", "falls", "velocity", "level")
+	c.keys(t, "at", "radius", "rate", "start", "stop", "falls", "velocity", "level", "removes")
 	at := c.vec(t, "at", 3)
 	radius := c.num(t, "radius", numField{hasMin: true, unit: "m"})
 	rate := c.num(t, "rate", numField{required: true, hasMin: true, unit: "m^3/s"})
@@ -121,13 +146,29 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 	}
 	holds, level := t.RawGetString("level") != lua.LNil, 0.0
 	if holds {
-		if sink {
-			c.fail("level is for a source: a sink takes what is there")
-		}
 		if falls {
 			c.fail("level is for a source that puts its liquid into its columns, not one that falls")
 		}
-		level = c.num(t, "level", numField{required: true, want: "a height in m (the level the source holds)", unit: "m"})
+		want := "a height in m (the level the source holds)"
+		if sink {
+			want = "a height in m (the sink takes what stands above it)"
+		}
+		level = c.num(t, "level", numField{required: true, want: want, unit: "m"})
+	}
+	// A source holding a level holds it both ways by default (removes = true): a sink of
+	// the same rate holding the same level over the same columns takes what stands above
+	// it. removes = false keeps the source's add-only hold.
+	removes := false
+	if t.RawGetString("removes") != lua.LNil {
+		switch {
+		case sink:
+			c.fail("removes is for a source that holds a level: a sink removes anyway")
+		case !holds:
+			c.fail("removes is for a source that holds a level (give level = z)")
+		}
+	}
+	if holds && !sink {
+		removes = c.boolean(t, "removes", true)
 	}
 	c.ensureSolver()
 	c.atInDomain(at)
@@ -136,8 +177,21 @@ func (s *Scenario) addEmitter(c call, sink bool) int {
 	if sink {
 		q = -rate
 	}
-	return c.pushEmitter(scene.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
-		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2], Holds: holds, Level: level}, emitterVal{sink: sink, rate: rate})
+	e := scene.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: q, Start: start, Stop: stop,
+		Falls: falls, VX: vel[0], VY: vel[1], VZ: vel[2], Holds: holds, Level: level}
+	val := emitterVal{sink: sink, rate: rate, holds: holds, pair: -1}
+	if removes {
+		// The sink first: if it is refused, no source is left behind. The source's id is
+		// then the sink's plus one; the handle is the source's.
+		down := e
+		down.Rate = -rate
+		id, err := s.scene.AddEmitter(down)
+		if err != nil {
+			c.fail("%v", err)
+		}
+		val.pair = id
+	}
+	return c.pushEmitter(e, val)
 }
 
 // pushEmitter adds e to the solver through the scene (which keeps it for the sinks'
@@ -172,27 +226,54 @@ func (s *Scenario) emitterMethods() []decl {
 		c.fail("call it with a colon on a source or sink (s%s...)", name[strings.IndexByte(name, ':'):])
 		return c, nil
 	}
+	setRate := func(c call, e *emitterVal, q float64) {
+		if q < 0 {
+			c.fail("rate is %s m^3/s: it must be >= 0 (a sink removes its rate)", fmtNum(q))
+		}
+		for k, id := range e.ids() {
+			signed := q
+			if e.sink || k == 1 { // the pair's sink takes the same rate
+				signed = -q
+			}
+			if err := s.scene.SetEmitterRate(id, signed); err != nil {
+				c.fail("%v", err)
+			}
+		}
+		c.checkRate(q)
+		e.rate = q
+	}
 	return []decl{
 		{"set_rate", func(L *lua.LState) int {
 			c, e := self(L, "source:set_rate")
-			q := c.number("rate", L.Get(2))
-			if q < 0 {
-				c.fail("rate is %s m^3/s: it must be >= 0 (a sink removes its rate)", fmtNum(q))
-			}
-			if e.sink {
-				q = -q
-			}
-			if err := s.scene.SetEmitterRate(e.id, q); err != nil {
-				c.fail("%v", err)
-			}
-			c.checkRate(math.Abs(q))
-			e.rate = math.Abs(q)
+			setRate(c, e, c.number("rate", L.Get(2)))
 			return 0
 		}, "source:set_rate(q): the rate from now on, m^3/s (>= 0)"},
+		{"set", func(L *lua.LState) int {
+			c, e := self(L, "source:set")
+			t := c.table(2, "{level = z, rate = q}")
+			c.keys(t, "level", "rate")
+			if t.RawGetString("level") != lua.LNil {
+				level := c.num(t, "level", numField{required: true, want: "a height in m", unit: "m"})
+				if !e.holds {
+					c.fail("level: this %s was made without a level; give level = z to sim:%s to hold one", e.kind(), e.kind())
+				}
+				for _, id := range e.ids() {
+					if err := s.scene.SetEmitterLevel(id, level); err != nil {
+						c.fail("%v", err)
+					}
+				}
+			}
+			if t.RawGetString("rate") != lua.LNil {
+				setRate(c, e, c.num(t, "rate", numField{required: true, hasMin: true, unit: "m^3/s"}))
+			}
+			return 0
+		}, "source:set{level = z, rate = q}: the held level (m) and the rate (m^3/s) from now on"},
 		{"stop", func(L *lua.LState) int {
 			c, e := self(L, "source:stop")
-			if err := s.scene.StopEmitter(e.id); err != nil {
-				c.fail("%v", err)
+			for _, id := range e.ids() {
+				if err := s.scene.StopEmitter(id); err != nil {
+					c.fail("%v", err)
+				}
 			}
 			return 0
 		}, "source:stop(): stops it for good"},

@@ -47,7 +47,7 @@ func (s *Scenario) simSpray(L *lua.LState) int {
 	c.checkRate(rate)
 	v := speed / n
 	return c.pushEmitter(scene.Emitter{X: at[0], Y: at[1], Z: at[2], Radius: radius, Rate: rate, Start: start, Stop: stop,
-		Falls: true, VX: v * dir[0], VY: v * dir[1], VZ: v * dir[2], Spread: spread, Seed: uint64(seed)}, emitterVal{spray: true, rate: rate})
+		Falls: true, VX: v * dir[0], VY: v * dir[1], VZ: v * dir[2], Spread: spread, Seed: uint64(seed)}, emitterVal{spray: true, rate: rate, pair: -1})
 }
 
 // spread reads sim:spray's spread: {a1, a2} or one number for both, each an apex

@@ -62,11 +62,11 @@ type EmitArgs struct {
 	Full                  uint64
 	Flips, Halt           uint64
 	DCol                  uint64 // per open side's drain: its column (threads nt..nt+nd-1)
-	DCoef                 uint64 // per drain: n*dt^2*g; its outflow is acc[3*nt + j]
-	T, Dt, Dx2, Dx        float64
+	DCoef                 uint64 // per drain: n*sqrt(g)*dt/(2 dx); its outflow is acc[3*nt + j]
+	T, Dt, Dx2            float64
 	FullTol               float32
 	Nt, Serial, Ext, Step int32
-	Nd, Film              int32 // drains; film: the film cross-section (A/l = min(d, dx))
+	Nd                    int32 // drains
 }
 
 // ExtArgs mirrors VPExt (vp_args.h) field for field. Pointers are device addresses (0 =
@@ -176,7 +176,7 @@ var ArgLayouts = []ArgLayout{
 		{"capFresh", "CapFresh", "int", "int32", 328, 4},
 		{"capMark", "CapMark", "int", "int32", 332, 4},
 	}},
-	{C: "VPEmit", Go: "EmitArgs", Value: EmitArgs{}, Size: 208, Fields: []ArgField{
+	{C: "VPEmit", Go: "EmitArgs", Value: EmitArgs{}, Size: 192, Fields: []ArgField{
 		{"h", "H", "float *", "uint64", 0, 8},
 		{"r", "R", "float *", "uint64", 8, 8},
 		{"base", "Base", "const float *", "uint64", 16, 8},
@@ -198,14 +198,12 @@ var ArgLayouts = []ArgLayout{
 		{"t", "T", "double", "float64", 144, 8},
 		{"dt", "Dt", "double", "float64", 152, 8},
 		{"dx2", "Dx2", "double", "float64", 160, 8},
-		{"dx", "Dx", "double", "float64", 168, 8},
-		{"fullTol", "FullTol", "float", "float32", 176, 4},
-		{"nt", "Nt", "int", "int32", 180, 4},
-		{"serial", "Serial", "int", "int32", 184, 4},
-		{"ext", "Ext", "int", "int32", 188, 4},
-		{"step", "Step", "int", "int32", 192, 4},
-		{"nd", "Nd", "int", "int32", 196, 4},
-		{"film", "Film", "int", "int32", 200, 4},
+		{"fullTol", "FullTol", "float", "float32", 168, 4},
+		{"nt", "Nt", "int", "int32", 172, 4},
+		{"serial", "Serial", "int", "int32", 176, 4},
+		{"ext", "Ext", "int", "int32", 180, 4},
+		{"step", "Step", "int", "int32", 184, 4},
+		{"nd", "Nd", "int", "int32", 188, 4},
 	}},
 	{C: "VPExt", Go: "ExtArgs", Value: ExtArgs{}, Size: 192, Fields: []ArgField{
 		{"h", "H", "const float *", "uint64", 0, 8},

@@ -69,11 +69,11 @@ typedef struct VPEmit {
 	unsigned char *full;
 	int *flips, *halt;
 	const int *dCol;             // per open side's drain: its column (threads nt..nt+nd-1)
-	const double *dCoef;         // per drain: n*dt^2*g; its outflow is acc[3*nt + j]
-	double t, dt, dx2, dx;
+	const double *dCoef;         // per drain: n*sqrt(g)*dt/(2 dx); its outflow is acc[3*nt + j]
+	double t, dt, dx2;
 	float fullTol;
 	int nt, serial, ext, step;
-	int nd, film;                // drains; film: the film cross-section (A/l = min(d, dx))
+	int nd;                      // drains
 } VPEmit;
 
 // VPExt: extended pipes (serial: one thread, the order of the CPU's worker 0).

@@ -336,16 +336,17 @@ __device__ __forceinline__ void vp_emit_one(const VPEmit &a, int k)
 	}
 }
 
-// vp_drain_one: the open side's drain j (emitter.go's drain), a sink of
-// coef * (A/l) * depth booked as outflow in acc[3*nt + j].
+// vp_drain_one: the open side's drain j (emitter.go's drain), free outfall: the column
+// keeps d / (1 + coef*sqrt(d))^2 of its depth d (drainOf), the rest is booked as outflow
+// in acc[3*nt + j].
 __device__ __forceinline__ void vp_drain_one(const VPEmit &a, int j)
 {
 	int i = a.dCol[j];
 	double old = (double)a.h[i] + (double)a.r[i];
 	double d = old - (double)a.base[i];
 	if (d > 0) {
-		double l = a.film ? (d < a.dx ? d : a.dx) : a.dx; // Go's min(d, dx): d, dx > 0
-		double want = a.dCoef[j] * l * d;
+		double den = 1 + a.dCoef[j] * sqrt(d);
+		double want = (d - d / (den * den)) * a.dx2;
 		double target = old - want / a.dx2;
 		double *acc = a.acc + 3 * a.nt + j;
 		if (target <= (double)a.base[i]) {
