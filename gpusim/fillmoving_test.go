@@ -106,27 +106,3 @@ func TestFillMoving(t *testing.T) {
 		})
 	}
 }
-
-// TestFillMovingHostKernels: a moving fill on the device kernels (compiled for the host)
-// gives the CPU backend's bits, then and over 30 steps with an open side, with either
-// method (the fluxes, and the SWE's face depths, are uploaded by writeFlux).
-func TestFillMovingHostKernels(t *testing.T) {
-	t.Parallel()
-	for _, method := range []Method{MethodPipes, MethodSWE} {
-		var runs [2]state
-		for k, backend := range []string{"", "host-kernels"} {
-			st := settings(0.003, 1e-6, 2)
-			st.Method, st.Backend = method, backend
-			st.Sides[SidePlusX] = SideOpen
-			sim := newSim(t, layeredScene(t, 30, 20, 0.0005, 0.03, 1, bumpyFloor, nil), st)
-			if _, err := sim.FillMoving(0.005, 0.005, 0.004, 0.005, 0.05, 0.02); err != nil {
-				t.Fatal(err)
-			}
-			sim.Step(30)
-			runs[k] = readState(sim)
-		}
-		if i := firstDiffBits(runs[0].h, runs[1].h); i >= 0 || firstDiffBits(runs[0].f, runs[1].f) >= 0 {
-			t.Fatalf("%v: the host kernels differ from the CPU (first height %d)", method, i)
-		}
-	}
-}
