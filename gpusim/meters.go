@@ -132,6 +132,14 @@ func (s *Sim) MeterTotal(id int) (float64, error) {
 // Meters is the number of flow meters made.
 func (s *Sim) Meters() int { return len(s.meters) }
 
+// Meter is meter id's line and height range, as made (AddMeter).
+func (s *Sim) Meter(id int) (Meter, error) {
+	if id < 0 || id >= len(s.meters) {
+		return Meter{}, fmt.Errorf("no flow meter with id %d", id)
+	}
+	return s.meters[id].m, nil
+}
+
 // MeterTotals returns every meter's total, in id order (a checkpoint's), and
 // SetMeterTotals sets them (a resume's; the same meters made again, in order).
 func (s *Sim) MeterTotals() []float64 {

@@ -530,6 +530,18 @@ func (s *Sim) SetEmitterRate(id int, rate float64) error {
 	return nil
 }
 
+// Emitter is source or sink id as it is now (its rate and level as last set), for
+// listings (vpbench check).
+func (s *Sim) Emitter(id int) (Emitter, error) {
+	if id < 0 || id >= len(s.em.list) {
+		return Emitter{}, fmt.Errorf("no source or sink with id %d", id)
+	}
+	return s.em.list[id], nil
+}
+
+// Emitters is the number of sources and sinks made (ids 0 ... Emitters()-1).
+func (s *Sim) Emitters() int { return len(s.em.list) }
+
 // SetEmitterLevel changes the level, m (absolute), an emitter made with Holds holds
 // (Emitter.Level), from the next step on.
 func (s *Sim) SetEmitterLevel(id int, level float64) error {

@@ -140,6 +140,19 @@ func (s *Scene) AddMeter(m Meter) (int, error) { return s.sim.AddMeter(m) }
 // Meters is the number of flow meters.
 func (s *Scene) Meters() int { return s.sim.Meters() }
 
+// Meter is flow meter id's line and height range, as made.
+func (s *Scene) Meter(id int) (Meter, error) { return s.sim.Meter(id) }
+
+// Emitters is the solver's sources and sinks, in the order made (ids 0, 1, ...), as they
+// are now: whether each falls, sprays or holds a level, and its rate.
+func (s *Scene) Emitters() []Emitter {
+	out := make([]Emitter, s.sim.Emitters())
+	for id := range out {
+		out[id], _ = s.sim.Emitter(id)
+	}
+	return out
+}
+
 // MeterRate is meter id's flow rate over the last step, m^3/s.
 func (s *Scene) MeterRate(id int) (float64, error) { return s.sim.MeterRate(id) }
 

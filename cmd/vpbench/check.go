@@ -72,10 +72,17 @@ func writeSceneContents(w io.Writer, sc *scene.Scene) {
 			sources = append(sources, e)
 		}
 	}
-	listEmitters(w, "sources", "source", sources)
-	listEmitters(w, "sinks", "sink", sinks)
-	if n := sc.Sprays(); n > 0 {
-		fmt.Fprintf(w, "  sprays      %d (among the sources)\n", n)
+	solver := sc.Emitters()
+	listEmitters(w, "sources", "source", sources, solver)
+	listEmitters(w, "sinks", "sink", sinks, solver)
+	sprays := 0
+	for _, e := range solver {
+		if e.Falls && (e.Spread[0] > 0 || e.Spread[1] > 0) {
+			sprays++
+		}
+	}
+	if sprays > 0 {
+		fmt.Fprintf(w, "  sprays      %d (among the sources)\n", sprays)
 	} else {
 		fmt.Fprintf(w, "  sprays      none\n")
 	}
@@ -89,11 +96,19 @@ func writeSceneContents(w io.Writer, sc *scene.Scene) {
 			b.Density(), floatsOrSinks(b.Density(), sc.SolverSettings().Density), b.Volume()*1e6, b.Mass()*1e3, mm(x, y, z)))
 	}
 	listLines(w, "bodies", "body", bodies)
-	if n := sc.Meters(); n > 0 {
-		fmt.Fprintf(w, "  meters      %d (sim:flow)\n", n)
-	} else {
-		fmt.Fprintf(w, "  meters      none\n")
+	var meters []string
+	for id := range sc.Meters() {
+		m, err := sc.Meter(id)
+		if err != nil {
+			continue
+		}
+		z := "at every height"
+		if !math.IsInf(m.Zmin, -1) || !math.IsInf(m.Zmax, 1) {
+			z = fmt.Sprintf("z %.4g to %.4g mm", m.Zmin*1e3, m.Zmax*1e3)
+		}
+		meters = append(meters, fmt.Sprintf("from (%.4g, %.4g) to (%.4g, %.4g) mm, %s (sim:flow)", m.X1*1e3, m.Y1*1e3, m.X2*1e3, m.Y2*1e3, z))
 	}
+	listLines(w, "meters", "meter", meters)
 	if sc.WavesOn() {
 		fmt.Fprintf(w, "  waves       on\n")
 	} else {
@@ -101,10 +116,16 @@ func writeSceneContents(w io.Writer, sc *scene.Scene) {
 	}
 }
 
-// listEmitters writes the sources or sinks, one a line: place, radius, rate, schedule.
-func listEmitters(w io.Writer, plural, one string, es []scene.EmitterState) {
+// listEmitters writes the sources or sinks, one a line: place, radius, rate, schedule, and
+// from the solver's record of it (solver, by id) whether it pours from its point, sprays
+// or holds a level.
+func listEmitters(w io.Writer, plural, one string, es []scene.EmitterState, solver []scene.Emitter) {
 	lines := make([]string, len(es))
 	for i, e := range es {
+		kind := ""
+		if e.ID >= 0 && e.ID < len(solver) {
+			kind = emitterKind(solver[e.ID])
+		}
 		when := "from the start"
 		switch {
 		case e.Stopped:
@@ -114,9 +135,24 @@ func listEmitters(w io.Writer, plural, one string, es []scene.EmitterState) {
 		case !math.IsInf(e.Stop, 1):
 			when = fmt.Sprintf("t = %g to %g s", e.Start, e.Stop)
 		}
-		lines[i] = fmt.Sprintf("at (%s) mm, radius %.3g mm, %.4g ml/s, %s", mm(e.X, e.Y, e.Z), e.Radius*1e3, math.Abs(e.Rate)*1e6, when)
+		lines[i] = fmt.Sprintf("at (%s) mm, radius %.3g mm, %.4g ml/s, %s%s", mm(e.X, e.Y, e.Z), e.Radius*1e3, math.Abs(e.Rate)*1e6, when, kind)
 	}
 	listLines(w, plural, one, lines)
+}
+
+// emitterKind says how a source or sink acts beyond its rate: ", sprays ..." , ", pours
+// from its point ...", ", holds the level ...", or "".
+func emitterKind(e scene.Emitter) string {
+	speed := math.Sqrt(e.VX*e.VX + e.VY*e.VY + e.VZ*e.VZ)
+	switch {
+	case e.Falls && (e.Spread[0] > 0 || e.Spread[1] > 0):
+		return fmt.Sprintf(", sprays at %.3g m/s within %.3g x %.3g degrees", speed, e.Spread[0]*180/math.Pi, e.Spread[1]*180/math.Pi)
+	case e.Falls:
+		return fmt.Sprintf(", pours from its point at %.3g m/s", speed)
+	case e.Holds:
+		return fmt.Sprintf(", holds the level z = %.4g mm", e.Level*1e3)
+	}
+	return ""
 }
 
 // listLines writes "  plural  N" and then up to checkListMax lines "    one i  line";

@@ -218,8 +218,9 @@ func TestRenderPictureFormat(t *testing.T) {
 	}
 }
 
-// TestCheckListsScene: check lists the sources and sinks with their place, radius, rate
-// and schedule, the sprays, the floating bodies, the flow meters and whether waves run.
+// TestCheckListsScene: check lists the sources and sinks with their place, radius, rate,
+// schedule and kind (a spray), the sprays, the floating bodies, the flow meters' lines
+// and whether waves run.
 func TestCheckListsScene(t *testing.T) {
 	path := writeScript(t, "things.lua", `
 local sim = vp.sim{ size = {0.04, 0.04}, height = 0.02, dx = 0.001, layers = 1, waves = "on" }
@@ -239,14 +240,16 @@ sim:flow{ from = {0.02, 0.005}, to = {0.02, 0.035} }
 	for _, want := range []string{
 		"  sources     2\n",
 		"    source 1: at (10, 10, 10) mm, radius 2 mm, 2 ml/s, t = 0.5 to 1.5 s\n",
-		"    source 2: at (20, 20, 12) mm, radius 0 mm, 1 ml/s, from the start\n",
+		"    source 2: at (20, 20, 12) mm, radius 0 mm, 1 ml/s, from the start, sprays at 0.3 m/s within ",
 		"  sinks       1\n",
 		"    sink 1: at (30, 30, 3) mm, radius 3 mm, 1 ml/s, from the start\n",
 		"  sprays      1 (among the sources)\n",
 		"  bodies      1\n",
 		"    body 1: density 500 kg/m^3 (floats: the liquid's is 1000), ",
 		" ml (", " g), at (20, 10, 6) mm\n",
-		"  meters      2 (sim:flow)\n",
+		"  meters      2\n",
+		"    meter 1: from (5, 20) to (35, 20) mm, at every height (sim:flow)\n",
+		"    meter 2: from (20, 5) to (20, 35) mm, at every height (sim:flow)\n",
 		"  waves       on\n",
 	} {
 		if !strings.Contains(out, want) {
