@@ -175,21 +175,35 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 	}
 }
 
+// csrStep is one worker's share of a step of the pipes on the general layout: the flux
+// phase, then the phases after it (csrAfterFlux). The SWE's substeps share all but the
+// flux (sweStep).
 func (c *cpuBackend) csrStep(w int) {
-	cr, pr := c.ranges[w], c.pipes[w]
+	pr := c.pipes[w]
+	ext := c.csrExtended(w)
+	c.csrFlux(w, pr[0], pr[1])
+	c.bar.wait()
+	c.csrAfterFlux(w, ext)
+}
+
+// csrExtended is the step's extended pipes (nil when off); worker 0 computes their raw
+// fluxes, serially, beside the other workers' share of the flux phase.
+func (c *cpuBackend) csrExtended(w int) *extended {
 	ext := c.ext
 	if ext != nil && ext.mode == ExtendedOff {
 		ext = nil
 	}
-	if ext != nil && w == 0 { // serial, beside the other workers' share of the flux phase
+	if ext != nil && w == 0 {
 		ext.rawFluxes(c.h, &c.p)
 	}
-	if c.swe != nil {
-		c.sweFlux(pr[0], pr[1])
-	} else {
-		c.csrFlux(w, pr[0], pr[1])
-	}
-	c.bar.wait()
+	return ext
+}
+
+// csrAfterFlux is one worker's share of the phases after the flux, a barrier after each
+// but the last: outflow (K, S), inflow, the final fluxes (and the extended pipes'), the
+// heights.
+func (c *cpuBackend) csrAfterFlux(w int, ext *extended) {
+	cr, pr := c.ranges[w], c.pipes[w]
 	sums := ext.sums() // nil in a step without openings: the column phases skip the sums
 	c.csrOutflow(w, cr[0], cr[1], sums)
 	c.bar.wait()

@@ -59,29 +59,35 @@ type sweState struct {
 	// d is 0). Keeping the velocity as that quotient, rather than as an array of its
 	// own scaled like the flux, saves a pass over the pipes a substep.
 	d []float32
-	// The per-column values are interleaved by axis (index 2i for x, 2i+1 for y; the
-	// sides 4i + 2 axis + 0 or 1), so that a pipe reads its axis's values by index
-	// arithmetic (sweFlux), not by switching between arrays.
+	// The per-column values are interleaved by axis (index 2i for x, 2i+1 for y), so
+	// that a pipe reads its axis's values by index arithmetic (sweFlux), not by
+	// switching between arrays.
 	//
 	// q: the discharge per unit width along each axis (the mean of the column's two faces'
 	// fluxes over dx), m^2/s; us the velocity the momentum it carries out has: its
 	// upstream face's (Stelling and Duinmeijer's upwind choice); cuv the depth-averaged
 	// velocity along each axis, m/s.
 	q, us, cuv []float32
-	// sides: the mean along-velocity of the column's neighbours on each side, for the
-	// transverse advection: 4i+0 cu of the -y neighbours, 4i+1 of the +y ones (what an x
-	// pipe reads), 4i+2 cv of the -x neighbours, 4i+3 of the +x ones (a y pipe's); the
-	// column's own where it has none (free slip).
-	sides  []float32
+	// sides is unused on the CPU (nil): the device's sides kernel fills its twin, the
+	// mean along-velocity of the column's neighbours on each side (vp_swe_sides); the
+	// CPU's flux finds the one side it needs inline (sweFlux, sweSide).
+	sides []float32
+	// wet: per column, 1 where its depth is at least sweMinDepth (the sides' test of a
+	// neighbour), written by sweColumns from the heights the substep starts with, so that
+	// sweFlux reads a byte a neighbour, not its height and floor.
+	wet    []uint8
 	axis   []uint8 // per pipe: 0 along x, 1 along y
 	alongX []bool  // per pipe: joins +x neighbours (else +y)
 	// side8: per entry of the topology's adjacency, which side of its column the pipe
 	// leaves by: 0 -x, 1 +x, 2 -y, 3 +y.
 	side8 []uint8
 	speed []float32 // per worker: its columns' fastest wave, m/s
-	full  stepParams
-	sub   stepParams // the substep's parameters, for subM substeps a step
-	subM  int
+	// The chunks of the SWE's own passes that the workers claim (swe_step.go): the
+	// step's first columns pass and the flux.
+	colNext, fluxNext sweCounter
+	full              stepParams
+	sub               stepParams // the substep's parameters, for subM substeps a step
+	subM              int
 	// Per substep constants, set with sub.
 	gDtDx    float32 // g dt / dx
 	twoDtDx  float32 // 2 dt / dx: the along-axis interpolation weight per m/s
@@ -95,7 +101,7 @@ type sweState struct {
 func newSWEState(t *topology) *sweState {
 	n, np := t.cols.NumColumns(), t.numPipes()
 	s := &sweState{d: make([]float32, np),
-		q: make([]float32, 2*n), us: make([]float32, 2*n), cuv: make([]float32, 2*n), sides: make([]float32, 4*n),
+		q: make([]float32, 2*n), us: make([]float32, 2*n), cuv: make([]float32, 2*n), wet: make([]uint8, n),
 		alongX: make([]bool, np), axis: make([]uint8, np)}
 	c := t.cols
 	cellOf := make([]int32, n)
@@ -150,22 +156,30 @@ func substepsFor(v, dt, dx float64) int {
 
 // sweColumns computes, for columns [lo, hi), from the current fluxes and face depths:
 // the discharges, the upwind velocities of the momentum they carry, the depth-averaged
-// velocities and, with speed, the fastest wave among them into s.speed[w]. A regular
-// column (four pipes: -y, -x, +x, +y; kernels_csr.go) reads its faces directly; the
-// others sum theirs by side.
-func (c *cpuBackend) sweColumns(w, lo, hi int, speed bool) {
+// velocities, the wet flags and, with speed, the fastest wave among them into vmax,
+// which it returns. A regular column (four pipes: -y, -x, +x, +y; kernels_csr.go) reads
+// its faces directly; the others sum theirs by side. A dry regular column (h = b, every
+// face's flux +0: nothing flows in) takes the fast path: its values are +0, the same bits
+// the full computation gives (q = (+0 + +0)/2dx, us = upwind(-0, u, u) of faces without
+// velocity, cuv = 0 under sweMinDepth).
+func (c *cpuBackend) sweColumns(lo, hi int, speed bool, vmax float32) float32 {
 	s, t := c.swe, c.topo
 	h, base, f, dd := c.h, c.base, c.f, s.d
 	as, ap, side := t.adjStart, t.adjPipe, s.side8
-	invdx := 1 / s.dx
-	var vmax float32
+	q, us, cuv, wet, reg := s.q, s.us, s.cuv, s.wet, c.regular
+	invdx, g2 := 1/s.dx, 2*s.g
 	for i := lo; i < hi; i++ {
 		// Flux and depth through the faces on i's -x, +x, -y and +y sides.
 		var fW, fE, fS, fN, dW, dE, dS, dN float32
 		e := as[i]
-		if c.regular[i] {
+		d := h[i] - base[i]
+		if reg[i] {
 			pS, pW, pE, pN := ap[e], ap[e+1], ap[e+2], ap[e+3]
 			fS, fW, fE, fN = f[pS], f[pW], f[pE], f[pN]
+			if math.Float32bits(d)|math.Float32bits(fS)|math.Float32bits(fW)|math.Float32bits(fE)|math.Float32bits(fN) == 0 {
+				q[2*i], q[2*i+1], us[2*i], us[2*i+1], cuv[2*i], cuv[2*i+1], wet[i] = 0, 0, 0, 0, 0, 0, 0
+				continue
+			}
 			dS, dW, dE, dN = dd[pS], dd[pW], dd[pE], dd[pN]
 		} else {
 			for k := e; k < as[i+1]; k++ {
@@ -184,29 +198,26 @@ func (c *cpuBackend) sweColumns(w, lo, hi int, speed bool) {
 		}
 		uW, uE, uS, uN := faceVelocity(fW, dW, invdx), faceVelocity(fE, dE, invdx), faceVelocity(fS, dS, invdx), faceVelocity(fN, dN, invdx)
 		qx, qy := 0.5*invdx*(fW+fE), 0.5*invdx*(fS+fN)
-		s.q[2*i], s.q[2*i+1] = qx, qy
+		q[2*i], q[2*i+1] = qx, qy
 		// The upstream face's velocity, chosen without a branch (upwind picks its second
 		// value for a negative discharge).
-		s.us[2*i], s.us[2*i+1] = element.Upwind(-qx, uE, uW), element.Upwind(-qy, uN, uS)
-		d := h[i] - base[i]
+		us[2*i], us[2*i+1] = element.Upwind(-qx, uE, uW), element.Upwind(-qy, uN, uS)
 		if d < sweMinDepth {
-			s.cuv[2*i], s.cuv[2*i+1] = 0, 0
+			cuv[2*i], cuv[2*i+1], wet[i] = 0, 0, 0
 			continue
 		}
+		wet[i] = 1
 		// The mean of its faces' velocities (a wall's, or a dry face's, 0): bounded by
 		// them, where the discharge over the column's own depth is not at a thin edge.
-		u, v := 0.5*(uW+uE), 0.5*(uS+uN)
-		s.cuv[2*i], s.cuv[2*i+1] = u, v
+		cuv[2*i], cuv[2*i+1] = 0.5*(uW+uE), 0.5*(uS+uN)
 		if speed {
 			// The fastest of its faces, not its mean: at a front the face ahead carries
 			// nothing and the mean is half the speed the liquid crosses cells at.
 			fast := max(element.Abs32(uW), element.Abs32(uE), element.Abs32(uS), element.Abs32(uN))
-			vmax = max(vmax, float32(math.Sqrt(float64(2*s.g*d)))+fast)
+			vmax = max(vmax, float32(math.Sqrt(float64(g2*d)))+fast)
 		}
 	}
-	if speed {
-		s.speed[w] = vmax
-	}
+	return vmax
 }
 
 // faceVelocity is the velocity of a face that carries flux f through depth d (summed
@@ -218,58 +229,26 @@ func faceVelocity(f, d, invdx float32) float32 {
 	return 0
 }
 
-// sweSides fills s.sides for columns [lo, hi) from the neighbours' velocities: the
-// mean of the wet neighbours' on each side, the column's own where it has none.
-func (c *cpuBackend) sweSides(lo, hi int) {
+// sweSide is the mean along-velocity (axis ax's) of the wet neighbours of column i on
+// one side across that axis (plus 0: -y for an x pipe, -x for a y pipe; 1: +y, +x), the
+// column's own where it has none there (free slip at walls and edges). A neighbour is
+// wet by sweColumns' flag (its depth at least sweMinDepth). For a regular column
+// (adjacency -y, -x, +x, +y) the side's single neighbour is entry ax ^ 3 plus, which
+// sweFlux reads inline; this is the general loop, the neighbours summed in adjacency
+// order.
+func (c *cpuBackend) sweSide(i, ax, plus int) float32 {
 	s, t := c.swe, c.topo
-	h, base, cuv, sd := c.h, c.base, s.cuv, s.sides
-	as, ao, side := t.adjStart, t.adjOther, s.side8
-	for i := lo; i < hi; i++ {
-		e := as[i]
-		u, v := cuv[2*i], cuv[2*i+1]
-		if c.regular[i] {
-			oS, oW, oE, oN := ao[e], ao[e+1], ao[e+2], ao[e+3]
-			sS, sN, sW, sE := u, u, v, v
-			if h[oS]-base[oS] >= sweMinDepth {
-				sS = cuv[2*oS]
-			}
-			if h[oN]-base[oN] >= sweMinDepth {
-				sN = cuv[2*oN]
-			}
-			if h[oW]-base[oW] >= sweMinDepth {
-				sW = cuv[2*oW+1]
-			}
-			if h[oE]-base[oE] >= sweMinDepth {
-				sE = cuv[2*oE+1]
-			}
-			sd[4*i], sd[4*i+1], sd[4*i+2], sd[4*i+3] = sS, sN, sW, sE
-			continue
-		}
-		var sum, n [4]float32 // in sides order: -y, +y (their cu), -x, +x (their cv)
-		for k := e; k < as[i+1]; k++ {
-			o := ao[k]
-			if h[o]-base[o] < sweMinDepth {
-				continue // a dry neighbour: the liquid's edge, not a still neighbour
-			}
-			switch side[k] {
-			case 0: // -x
-				sum[2], n[2] = sum[2]+cuv[2*o+1], n[2]+1
-			case 1: // +x
-				sum[3], n[3] = sum[3]+cuv[2*o+1], n[3]+1
-			case 2: // -y
-				sum[0], n[0] = sum[0]+cuv[2*o], n[0]+1
-			default: // +y
-				sum[1], n[1] = sum[1]+cuv[2*o], n[1]+1
-			}
-		}
-		own := [4]float32{u, u, v, v}
-		for k := range 4 {
-			if n[k] > 0 {
-				own[k] = sum[k] / n[k]
-			}
-			sd[4*i+k] = own[k]
+	want := uint8(2*(1-ax) + plus) // side8's code: 0 -x, 1 +x, 2 -y, 3 +y
+	var sum, n float32
+	for k := t.adjStart[i]; k < t.adjStart[i+1]; k++ {
+		if o := t.adjOther[k]; s.side8[k] == want && s.wet[o] != 0 {
+			sum, n = sum+s.cuv[2*int(o)+ax], n+1
 		}
 	}
+	if n > 0 {
+		return sum / n
+	}
+	return s.cuv[2*i+ax]
 }
 
 // sweFlux is the flux phase of pipes [lo, hi) (see the top of this file): the advected,
@@ -281,16 +260,24 @@ func (c *cpuBackend) sweFlux(lo, hi int) {
 	// compiler would load them again after every store.
 	h, dh0, base, f := c.h, c.driveHeights(), c.base, c.f
 	pa, pb, axis := c.topo.pipeA, c.topo.pipeB, s.axis
-	q, us, cuv, sd, dd := s.q, s.us, s.cuv, s.sides, s.d
+	q, us, cuv, dd, cw, reg := s.q, s.us, s.cuv, s.d, s.wet, c.regular
+	as, ao := c.topo.adjStart, c.topo.adjOther
 	invdx, dtDx, gDtDx, vmax := 1/s.dx, s.dtDx, s.gDtDx, s.vmax
 	zeta, dxf, visc3, wet := p.Zeta, p.Dxf, p.Visc3, p.Wet > 0
 	slip3, dryCut := sweSlipCut(p)
 	for j := lo; j < hi; j++ {
 		a, b := int(pa[j]), int(pb[j])
+		da, db := h[a]-base[a], h[b]-base[b]
+		if math.Float32bits(da)|math.Float32bits(db) == 0 {
+			// Dry at both ends (h = b exactly): the upwind depth is +0 whatever the
+			// velocity, so the face depth and the flux are +0 (FlushFlux's), the bits the
+			// full computation gives.
+			dd[j], f[j] = 0, 0
+			continue
+		}
 		ax := int(axis[j])
 		xa, xb := 2*a+ax, 2*b+ax // this axis's values of a and b
 		u0 := faceVelocity(f[j], dd[j], invdx)
-		da, db := h[a]-base[a], h[b]-base[b]
 		// Along the axis, in momentum-conserving form (Stelling and Duinmeijer): what the
 		// discharges carry in and out of the face's cell, less what the face's own velocity
 		// is carried with, over the face's mean depth.
@@ -302,9 +289,31 @@ func (c *cpuBackend) sweFlux(lo, hi int) {
 		}
 		// Across it: towards the neighbours' along-velocity, a cell away, on the side the
 		// flow across comes from (chosen without a branch: its sign is unpredictable).
+		// The neighbours' velocity on that side of a and of b (sweSide), the side
+		// picked by vt's sign bit as element.Upwind picks: the minus side for a clear
+		// bit.
 		vt := 0.5 * (cuv[2*a+1-ax] + cuv[2*b+1-ax])
-		sa, sb := 4*a+2*ax, 4*b+2*ax
-		nb := element.Upwind(vt, 0.5*(sd[sa]+sd[sb]), 0.5*(sd[sa+1]+sd[sb+1]))
+		plus := int(math.Float32bits(vt) >> 31)
+		var sa, sb float32
+		if reg[a] {
+			o := int(ao[int(as[a])+(ax^(3*plus))])
+			sa = cuv[2*a+ax]
+			if cw[o] != 0 {
+				sa = cuv[2*o+ax]
+			}
+		} else {
+			sa = c.sweSide(a, ax, plus)
+		}
+		if reg[b] {
+			o := int(ao[int(as[b])+(ax^(3*plus))])
+			sb = cuv[2*b+ax]
+			if cw[o] != 0 {
+				sb = cuv[2*o+ax]
+			}
+		} else {
+			sb = c.sweSide(b, ax, plus)
+		}
+		nb := 0.5 * (sa + sb)
 		w := element.Abs32(vt) * dtDx
 		if w > 1 { // rare: faster than the flow across a cell a substep
 			w = 1
@@ -352,39 +361,6 @@ func sweSlipCut(p *stepParams) (slip3, dryCut float32) {
 		return float32(sweSlip3) * p.Dxf, DryDepth
 	}
 	return 0, 0
-}
-
-// sweStep is one worker's share of one SWE step: the substeps' count from the fastest
-// wave, then each substep's column velocities, sides and the general layout's phases
-// with the substep's parameters.
-func (c *cpuBackend) sweStep(w int, first bool) {
-	s := c.swe
-	lo, hi := c.ranges[w][0], c.ranges[w][1]
-	c.sweColumns(w, lo, hi, true)
-	c.bar.wait()
-	if w == 0 {
-		var v float32
-		for _, x := range s.speed {
-			v = max(v, x)
-		}
-		s.setSubsteps(substepsFor(float64(v), s.full.dt, s.full.dx))
-		c.p = s.sub
-		s.substeps += int64(s.subM)
-	}
-	c.bar.wait()
-	for k := range s.subM {
-		if k > 0 {
-			c.sweColumns(w, lo, hi, false)
-			c.bar.wait()
-		}
-		c.sweSides(lo, hi)
-		if c.p.cap.on {
-			c.capColumns(lo, hi, first && k == 0 && c.capSt.fresh) // the call's first step only, as runGeneral's
-		}
-		c.bar.wait()
-		c.csrStep(w)
-		c.bar.wait()
-	}
 }
 
 // substepsOr: substeps so far (0 without the SWE).
