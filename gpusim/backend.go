@@ -76,6 +76,9 @@ type backendOptions struct {
 	general bool
 	// noSIMD makes the CPU backend run the Go row kernels even where the AVX2 ones would.
 	noSIMD bool
+	// noSkip makes the dense layout sweep every row, also those that are dry and still
+	// (denseSweep leaves them alone otherwise).
+	noSkip bool
 }
 
 // newBackend makes the backend st.Backend names: the CPU one, or the device backend on

@@ -235,3 +235,130 @@ func BenchmarkPassageDetection(b *testing.B) {
 func BenchmarkStepIncline200General(b *testing.B) {
 	benchStepIncline200(b, backendOptions{general: true})
 }
+
+// BenchmarkDenseTension: the dense layout's step with water's surface tension off and on,
+// side by side in one run (issue 39: with it on, at least 0.8 of the speed with it off).
+// film-*: BenchmarkStepIncline200's scene (a 1 mm film on a 15 degree incline, every
+// column wet and moving, a source), so the pair is BenchmarkStepIncline200 and
+// BenchmarkStepIncline200Wetting. puddle-*: a disc of water 2 mm deep and 80 mm across
+// laid on a flat 200 x 200 plate, half of it dry: with surface tension the disc's edge is
+// a contact line (the capillary head's rows with dry columns, rows.CapHeadRow), without
+// it the water spreads over the plate; laid again every 2,000 steps, untimed.
+func BenchmarkDenseTension(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := map[bool]string{false: "off", true: "on"}[on]
+		b.Run("film-"+name, func(b *testing.B) {
+			benchStepIncline200With(b, backendOptions{}, func(s *Settings) {
+				if on {
+					s.SurfaceTension = 0.072
+				}
+			})
+		})
+	}
+	for _, on := range []bool{false, true} {
+		name := map[bool]string{false: "off", true: "on"}[on]
+		b.Run("puddle-"+name, func(b *testing.B) {
+			st := settings(0.003, 1e-6, 0)
+			if on {
+				st.SurfaceTension = 0.072
+			}
+			sim := newSim(b, flatScene(b, 200, 200, 0.0005), st)
+			c := sim.Columns()
+			h := append([]float32(nil), c.Base...)
+			for y := range c.Ny {
+				for x := range c.Nx {
+					if math.Hypot(float64(x)-99.5, float64(y)-99.5) < 80 {
+						h[y*c.Nx+x] += 0.002
+					}
+				}
+			}
+			lay := func() {
+				if err := sim.SetHeights(h); err != nil {
+					b.Fatal(err)
+				}
+			}
+			lay()
+			benchStepReset(b, sim, 2000, lay)
+		})
+	}
+}
+
+// BenchmarkDenseStill: the dense layout's step where liquid covers a fifth of the columns,
+// against the same scene wet all over (issue 39: at most half its cost, by leaving dry and
+// still rows alone: denseSweep). A 200 x 200 plate tilted 3 degrees along y (dx 0.5 mm),
+// filled from its low side: to 1.05 mm over the lowest floor, the lowest 40 rows (fifth),
+// or to 1.05 mm over the highest (full); a source pours into the pool; the state is laid again
+// every 2,000 steps, untimed. fifth-noskip is fifth sweeping every row
+// (backendOptions.noSkip). disc-* are a disc of water 1.5 mm deep covering a fifth of a
+// flat plate (100 of its 200 rows) with water's surface tension, and the plate wet all
+// over, where the liquid has an edge (a contact line) all round. Reported: wet (the
+// fraction of wet columns) and swept (the fraction of columns swept a step, denseRange).
+func BenchmarkDenseStill(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		level float64 // the rows filled, as the width of plate the pool covers (m); 0: the disc
+		full  bool
+		o     backendOptions
+	}{
+		{"fifth", 0.02, false, backendOptions{}},
+		{"full", 0.02, true, backendOptions{}},
+		{"fifth-noskip", 0.02, false, backendOptions{noSkip: true}},
+		{"disc-fifth", 0, false, backendOptions{}},
+		{"disc-full", 0, true, backendOptions{}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			st := settings(0.003, 1e-6, 0)
+			var sim *Sim
+			var h []float32
+			if tc.level > 0 {
+				slope := math.Tan(3 * math.Pi / 180)
+				sim = newSimWith(b, layeredScene(b, 200, 200, 0.0005, 0.03, 1, tiltedFloor(slope, false, 0), nil), st, tc.o)
+				level := 0.001 + slope*tc.level // the floor 40 rows up
+				if tc.full {
+					level += slope * 0.1 // as deep over the highest floor
+				}
+				if _, err := sim.Fill(0.05, 0.0002, 0.0011, level); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := sim.AddEmitter(Emitter{X: 0.05, Y: 0.004, Z: 0.02, Radius: 0.002, Rate: 1e-8}); err != nil {
+					b.Fatal(err)
+				}
+				h = snapshot(sim).Height
+			} else {
+				st.SurfaceTension = 0.072
+				sim = newSimWith(b, flatScene(b, 200, 200, 0.0005), st, tc.o)
+				c := sim.Columns()
+				h = append([]float32(nil), c.Base...)
+				for y := range c.Ny {
+					for x := range c.Nx {
+						if tc.full || math.Hypot(float64(x)-99.5, float64(y)-99.5) < 50.5 {
+							h[y*c.Nx+x] += 0.0015
+						}
+					}
+				}
+			}
+			lay := func() {
+				if err := sim.SetHeights(h); err != nil {
+					b.Fatal(err)
+				}
+			}
+			lay()
+			wet := 0
+			for i, v := range h {
+				if v-sim.Columns().Base[i] > DryDepth {
+					wet++
+				}
+			}
+			swept := func() (n int64) {
+				for _, d := range sim.be.(*cpuBackend).dense.work {
+					n += d.swept
+				}
+				return n
+			}
+			swept0 := swept()
+			benchStepReset(b, sim, 2000, lay)
+			b.ReportMetric(float64(wet)/float64(len(h)), "wet")
+			b.ReportMetric(float64(swept()-swept0)/float64(b.N+10)/float64(len(h)), "swept")
+		})
+	}
+}

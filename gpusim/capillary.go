@@ -1,6 +1,10 @@
 package gpusim
 
-import "math"
+import (
+	"math"
+
+	"github.com/vpbench/vpbench/gpusim/internal/rows"
+)
 
 // The capillary head (docs/method.md, "Surface tension"; docs/solver.md, "The capillary
 // head"). With surface tension on, every wet column adds a head X to its height where the
@@ -281,8 +285,11 @@ type capState struct {
 	// column, without the list's two indirections.
 	near []int32
 	// wet are the wetted flags (contactline.go): 1 for a wet column or wetted ground. A
-	// pass reads wet and writes wetNext, and copies its columns' back after its barrier.
+	// pass reads wet and writes wetNext, and copies its columns' back after its barrier;
+	// the dense sweep (capRow) reads one and writes the other in turn, and so prev and
+	// prevNext, and swaps them after an odd number of steps (capSwap).
 	wet, wetNext []uint8
+	prevNext     []float32
 }
 
 // ensure sizes the buffers for the columns of t and p.
@@ -291,7 +298,7 @@ func (cs *capState) ensure(t *topology, p *capParams) {
 	cs.fresh = true
 	if len(cs.drive) != n {
 		cs.drive = make([]float32, n)
-		cs.prev = make([]float32, n)
+		cs.prev, cs.prevNext = make([]float32, n), make([]float32, n)
 		cs.near = make([]int32, n)
 		cs.wet, cs.wetNext = make([]uint8, n), make([]uint8, n)
 		for i := range n {
@@ -317,11 +324,7 @@ func (c *cpuBackend) capColumns(lo, hi int, fresh bool) {
 	// it, when no worker reads this pass's any more (contactline.go).
 	defer copy(cs.wet[lo:hi], cs.wetNext[lo:hi])
 	if p.coef == 0 { // the contact line alone: only thin edges have a head
-		if c.dense != nil {
-			c.capEdgesDense(lo, hi, fresh)
-		} else {
-			c.capEdges(lo, hi, fresh)
-		}
+		c.capEdges(lo, hi, fresh) // the dense layout computes this in its sweep (capRow)
 		c.bar.wait()
 		return
 	}
@@ -435,172 +438,233 @@ func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
 	}
 }
 
-// capEdgesDense is capEdges on the dense layout, rows [lo/nx, hi/nx): its neighbours by
-// index (-nx, -1, +1, +nx, those inside the grid: the same as the lists'), and so its
-// edge and hole flags and its results are capEdges', in fewer instructions.
-func (c *cpuBackend) capEdgesDense(lo, hi int, fresh bool) {
-	nx, ny := c.dense.nx, c.dense.ny
-	h, b, drive, prev := c.h, c.base, c.capSt.drive, c.capSt.prev
-	copy(drive[lo:hi], h[lo:hi])
-	defer copy(prev[lo:hi], h[lo:hi]) // the next pass's rise
-	cp := capPass{hr: c.p.cap.recede, heal: c.p.cap.heal, damp: c.p.cap.damp, mark: c.p.cap.mark,
-		wet: c.capSt.wet, wetNext: c.capSt.wetNext, adjStart: c.topo.adjStart, adjOther: c.topo.adjOther}
-	wet, wetNext := cp.wet, cp.wetNext
-	if fresh {
-		cp.damp = 0
+// The capillary head in the dense sweep. With the contact line alone (no capillary
+// pressure, the default), a column's head depends on its own and its four neighbours'
+// heights, floors and wetted flags at the step's start and on its own height at the last
+// step's start: the dense layout computes it in its sweep, a row ahead of the raw fluxes
+// that read it (capRow, into the worker's ring of driving heights), with no pass of its
+// own, no barrier and no full-size copy. The heights at the step's start are the sweep's
+// old rows (its own, or the published copies of its neighbours' rows, four on each side);
+// the wetted flags and the last step's heights are read from one of capState's two
+// buffers and written (for the worker's own rows) to the other, in turn by step parity
+// (capStep), so no worker writes what another reads in the same step, and step swaps
+// them after a call with an odd number of steps. The arithmetic is the row kernels'
+// (rows.CapHeadRow, and rows.CapRiseRow where no column of the three rows is dry): the
+// same operations as capEdges' (the general layout's pass), so the same bits.
+
+// capFused tells whether the dense sweep computes the capillary head (capRow).
+func (c *cpuBackend) capFused() bool {
+	return c.dense != nil && c.p.cap.on && c.p.cap.coef == 0
+}
+
+// capStep sets up worker d's capillary head for step k of a Step call.
+func (c *cpuBackend) capStep(d *denseWork, k int) {
+	cs, p := &c.capSt, &c.p.cap
+	d.wetA, d.wetB, d.prevA, d.prevB = cs.wet, cs.wetNext, cs.prev, cs.prevNext
+	if k%2 == 1 {
+		d.wetA, d.wetB, d.prevA, d.prevB = d.wetB, d.wetA, d.prevB, d.prevA
 	}
-	// Whether rows y-1, y and y+1 hold a dry column: where none does, no column of row y
-	// has a dry neighbour (no edge, no hole), and its columns need no look at them.
-	rowDry := func(y int) bool {
-		if y < 0 || y >= ny {
-			return false
-		}
-		hs, bs := h[y*nx:(y+1)*nx], b[y*nx:(y+1)*nx]
-		for x, hx := range hs {
-			if hx-bs[x] <= DryDepth {
-				return true
-			}
-		}
-		return false
+	d.capP = rows.CapParams{Dry: DryDepth, Hole: capHole, Recede: p.recede, Damp: p.damp, Heal: p.heal, Mark: p.mark}
+	d.dryP = c.p.Params
+	d.dryP.Wet = 0
+	if k == 0 && cs.fresh {
+		d.capP.Damp = 0 // no rise yet (capHeadColumn with a rise of 0)
 	}
-	y0 := lo / nx
-	dryUp, dryRow := rowDry(y0-1), rowDry(y0)
-	for y := y0; y < hi/nx; y++ {
-		dryDown := rowDry(y + 1)
-		near := dryUp || dryRow || dryDown
-		dryUp, dryRow = dryRow, dryDown
-		row := y * nx
-		if !near { // a band of wet rows: the ripple damping alone
-			hr, dr, pr := h[row:row+nx], drive[row:row+nx], prev[row:row+nx]
-			br, wr := b[row:row+nx], wetNext[row:row+nx]
-			for x := range wr {
-				wr[x] = cp.mark
-			}
-			for x, hk := range hr {
-				if d := hk - br[x]; d < cp.hr || (cp.damp != 0 && hk != pr[x]) {
-					cp.set(dr, x, hk, d, pr[x], false)
-				}
-			}
-			continue
-		}
-		if y == 0 || y == ny-1 || nx < 3 {
-			for x := range nx {
-				cp.borderColumn(h, b, drive, prev, row+x, x, y, nx, ny)
-			}
-			continue
-		}
-		cp.borderColumn(h, b, drive, prev, row, 0, y, nx, ny)
-		hr, hu, hd := h[row:row+nx], h[row-nx:row], h[row+nx:row+2*nx]
-		br, bu, bd := b[row:row+nx], b[row-nx:row], b[row+nx:row+2*nx]
-		dr, pr := drive[row:row+nx], prev[row:row+nx]
-		wu, wr, wd, wn := wet[row-nx:row], wet[row:row+nx], wet[row+nx:row+2*nx], wetNext[row:row+nx]
-		for x := 1; x < nx-1; x++ {
-			hk, bk := hr[x], br[x]
-			d := hk - bk
-			if d <= DryDepth {
-				if wr[x] != 0 { // wetted ground (contactline.go)
-					dr[x], wn[x] = capWettedDry(row+x, h, b, cp.adjStart, cp.adjOther, cp.heal, wet)
-					continue
-				}
-				wn[x] = 0
-				if cp.heal && hr[x-1]-br[x-1] > DryDepth && hr[x+1]-br[x+1] > DryDepth &&
-					hu[x]-bu[x] > DryDepth && hd[x]-bd[x] > DryDepth {
-					dr[x] = bk + capHole
-				}
-				continue
-			}
-			wn[x] = cp.mark
-			if d >= cp.hr && (cp.damp == 0 || hk == pr[x]) {
-				continue
-			}
-			edge := (hu[x]-bu[x] <= DryDepth && wu[x] == 0 && bu[x] < hk) || (hr[x-1]-br[x-1] <= DryDepth && wr[x-1] == 0 && br[x-1] < hk) ||
-				(hr[x+1]-br[x+1] <= DryDepth && wr[x+1] == 0 && br[x+1] < hk) || (hd[x]-bd[x] <= DryDepth && wd[x] == 0 && bd[x] < hk)
-			up := edge && d < cp.hr && ((hu[x]-bu[x] <= DryDepth && wu[x] == 0 && bu[x] < hk && bu[x] > bk) ||
-				(hr[x-1]-br[x-1] <= DryDepth && wr[x-1] == 0 && br[x-1] < hk && br[x-1] > bk) ||
-				(hr[x+1]-br[x+1] <= DryDepth && wr[x+1] == 0 && br[x+1] < hk && br[x+1] > bk) ||
-				(hd[x]-bd[x] <= DryDepth && wd[x] == 0 && bd[x] < hk && bd[x] > bk))
-			wn[x] = capShoreFlag(up, d, cp.hr, cp.mark)
-			cp.set(dr, x, hk, d, pr[x], edge)
-		}
-		cp.borderColumn(h, b, drive, prev, row+nx-1, nx-1, y, nx, ny)
+	d.dryY = [4]int{-1, -1, -1, -1}
+}
+
+// capSwap makes the buffers the last of n steps wrote the current ones (capStep).
+func (c *cpuBackend) capSwap(n int) {
+	if n%2 == 1 && c.capFused() {
+		cs := &c.capSt
+		cs.wet, cs.wetNext = cs.wetNext, cs.wet
+		cs.prev, cs.prevNext = cs.prevNext, cs.prev
 	}
 }
 
-// capPass are capEdgesDense's constants.
-type capPass struct {
-	hr, damp           float32
-	heal               bool
-	mark               uint8
-	wet, wetNext       []uint8 // the wetted flags (contactline.go)
-	adjStart, adjOther []int32
+// capDryRow is the first and last dry column of row y (-1 and -1 where none is, or
+// outside the grid), from the step's start state: from the cache, where capRow puts a
+// row after its own that it found has none, or by rows.DrySpan.
+func (c *cpuBackend) capDryRow(d *denseWork, y int) (first, last int) {
+	g := c.dense
+	if y < 0 || y >= g.ny {
+		return -1, -1
+	}
+	k := y % 4
+	if d.dryY[k] != y {
+		d.dryY[k] = y
+		d.dryF[k], d.dryL[k] = c.rows.DrySpan(c.capOld(d, y), c.base[y*g.nx:(y+1)*g.nx], DryDepth)
+	}
+	return d.dryF[k], d.dryL[k]
 }
 
-// set is capEdges' head of a wet column from its flags, into dr[x].
-func (cp *capPass) set(dr []float32, x int, hk, d, prev float32, edge bool) {
-	var xh float32
-	if edge {
-		if d < cp.hr {
-			xh = cp.hr - d
-		}
-	} else {
-		xh = float32(cp.damp * (hk - prev)) // 0 (or -0) without damping
+// capOld is oldRows' h alone: row y's heights at the step's start.
+func (c *cpuBackend) capOld(d *denseWork, y int) []float32 {
+	g := c.dense
+	if y < d.y0 || y >= d.y1 {
+		return d.halo[g.pubSlot[y]][0]
 	}
-	if xh != 0 {
-		dr[x] = hk + capLimit(xh, d)
-	}
+	return c.h[y*g.nx : (y+1)*g.nx]
 }
 
-// borderColumn is capEdgesDense for column i at (x, y) on the grid's border, with the
-// neighbours it has.
-func (cp *capPass) borderColumn(h, b, drive, prev []float32, i, x, y, nx, ny int) {
-	var nb [4]int
-	n := 0
-	if y > 0 {
-		nb[n] = i - nx
-		n++
-	}
-	if x > 0 {
-		nb[n] = i - 1
-		n++
-	}
-	if x+1 < nx {
-		nb[n] = i + 1
-		n++
-	}
+// capRow computes row y's driving heights into worker d's ring (slot y%ringRows) from the
+// step's start state, and for a row the worker owns its next wetted flags and its
+// heights for the next step's rise. Rows y-1, y and y+1 must not have been updated yet.
+//
+// Where no column of rows y-1, y and y+1 is dry, the row is one call of rows.CapRiseRow
+// (no edge, no hole, every flag the mark), which also tells whether row y+1 holds a dry
+// column (for the next row; where it does, this row is done again below). Otherwise the
+// columns outside the span of the three rows' dry columns (capDryRow) take
+// rows.CapRiseRow too, those inside it rows.CapHeadRow (whose groups of 8 with no dry
+// column or neighbour take the same arithmetic) and the row's end columns
+// capRowArgs.column. Only the columns [d.xa, d.xe) are computed (denseRange).
+func (c *cpuBackend) capRow(d *denseWork, y int) {
+	g := c.dense
+	nx, ny := g.nx, g.ny
+	lo := y * nx
+	h, hp, bp := c.capOld(d, y), g.absent, g.absent
 	if y+1 < ny {
-		nb[n] = i + nx
-		n++
+		hp, bp = c.capOld(d, y+1), c.base[lo+nx:lo+2*nx]
 	}
-	hk, bk := h[i], b[i]
-	d := hk - bk
-	if d <= DryDepth {
-		if cp.wet[i] != 0 { // wetted ground (contactline.go)
-			drive[i], cp.wetNext[i] = capWettedDry(i, h, b, cp.adjStart, cp.adjOther, cp.heal, cp.wet)
+	keep, next := d.scrKeep, d.scrNext
+	own := y >= d.y0 && y < d.y1
+	if own {
+		keep, next = d.prevB[lo:lo+nx], d.wetB[lo:lo+nx]
+	}
+	b, prev, drive := c.base[lo:lo+nx], d.prevA[lo:lo+nx], d.drvRow(y, nx)
+	p := &d.capP
+	// Rows y-1 and y are in the cache unless this is the sweep's first row; row y+1 is
+	// after a row that took the fast way and found it has no dry column.
+	known := d.dryY[(y+1)&3] == y+1
+	dryBefore := d.dryF[(y+3)&3] >= 0
+	if d.dryY[(y+3)&3] != y-1 {
+		f, _ := c.capDryRow(d, y-1)
+		dryBefore = f >= 0
+	}
+	dryHere := d.dryF[y&3] >= 0
+	if d.dryY[y&3] != y {
+		f, _ := c.capDryRow(d, y)
+		dryHere = f >= 0
+	}
+	full := d.xa == 0 && d.xe == nx // the whole row (else the columns [d.xa, d.xe): denseRange)
+	if full && !dryBefore && !dryHere && !(known && d.dryF[(y+1)&3] >= 0) {
+		// No dry column in rows y-1 and y, nor (as far as is known) in row y+1.
+		low, nextDry := c.rows.CapRiseRow(p.Damp, p.Dry, p.Mark, drive, next, keep, h, b, prev, hp, bp)
+		if !nextDry {
+			if y+1 < ny {
+				d.dryY[(y+1)&3], d.dryF[(y+1)&3] = y+1, -1
+			}
+			d.drvLow[y%capRing], d.fast = low, true
 			return
 		}
-		cp.wetNext[i] = 0
-		if cp.heal && n >= 2 {
-			for _, j := range nb[:n] {
-				if h[j]-b[j] <= DryDepth {
-					return
-				}
+	}
+	// Columns [x0, x1] have a dry column among themselves and their neighbours; the
+	// others take the fast way too.
+	x0, x1 := nx, -1
+	for k := -1; k <= 1; k++ {
+		if f, l := c.capDryRow(d, y+k); f >= 0 {
+			if k == 0 {
+				f, l = f-1, l+1 // and the columns beside them in the row
 			}
-			drive[i] = bk + capHole
+			x0, x1 = min(x0, f), max(x1, l)
 		}
+	}
+	x0, x1 = max(x0, 0), min(x1, nx-1)
+	low := false
+	xa, xe := d.xa, d.xe
+	for _, run := range [2][2]int{{xa, min(x0, xe)}, {max(x1+1, xa), xe}} {
+		if a, e := run[0], run[1]; a < e {
+			l, _ := c.rows.CapRiseRow(p.Damp, p.Dry, p.Mark, drive[a:e], next[a:e], keep[a:e], h[a:e], b[a:e], prev[a:e], hp[a:e], bp[a:e])
+			low = low || l
+		}
+	}
+	r := capRowArgs{h: h, b: b, w: d.wetA[lo : lo+nx], prev: prev, drive: drive, next: next, keep: keep,
+		hm: g.absent, bm: g.absent, wm: g.noFlags, hp: hp, bp: bp, wp: g.noFlags}
+	if y > 0 {
+		r.hm, r.bm, r.wm = c.capOld(d, y-1), c.base[lo-nx:lo], d.wetA[lo-nx:lo]
+		r.beside++
+	}
+	if y+1 < ny {
+		r.wp = d.wetA[lo+nx : lo+2*nx]
+		r.beside++
+	}
+	if a, e := max(x0, 1, xa), min(x1+1, nx-1, xe); a < e {
+		l, _ := c.rows.CapHeadRow(p, drive[a:e], next[a:e], keep[a:e], h[a-1:e+1], b[a-1:e+1], r.w[a-1:e+1],
+			r.hm[a:e], r.bm[a:e], r.wm[a:e], hp[a:e], bp[a:e], r.wp[a:e], prev[a:e])
+		low = low || l
+	}
+	if x0 == 0 && xa == 0 {
+		low = r.column(p, 0) || low
+	}
+	if x1 == nx-1 && xe == nx && nx > 1 {
+		low = r.column(p, nx-1) || low
+	}
+	d.drvLow[y%capRing], d.fast = low, false
+}
+
+// capAhead computes the driving heights of row y (capRow), or of rows y to y+k-1 at once
+// where the rows before went the fast way and k > 1 rows of the worker's own lie ahead
+// (one call of rows.CapRiseRow on the k rows as one, their own rows' arrays being
+// contiguous; it stands where the rows from y+1 to y+k hold no dry column, which the same
+// call finds out, else row y goes through capRow). The ring then holds them up to
+// d.drvDone.
+func (c *cpuBackend) capAhead(d *denseWork, y int) {
+	g := c.dense
+	nx := g.nx
+	// The block's rows and the row after it: the worker's own (contiguous), in the
+	// ring without wrapping; rows y-1 and y known to hold no dry column.
+	k := min(capBlock, d.y1-1-y, capRing-y%capRing)
+	if !d.fast || y < d.y0 || k < 2 || d.xa != 0 || d.xe != nx || d.dryY[(y+3)&3] != y-1 || d.dryF[(y+3)&3] >= 0 ||
+		d.dryY[y&3] != y || d.dryF[y&3] >= 0 {
+		c.capRow(d, y)
+		d.drvDone = y
 		return
 	}
-	cp.wetNext[i] = cp.mark
-	if d >= cp.hr && (cp.damp == 0 || hk == prev[i]) {
+	lo, hi := y*nx, (y+k)*nx
+	p := &d.capP
+	low, nextDry := c.rows.CapRiseRow(p.Damp, p.Dry, p.Mark, d.drv[y%capRing*nx:(y%capRing+k)*nx], d.wetB[lo:hi],
+		d.prevB[lo:hi], c.h[lo:hi], c.base[lo:hi], d.prevA[lo:hi], c.h[lo+nx:hi+nx], c.base[lo+nx:hi+nx])
+	if nextDry { // a dry column in rows y+1 to y+k: row by row
+		c.capRow(d, y)
+		d.drvDone = y
 		return
 	}
-	edge, up := false, false
-	for _, j := range nb[:n] {
-		e := h[j]-b[j] <= DryDepth && cp.wet[j] == 0 && b[j] < hk
-		edge = edge || e
-		up = up || (e && b[j] > bk)
+	for r := y; r < y+k; r++ {
+		d.drvLow[r%capRing] = low // for the block as a whole: where low, the law is applied (the same bits)
 	}
-	cp.wetNext[i] = capShoreFlag(up, d, cp.hr, cp.mark)
-	cp.set(drive, i, hk, d, prev[i], edge)
+	last := y + k - 1
+	d.dryY[last&3], d.dryF[last&3] = last, -1
+	d.dryY[(last+1)&3], d.dryF[(last+1)&3] = last+1, -1
+	d.drvDone = last
+}
+
+// capRowArgs is a row for capRow: its heights, floors and wetted flags, those of the rows
+// before (-y: hm, bm, wm) and after (+y: hp, bp, wp; rows.Absent and zeros outside the
+// grid), its heights at the last step's start, and what capRow writes.
+type capRowArgs struct {
+	h, b, hm, bm, hp, bp, prev, drive, keep []float32
+	w, wm, wp, next                         []uint8
+	beside                                  int // the rows before and after that exist
+}
+
+// column is rows.CapHeadRow for column x of the row, with the x neighbours it has, and
+// whether its driving depth is at most p.Dry (rows.LowDrive).
+func (r *capRowArgs) column(p *rows.CapParams, x int) bool {
+	nh := [4]float32{r.hm[x], rows.Absent, rows.Absent, r.hp[x]}
+	nb := [4]float32{r.bm[x], rows.Absent, rows.Absent, r.bp[x]}
+	nw := [4]uint8{r.wm[x], 0, 0, r.wp[x]}
+	n := r.beside
+	if x > 0 {
+		nh[1], nb[1], nw[1] = r.h[x-1], r.b[x-1], r.w[x-1]
+		n++
+	}
+	if x+1 < len(r.h) {
+		nh[2], nb[2], nw[2] = r.h[x+1], r.b[x+1], r.w[x+1]
+		n++
+	}
+	r.drive[x], r.next[x] = rows.CapHeadColumn(p, p.Heal && n >= 2, r.h[x], r.b[x], r.w[x], r.prev[x], &nh, &nb, &nw)
+	r.keep[x] = r.h[x]
+	return rows.LowDrive(r.drive[x], r.b[x], p.Dry)
 }
 
 // driveHeights is the heights the raw fluxes read: h + X with the capillary head on, h

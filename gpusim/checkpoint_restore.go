@@ -55,6 +55,7 @@ func (c *cpuBackend) saveCap(prev []float32, wet []uint8) (fresh, on bool) {
 }
 
 func (c *cpuBackend) restoreCap(prev []float32, wet []uint8, fresh bool) {
+	c.stillReset() // the still rows' last-step heights and flags (kernels_dense.go)
 	copy(c.capSt.prev, prev)
 	if wet != nil {
 		copy(c.capSt.wet, wet)

@@ -438,7 +438,7 @@ var checkpointLedger = map[string]map[string]string{
 		"now": "scratch (set every step)",
 	},
 	"capState": {"drive": "computed every step", "s": "scratch", "prev": "saved", "fresh": "saved", "near": "derived",
-		"wet": "saved (version 6)", "wetNext": "computed every step"},
+		"wet": "saved (version 6)", "wetNext": "computed every step", "prevNext": "computed every step (the dense sweep's prev, swapped in)"},
 	"extended": {
 		"mode": "derived (settings)", "cols": "derived", "topo": "derived", "capped": "derived", "dirY": "derived", "fullTol": "derived",
 		"isCapped": "derived", "flips": "derived (dirty: rebuilt)", "dirty": "set", "rebuilds": "not state", "scans": "not state",

@@ -106,6 +106,7 @@ func newCPUBackend(t *topology, workers int, mode ExtendedPipes, method Method, 
 	c.ext = newExtended(t, mode)
 	if c.ext == nil && isDense(t) && !o.general {
 		c.dense = newDenseGrid(t.cols.Nx, t.cols.Ny)
+		c.dense.skip = !o.noSkip
 	} else {
 		c.f = make([]float32, t.numPipes())
 		c.k = make([]float32, n)
@@ -200,6 +201,7 @@ func split(n, w int) [][2]int {
 
 func (c *cpuBackend) setParams(p stepParams) {
 	c.p = p
+	c.stillReset()
 	if c.swe != nil {
 		c.swe.full, c.swe.subM = p, 0
 		c.swe.g, c.swe.dx = float32(p.st.Gravity), float32(p.dx)
@@ -229,6 +231,8 @@ func (c *cpuBackend) step(n int, t0 float64, em *emitterSet, height, residual []
 	}
 	c.jobSteps = n
 	c.pool.Do(c.nw, c.runJob)
+	c.capSwap(n) // the capillary head's buffers the last step wrote (capillary.go)
+	c.denseSwap(n)
 	if c.swe != nil {
 		c.p = c.swe.full // the substeps' parameters stay inside the step
 	}
@@ -293,11 +297,12 @@ func (c *cpuBackend) runGeneral(w, n int) {
 
 func (c *cpuBackend) readHeight(dst []float32)    { copy(dst, c.h) }
 func (c *cpuBackend) readResidual(dst []float32)  { copy(dst, c.r) }
-func (c *cpuBackend) writeResidual(src []float32) { copy(c.r, src) }
+func (c *cpuBackend) writeResidual(src []float32) { copy(c.r, src); c.stillReset() }
 
 // writeHeight sets every height (Fill, SetHeights); the passages are then recomputed.
 func (c *cpuBackend) writeHeight(src []float32) {
 	copy(c.h, src)
+	c.stillReset()
 	c.capSt.fresh = true // a height set from outside is no rise of the surface
 	if len(c.capSt.wet) == len(c.h) {
 		markWetted(c.capSt.wet, c.h, c.base, c.p.cap.mark) // contactline.go
@@ -320,6 +325,7 @@ func (c *cpuBackend) writeFlux(src []float32) {
 	for p, f := range src {
 		*c.flux(p) = f
 	}
+	c.stillReset()
 	if c.swe != nil {
 		c.swe.fromFluxes(c)
 	}
@@ -380,6 +386,7 @@ func (c *cpuBackend) fluxesOf(pipes []int32, dst []float32) {
 // commit updates the full flags of changed capped columns, so that the next step
 // rebuilds the passages where one flipped (hostState).
 func (c *cpuBackend) commit(changed []int32) {
+	c.stillColumns(changed)
 	if c.ext == nil {
 		return
 	}

@@ -225,6 +225,7 @@ func (c *cpuBackend) liftFloors(cols []int32, floor []float32) error {
 		c.ownBase = true
 	}
 	t := c.topo
+	c.stillColumns(cols) // their rows are swept again (kernels_dense.go)
 	for k, i := range cols {
 		old := c.base[i]
 		if floor[k] == old {

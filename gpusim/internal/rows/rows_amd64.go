@@ -182,3 +182,45 @@ func GatherPairsRun(da, db, x []float32, pa, pb []int32, groups int) {
 	_, _ = pa[16*groups-1], pb[16*groups-1]
 	gatherPairsAVX2(da, db, x, pa, pb, groups)
 }
+
+// CapHeadRow is the capillary head of len(drive) columns with both x neighbours
+// (capHeadRowGo: h, b and w hold len(drive)+2 columns, the others len(drive)), whether
+// some driving depth is at most p.Dry (LowDrive) and whether some +y neighbour is dry.
+func (ks Kernels) CapHeadRow(p *CapParams, drive []float32, next []uint8, keep, h, b []float32, w []uint8, hm, bm []float32, wm []uint8, hp, bp []float32, wp []uint8, prev []float32) (low, nextDry bool) {
+	n := len(drive)
+	if !ks.vector || n == 0 {
+		return capHeadRowGo(p, drive, next, keep, h, b, w, hm, bm, wm, hp, bp, wp, prev)
+	}
+	var heal, mark uint32
+	if p.Heal {
+		heal = ^uint32(0)
+	}
+	if p.Mark != 0 {
+		mark = 1
+	}
+	r := capHeadAVX2(drive, next[:n], keep[:n], h[:n+2], b[:n+2], w[:n+2], hm[:n], bm[:n], wm[:n], hp[:n], bp[:n], wp[:n], prev[:n],
+		p.Dry, p.Hole, p.Recede, p.Damp, heal, mark)
+	return r&1 != 0, r&2 != 0
+}
+
+// CapRiseRow is the capillary head of len(drive) wet columns with no dry neighbour (their
+// flags the mark), and whether some driving depth is at most dry and whether the next row
+// (hn, bn) holds a dry column (capRiseRowGo).
+func (ks Kernels) CapRiseRow(damp, dry float32, mark uint8, drive []float32, next []uint8, keep, h, b, prev, hn, bn []float32) (low, nextDry bool) {
+	n := len(drive)
+	if !ks.vector || n == 0 {
+		return capRiseRowGo(damp, dry, mark, drive, next, keep, h, b, prev, hn, bn)
+	}
+	r := capRiseAVX2(drive, next[:n], keep[:n], h[:n], b[:n], prev[:n], hn[:n], bn[:n], damp, dry, 0x0101010101010101*uint64(mark))
+	return r&1 != 0, r&2 != 0
+}
+
+// DrySpan is the first and last column of the row that is dry (h[j] - b[j] <= dry), -1
+// and -1 where none is (drySpanGo).
+func (ks Kernels) DrySpan(h, b []float32, dry float32) (first, last int) {
+	n := len(h)
+	if !ks.vector || n == 0 {
+		return drySpanGo(h, b, dry)
+	}
+	return drySpanAVX2(h, b[:n], dry)
+}

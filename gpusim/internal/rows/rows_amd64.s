@@ -377,6 +377,8 @@ loop:
 	VCMPPS       $0x12, Y9, Y2, Y10
 	VANDPS       Y10, Y3, Y3
 	VORPS        Y3, Y8, Y8
+	VPTEST       Y8, Y8
+	JZ           held
 	VBROADCASTSS wet+160(FP), Y2
 	VANDPS       Y2, Y8, Y2
 	VPSLLD       $0x1f, Y3, Y10
@@ -390,12 +392,14 @@ loop:
 	VORPS        Y10, Y2, Y2
 	VANDNPS      Y3, Y2, Y3
 	VBLENDVPS    Y8, Y3, Y6, Y6
-	VPAND        absmask<>+0(SB), Y6, Y2
-	VPCMPGTD     maxsubnormal<>+0(SB), Y2, Y2
-	VPAND        Y2, Y6, Y6
-	VMOVUPS      Y6, (AX)(R9*4)
-	ADDQ         $0x08, R9
-	JMP          loop
+
+held:
+	VPAND    absmask<>+0(SB), Y6, Y2
+	VPCMPGTD maxsubnormal<>+0(SB), Y2, Y2
+	VPAND    Y2, Y6, Y6
+	VMOVUPS  Y6, (AX)(R9*4)
+	ADDQ     $0x08, R9
+	JMP      loop
 
 tail:
 	CMPQ         R9, R8
@@ -424,6 +428,8 @@ tail:
 	VCMPPS       $0x12, Y9, Y3, Y10
 	VANDPS       Y10, Y4, Y4
 	VORPS        Y4, Y8, Y8
+	VPTEST       Y8, Y8
+	JZ           held_tail
 	VBROADCASTSS wet+160(FP), Y3
 	VANDPS       Y3, Y8, Y3
 	VPSLLD       $0x1f, Y4, Y10
@@ -437,10 +443,12 @@ tail:
 	VORPS        Y10, Y0, Y0
 	VANDNPS      Y1, Y0, Y1
 	VBLENDVPS    Y8, Y1, Y6, Y6
-	VPAND        absmask<>+0(SB), Y6, Y0
-	VPCMPGTD     maxsubnormal<>+0(SB), Y0, Y0
-	VPAND        Y0, Y6, Y6
-	VMASKMOVPS   Y6, Y2, (AX)(R9*4)
+
+held_tail:
+	VPAND      absmask<>+0(SB), Y6, Y0
+	VPCMPGTD   maxsubnormal<>+0(SB), Y0, Y0
+	VPAND      Y0, Y6, Y6
+	VMASKMOVPS Y6, Y2, (AX)(R9*4)
 
 done:
 	VZEROUPPER
@@ -481,6 +489,8 @@ loop:
 	VCMPPS       $0x12, Y11, Y2, Y10
 	VANDPS       Y10, Y9, Y9
 	VORPS        Y9, Y8, Y11
+	VPTEST       Y11, Y11
+	JZ           held
 	VBROADCASTSS wet+160(FP), Y8
 	VANDPS       Y8, Y11, Y8
 	VPSLLD       $0x1f, Y9, Y10
@@ -494,6 +504,8 @@ loop:
 	VORPS        Y10, Y5, Y5
 	VANDNPS      Y4, Y5, Y4
 	VBLENDVPS    Y11, Y4, Y6, Y6
+
+held:
 	VBLENDVPS    Y6, Y3, Y2, Y2
 	VMULPS       Y2, Y2, Y2
 	VBROADCASTSS visc3+156(FP), Y3
@@ -534,6 +546,8 @@ tail:
 	VCMPPS       $0x12, Y11, Y3, Y10
 	VANDPS       Y10, Y9, Y9
 	VORPS        Y9, Y8, Y11
+	VPTEST       Y11, Y11
+	JZ           held_tail
 	VBROADCASTSS wet+160(FP), Y8
 	VANDPS       Y8, Y11, Y8
 	VPSLLD       $0x1f, Y9, Y10
@@ -547,6 +561,8 @@ tail:
 	VORPS        Y10, Y0, Y0
 	VANDNPS      Y1, Y0, Y1
 	VBLENDVPS    Y11, Y1, Y6, Y6
+
+held_tail:
 	VBLENDVPS    Y6, Y4, Y3, Y0
 	VMULPS       Y0, Y0, Y0
 	VBROADCASTSS visc3+156(FP), Y1
@@ -601,6 +617,8 @@ loop:
 	VCMPPS       $0x12, Y10, Y2, Y11
 	VANDPS       Y11, Y3, Y3
 	VORPS        Y3, Y9, Y9
+	VPTEST       Y9, Y9
+	JZ           held
 	VBROADCASTSS wet+160(FP), Y2
 	VANDPS       Y2, Y9, Y2
 	VPSLLD       $0x1f, Y3, Y11
@@ -614,12 +632,14 @@ loop:
 	VORPS        Y11, Y2, Y2
 	VANDNPS      Y4, Y2, Y4
 	VBLENDVPS    Y9, Y4, Y7, Y7
-	VPAND        absmask<>+0(SB), Y7, Y2
-	VPCMPGTD     maxsubnormal<>+0(SB), Y2, Y2
-	VPAND        Y2, Y7, Y7
-	VMOVUPS      Y7, (AX)(R9*4)
-	ADDQ         $0x08, R9
-	JMP          loop
+
+held:
+	VPAND    absmask<>+0(SB), Y7, Y2
+	VPCMPGTD maxsubnormal<>+0(SB), Y2, Y2
+	VPAND    Y2, Y7, Y7
+	VMOVUPS  Y7, (AX)(R9*4)
+	ADDQ     $0x08, R9
+	JMP      loop
 
 tail:
 	CMPQ         R9, R8
@@ -652,6 +672,8 @@ tail:
 	VCMPPS       $0x12, Y9, Y3, Y10
 	VANDPS       Y10, Y4, Y4
 	VORPS        Y4, Y8, Y8
+	VPTEST       Y8, Y8
+	JZ           held_tail
 	VBROADCASTSS wet+160(FP), Y3
 	VANDPS       Y3, Y8, Y3
 	VPSLLD       $0x1f, Y4, Y10
@@ -665,10 +687,12 @@ tail:
 	VORPS        Y10, Y0, Y0
 	VANDNPS      Y1, Y0, Y1
 	VBLENDVPS    Y8, Y1, Y6, Y6
-	VPAND        absmask<>+0(SB), Y6, Y0
-	VPCMPGTD     maxsubnormal<>+0(SB), Y0, Y0
-	VPAND        Y0, Y6, Y6
-	VMASKMOVPS   Y6, Y2, (AX)(R9*4)
+
+held_tail:
+	VPAND      absmask<>+0(SB), Y6, Y0
+	VPCMPGTD   maxsubnormal<>+0(SB), Y0, Y0
+	VPAND      Y0, Y6, Y6
+	VMASKMOVPS Y6, Y2, (AX)(R9*4)
 
 done:
 	VZEROUPPER
@@ -713,6 +737,8 @@ loop:
 	VCMPPS       $0x12, Y12, Y2, Y11
 	VANDPS       Y11, Y10, Y10
 	VORPS        Y10, Y9, Y12
+	VPTEST       Y12, Y12
+	JZ           held
 	VBROADCASTSS wet+160(FP), Y9
 	VANDPS       Y9, Y12, Y9
 	VPSLLD       $0x1f, Y10, Y11
@@ -726,6 +752,8 @@ loop:
 	VORPS        Y11, Y6, Y6
 	VANDNPS      Y5, Y6, Y5
 	VBLENDVPS    Y12, Y5, Y7, Y7
+
+held:
 	VBLENDVPS    Y7, Y3, Y2, Y2
 	VMULPS       Y2, Y2, Y2
 	VBROADCASTSS visc3+156(FP), Y3
@@ -770,6 +798,8 @@ tail:
 	VCMPPS       $0x12, Y11, Y3, Y10
 	VANDPS       Y10, Y9, Y9
 	VORPS        Y9, Y8, Y11
+	VPTEST       Y11, Y11
+	JZ           held_tail
 	VBROADCASTSS wet+160(FP), Y8
 	VANDPS       Y8, Y11, Y8
 	VPSLLD       $0x1f, Y9, Y10
@@ -783,6 +813,8 @@ tail:
 	VORPS        Y10, Y0, Y0
 	VANDNPS      Y1, Y0, Y1
 	VBLENDVPS    Y11, Y1, Y6, Y6
+
+held_tail:
 	VBLENDVPS    Y6, Y4, Y3, Y0
 	VMULPS       Y0, Y0, Y0
 	VBROADCASTSS visc3+156(FP), Y1
@@ -2196,4 +2228,791 @@ loop:
 
 done:
 	VZEROUPPER
+	RET
+
+// func capHeadAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, w []uint8, hm []float32, bm []float32, wm []uint8, hp []float32, bp []float32, wp []uint8, prev []float32, dry float32, hole float32, recede float32, damp float32, heal uint32, mark uint32) int
+// Requires: AVX, AVX2
+TEXT ·capHeadAVX2(SB), NOSPLIT, $0-344
+	MOVQ         drive_len+8(FP), AX
+	VBROADCASTSS dry+312(FP), Y0
+	VXORPS       Y1, Y1, Y1
+	XORL         CX, CX
+	XORL         DX, DX
+	XORQ         BX, BX
+
+loop:
+	LEAQ         8(BX), SI
+	CMPQ         SI, AX
+	JA           tail
+	MOVQ         hm_base+144(FP), SI
+	MOVQ         bm_base+168(FP), DI
+	VMOVUPS      (SI)(BX*4), Y2
+	VSUBPS       (DI)(BX*4), Y2, Y2
+	VCMPPS       $0x12, Y0, Y2, Y2
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMOVUPS      (SI)(BX*4), Y3
+	VSUBPS       (DI)(BX*4), Y3, Y3
+	VCMPPS       $0x12, Y0, Y3, Y3
+	VORPS        Y3, Y2, Y2
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMOVUPS      8(SI)(BX*4), Y3
+	VSUBPS       8(DI)(BX*4), Y3, Y3
+	VCMPPS       $0x12, Y0, Y3, Y3
+	VORPS        Y3, Y2, Y2
+	MOVQ         hp_base+216(FP), SI
+	MOVQ         bp_base+240(FP), DI
+	VMOVUPS      (SI)(BX*4), Y3
+	VSUBPS       (DI)(BX*4), Y3, Y3
+	VCMPPS       $0x12, Y0, Y3, Y3
+	VMOVMSKPS    Y3, SI
+	ORL          SI, DX
+	VORPS        Y3, Y2, Y2
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMOVUPS      4(SI)(BX*4), Y3
+	VSUBPS       4(DI)(BX*4), Y3, Y3
+	VCMPPS       $0x12, Y0, Y3, Y3
+	VORPS        Y3, Y2, Y2
+	VPTEST       Y2, Y2
+	JNZ          edge
+	MOVQ         h_base+72(FP), SI
+	VMOVUPS      4(SI)(BX*4), Y2
+	MOVQ         b_base+96(FP), SI
+	VMOVUPS      4(SI)(BX*4), Y3
+	VSUBPS       Y3, Y2, Y4
+	MOVQ         prev_base+288(FP), SI
+	VSUBPS       (SI)(BX*4), Y2, Y5
+	MOVQ         keep_base+48(FP), SI
+	VMOVUPS      Y2, (SI)(BX*4)
+	VBROADCASTSS damp+324(FP), Y6
+	VMULPS       Y5, Y6, Y5
+	MOVL         $0xbf000000, SI
+	VMOVD        SI, X6
+	VPBROADCASTD X6, Y6
+	VMULPS       Y6, Y4, Y4
+	VCMPPS       $0x1e, Y4, Y5, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VADDPS       Y4, Y2, Y4
+	VCMPPS       $0x04, Y1, Y5, Y5
+	VBLENDVPS    Y5, Y4, Y2, Y4
+	MOVQ         drive_base+0(FP), SI
+	VMOVUPS      Y4, (SI)(BX*4)
+	VSUBPS       Y3, Y4, Y2
+	VCMPPS       $0x12, Y0, Y2, Y2
+	VMOVMSKPS    Y2, SI
+	ORL          SI, CX
+	VBROADCASTSS mark+332(FP), Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSDW    X3, X2, X2
+	VPACKUSWB    X2, X2, X2
+	MOVQ         next_base+24(FP), SI
+	VMOVQ        X2, (SI)(BX*1)
+	ADDQ         $0x08, BX
+	JMP          loop
+
+edge:
+	MOVQ         h_base+72(FP), SI
+	VMOVUPS      4(SI)(BX*4), Y2
+	MOVQ         b_base+96(FP), SI
+	VMOVUPS      4(SI)(BX*4), Y3
+	MOVQ         hm_base+144(FP), SI
+	MOVQ         bm_base+168(FP), DI
+	VMOVUPS      (SI)(BX*4), Y4
+	VMOVUPS      (DI)(BX*4), Y5
+	VSUBPS       Y5, Y4, Y4
+	VCMPPS       $0x12, Y0, Y4, Y6
+	VCMPPS       $0x1e, Y0, Y4, Y4
+	MOVQ         wm_base+192(FP), SI
+	VPMOVZXBD    (SI)(BX*1), Y7
+	VPCMPEQD     Y1, Y7, Y7
+	VCMPPS       $0x1e, Y5, Y2, Y8
+	VANDPS       Y6, Y8, Y8
+	VANDPS       Y7, Y8, Y8
+	VCMPPS       $0x11, Y5, Y3, Y9
+	VANDPS       Y8, Y9, Y9
+	VANDNPS      Y7, Y4, Y4
+	VCMPPS       $0x1d, Y5, Y2, Y5
+	VANDPS       Y4, Y5, Y5
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMOVUPS      (SI)(BX*4), Y7
+	VMOVUPS      (DI)(BX*4), Y10
+	VSUBPS       Y10, Y7, Y7
+	VCMPPS       $0x12, Y0, Y7, Y11
+	VCMPPS       $0x1e, Y0, Y7, Y7
+	MOVQ         w_base+120(FP), SI
+	VPMOVZXBD    (SI)(BX*1), Y12
+	VPCMPEQD     Y1, Y12, Y12
+	VCMPPS       $0x1e, Y10, Y2, Y13
+	VANDPS       Y11, Y13, Y13
+	VANDPS       Y12, Y13, Y13
+	VCMPPS       $0x11, Y10, Y3, Y14
+	VANDPS       Y13, Y14, Y14
+	VANDNPS      Y12, Y7, Y7
+	VCMPPS       $0x1d, Y10, Y2, Y10
+	VANDPS       Y7, Y10, Y10
+	VORPS        Y11, Y6, Y6
+	VORPS        Y13, Y8, Y8
+	VORPS        Y14, Y9, Y9
+	VANDPS       Y7, Y4, Y4
+	VORPS        Y10, Y5, Y5
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMOVUPS      8(SI)(BX*4), Y7
+	VMOVUPS      8(DI)(BX*4), Y10
+	VSUBPS       Y10, Y7, Y7
+	VCMPPS       $0x12, Y0, Y7, Y11
+	VCMPPS       $0x1e, Y0, Y7, Y7
+	MOVQ         w_base+120(FP), SI
+	VPMOVZXBD    2(SI)(BX*1), Y12
+	VPCMPEQD     Y1, Y12, Y12
+	VCMPPS       $0x1e, Y10, Y2, Y13
+	VANDPS       Y11, Y13, Y13
+	VANDPS       Y12, Y13, Y13
+	VCMPPS       $0x11, Y10, Y3, Y14
+	VANDPS       Y13, Y14, Y14
+	VANDNPS      Y12, Y7, Y7
+	VCMPPS       $0x1d, Y10, Y2, Y10
+	VANDPS       Y7, Y10, Y10
+	VORPS        Y11, Y6, Y6
+	VORPS        Y13, Y8, Y8
+	VORPS        Y14, Y9, Y9
+	VANDPS       Y7, Y4, Y4
+	VORPS        Y10, Y5, Y5
+	MOVQ         hp_base+216(FP), SI
+	MOVQ         bp_base+240(FP), DI
+	VMOVUPS      (SI)(BX*4), Y7
+	VMOVUPS      (DI)(BX*4), Y10
+	VSUBPS       Y10, Y7, Y7
+	VCMPPS       $0x12, Y0, Y7, Y11
+	VCMPPS       $0x1e, Y0, Y7, Y7
+	MOVQ         wp_base+264(FP), SI
+	VPMOVZXBD    (SI)(BX*1), Y12
+	VPCMPEQD     Y1, Y12, Y12
+	VCMPPS       $0x1e, Y10, Y2, Y13
+	VANDPS       Y11, Y13, Y13
+	VANDPS       Y12, Y13, Y13
+	VCMPPS       $0x11, Y10, Y3, Y14
+	VANDPS       Y13, Y14, Y14
+	VANDNPS      Y12, Y7, Y7
+	VCMPPS       $0x1d, Y10, Y2, Y10
+	VANDPS       Y7, Y10, Y10
+	VORPS        Y11, Y6, Y6
+	VORPS        Y13, Y8, Y8
+	VORPS        Y14, Y9, Y9
+	VANDPS       Y7, Y4, Y4
+	VORPS        Y10, Y5, Y5
+	VSUBPS       Y3, Y2, Y7
+	VCMPPS       $0x12, Y0, Y7, Y10
+	MOVQ         w_base+120(FP), SI
+	VPMOVZXBD    1(SI)(BX*1), Y11
+	VPCMPEQD     Y1, Y11, Y11
+	VORPS        Y4, Y11, Y4
+	VORPS        Y5, Y4, Y4
+	VBROADCASTSS heal+328(FP), Y5
+	VANDNPS      Y5, Y6, Y5
+	VANDNPS      Y4, Y5, Y5
+	VBROADCASTSS hole+316(FP), Y6
+	VADDPS       Y6, Y3, Y6
+	VBLENDVPS    Y5, Y2, Y6, Y5
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X6
+	VPBROADCASTD X6, Y6
+	VPANDN       Y6, Y4, Y4
+	VBROADCASTSS recede+320(FP), Y6
+	VCMPPS       $0x11, Y6, Y7, Y11
+	VSUBPS       Y7, Y6, Y6
+	VANDPS       Y11, Y6, Y6
+	MOVQ         prev_base+288(FP), SI
+	VSUBPS       (SI)(BX*4), Y2, Y12
+	MOVQ         keep_base+48(FP), SI
+	VMOVUPS      Y2, (SI)(BX*4)
+	VBROADCASTSS damp+324(FP), Y13
+	VMULPS       Y12, Y13, Y13
+	VBLENDVPS    Y8, Y6, Y13, Y13
+	MOVL         $0xbf000000, SI
+	VMOVD        SI, X6
+	VPBROADCASTD X6, Y6
+	VMULPS       Y6, Y7, Y6
+	VCMPPS       $0x1e, Y6, Y13, Y7
+	VBLENDVPS    Y7, Y13, Y6, Y6
+	VADDPS       Y6, Y2, Y6
+	VCMPPS       $0x04, Y1, Y13, Y7
+	VBLENDVPS    Y7, Y6, Y2, Y6
+	VBLENDVPS    Y10, Y5, Y6, Y6
+	MOVQ         drive_base+0(FP), SI
+	VMOVUPS      Y6, (SI)(BX*4)
+	VSUBPS       Y3, Y6, Y2
+	VCMPPS       $0x12, Y0, Y2, Y2
+	VMOVMSKPS    Y2, SI
+	ORL          SI, CX
+	VBROADCASTSS mark+332(FP), Y2
+	VANDPS       Y11, Y9, Y9
+	VPANDN       Y2, Y9, Y2
+	VBLENDVPS    Y10, Y4, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSDW    X3, X2, X2
+	VPACKUSWB    X2, X2, X2
+	MOVQ         next_base+24(FP), SI
+	VMOVQ        X2, (SI)(BX*1)
+	ADDQ         $0x08, BX
+	JMP          loop
+
+tail:
+	CMPQ         BX, AX
+	JAE          done
+	MOVQ         AX, SI
+	SUBQ         BX, SI
+	NEGQ         SI
+	LEAQ         tailmask<>+0(SB), DI
+	VMOVDQU      32(DI)(SI*4), Y2
+	MOVQ         hm_base+144(FP), SI
+	MOVQ         bm_base+168(FP), DI
+	VMASKMOVPS   (DI)(BX*4), Y2, Y3
+	VMASKMOVPS   (SI)(BX*4), Y2, Y4
+	VSUBPS       Y3, Y4, Y3
+	VCMPPS       $0x12, Y0, Y3, Y3
+	VANDPS       Y2, Y3, Y3
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMASKMOVPS   (DI)(BX*4), Y2, Y4
+	VMASKMOVPS   (SI)(BX*4), Y2, Y5
+	VSUBPS       Y4, Y5, Y4
+	VCMPPS       $0x12, Y0, Y4, Y4
+	VANDPS       Y2, Y4, Y4
+	VORPS        Y4, Y3, Y3
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMASKMOVPS   8(DI)(BX*4), Y2, Y4
+	VMASKMOVPS   8(SI)(BX*4), Y2, Y5
+	VSUBPS       Y4, Y5, Y4
+	VCMPPS       $0x12, Y0, Y4, Y4
+	VANDPS       Y2, Y4, Y4
+	VORPS        Y4, Y3, Y3
+	MOVQ         hp_base+216(FP), SI
+	MOVQ         bp_base+240(FP), DI
+	VMASKMOVPS   (DI)(BX*4), Y2, Y4
+	VMASKMOVPS   (SI)(BX*4), Y2, Y5
+	VSUBPS       Y4, Y5, Y4
+	VCMPPS       $0x12, Y0, Y4, Y4
+	VANDPS       Y2, Y4, Y4
+	VMOVMSKPS    Y4, SI
+	ORL          SI, DX
+	VORPS        Y4, Y3, Y3
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMASKMOVPS   4(DI)(BX*4), Y2, Y4
+	VMASKMOVPS   4(SI)(BX*4), Y2, Y5
+	VSUBPS       Y4, Y5, Y4
+	VCMPPS       $0x12, Y0, Y4, Y4
+	VANDPS       Y2, Y4, Y4
+	VORPS        Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	JNZ          edge_tail
+	MOVQ         h_base+72(FP), SI
+	VMASKMOVPS   4(SI)(BX*4), Y2, Y3
+	MOVQ         b_base+96(FP), SI
+	VMASKMOVPS   4(SI)(BX*4), Y2, Y4
+	VSUBPS       Y4, Y3, Y5
+	MOVQ         prev_base+288(FP), SI
+	VMASKMOVPS   (SI)(BX*4), Y2, Y6
+	VSUBPS       Y6, Y3, Y6
+	MOVQ         keep_base+48(FP), SI
+	VMASKMOVPS   Y3, Y2, (SI)(BX*4)
+	VBROADCASTSS damp+324(FP), Y7
+	VMULPS       Y6, Y7, Y6
+	MOVL         $0xbf000000, SI
+	VMOVD        SI, X7
+	VPBROADCASTD X7, Y7
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x1e, Y5, Y6, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VADDPS       Y5, Y3, Y5
+	VCMPPS       $0x04, Y1, Y6, Y1
+	VBLENDVPS    Y1, Y5, Y3, Y5
+	MOVQ         drive_base+0(FP), SI
+	VMASKMOVPS   Y5, Y2, (SI)(BX*4)
+	VSUBPS       Y4, Y5, Y1
+	VCMPPS       $0x12, Y0, Y1, Y1
+	VANDPS       Y2, Y1, Y1
+	VMOVMSKPS    Y1, SI
+	ORL          SI, CX
+	VBROADCASTSS mark+332(FP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKSSDW    X1, X0, X0
+	VPACKUSWB    X0, X0, X0
+	MOVQ         next_base+24(FP), SI
+	LEAQ         (SI)(BX*1), SI
+	SUBQ         BX, AX
+	VMOVQ        X0, DI
+	XORQ         BX, BX
+
+stbytes1:
+	MOVB DI, (SI)(BX*1)
+	SHRQ $0x08, DI
+	INCQ BX
+	CMPQ BX, AX
+	JB   stbytes1
+	JMP  done
+
+edge_tail:
+	MOVQ       h_base+72(FP), SI
+	VMASKMOVPS 4(SI)(BX*4), Y2, Y3
+	MOVQ       b_base+96(FP), SI
+	VMASKMOVPS 4(SI)(BX*4), Y2, Y4
+	MOVQ       hm_base+144(FP), SI
+	MOVQ       bm_base+168(FP), DI
+	VMASKMOVPS (SI)(BX*4), Y2, Y5
+	VMASKMOVPS (DI)(BX*4), Y2, Y6
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x12, Y0, Y5, Y7
+	VCMPPS     $0x1e, Y0, Y5, Y5
+	MOVQ       wm_base+192(FP), SI
+	LEAQ       (SI)(BX*1), SI
+	MOVQ       AX, DI
+	SUBQ       BX, DI
+	XORQ       R8, R8
+
+ldbytes2:
+	SHLQ       $0x08, R8
+	MOVBQZX    -1(SI)(DI*1), R9
+	ORQ        R9, R8
+	DECQ       DI
+	JNZ        ldbytes2
+	VMOVQ      R8, X8
+	VPMOVZXBD  X8, Y8
+	VPCMPEQD   Y1, Y8, Y8
+	VCMPPS     $0x1e, Y6, Y3, Y9
+	VANDPS     Y7, Y9, Y9
+	VANDPS     Y8, Y9, Y9
+	VCMPPS     $0x11, Y6, Y4, Y10
+	VANDPS     Y9, Y10, Y10
+	VANDNPS    Y8, Y5, Y5
+	VCMPPS     $0x1d, Y6, Y3, Y6
+	VANDPS     Y5, Y6, Y6
+	MOVQ       h_base+72(FP), SI
+	MOVQ       b_base+96(FP), DI
+	VMASKMOVPS (SI)(BX*4), Y2, Y8
+	VMASKMOVPS (DI)(BX*4), Y2, Y11
+	VSUBPS     Y11, Y8, Y8
+	VCMPPS     $0x12, Y0, Y8, Y12
+	VCMPPS     $0x1e, Y0, Y8, Y8
+	MOVQ       w_base+120(FP), SI
+	LEAQ       (SI)(BX*1), SI
+	MOVQ       AX, DI
+	SUBQ       BX, DI
+	XORQ       R8, R8
+
+ldbytes3:
+	SHLQ       $0x08, R8
+	MOVBQZX    -1(SI)(DI*1), R9
+	ORQ        R9, R8
+	DECQ       DI
+	JNZ        ldbytes3
+	VMOVQ      R8, X13
+	VPMOVZXBD  X13, Y13
+	VPCMPEQD   Y1, Y13, Y13
+	VCMPPS     $0x1e, Y11, Y3, Y14
+	VANDPS     Y12, Y14, Y14
+	VANDPS     Y13, Y14, Y14
+	VCMPPS     $0x11, Y11, Y4, Y15
+	VANDPS     Y14, Y15, Y15
+	VANDNPS    Y13, Y8, Y8
+	VCMPPS     $0x1d, Y11, Y3, Y11
+	VANDPS     Y8, Y11, Y11
+	VORPS      Y12, Y7, Y7
+	VORPS      Y14, Y9, Y9
+	VORPS      Y15, Y10, Y10
+	VANDPS     Y8, Y5, Y5
+	VORPS      Y11, Y6, Y6
+	MOVQ       h_base+72(FP), SI
+	MOVQ       b_base+96(FP), DI
+	VMASKMOVPS 8(SI)(BX*4), Y2, Y8
+	VMASKMOVPS 8(DI)(BX*4), Y2, Y11
+	VSUBPS     Y11, Y8, Y8
+	VCMPPS     $0x12, Y0, Y8, Y12
+	VCMPPS     $0x1e, Y0, Y8, Y8
+	MOVQ       w_base+120(FP), SI
+	LEAQ       2(SI)(BX*1), SI
+	MOVQ       AX, DI
+	SUBQ       BX, DI
+	XORQ       R8, R8
+
+ldbytes4:
+	SHLQ       $0x08, R8
+	MOVBQZX    -1(SI)(DI*1), R9
+	ORQ        R9, R8
+	DECQ       DI
+	JNZ        ldbytes4
+	VMOVQ      R8, X13
+	VPMOVZXBD  X13, Y13
+	VPCMPEQD   Y1, Y13, Y13
+	VCMPPS     $0x1e, Y11, Y3, Y14
+	VANDPS     Y12, Y14, Y14
+	VANDPS     Y13, Y14, Y14
+	VCMPPS     $0x11, Y11, Y4, Y15
+	VANDPS     Y14, Y15, Y15
+	VANDNPS    Y13, Y8, Y8
+	VCMPPS     $0x1d, Y11, Y3, Y11
+	VANDPS     Y8, Y11, Y11
+	VORPS      Y12, Y7, Y7
+	VORPS      Y14, Y9, Y9
+	VORPS      Y15, Y10, Y10
+	VANDPS     Y8, Y5, Y5
+	VORPS      Y11, Y6, Y6
+	MOVQ       hp_base+216(FP), SI
+	MOVQ       bp_base+240(FP), DI
+	VMASKMOVPS (SI)(BX*4), Y2, Y8
+	VMASKMOVPS (DI)(BX*4), Y2, Y11
+	VSUBPS     Y11, Y8, Y8
+	VCMPPS     $0x12, Y0, Y8, Y12
+	VCMPPS     $0x1e, Y0, Y8, Y8
+	MOVQ       wp_base+264(FP), SI
+	LEAQ       (SI)(BX*1), SI
+	MOVQ       AX, DI
+	SUBQ       BX, DI
+	XORQ       R8, R8
+
+ldbytes5:
+	SHLQ      $0x08, R8
+	MOVBQZX   -1(SI)(DI*1), R9
+	ORQ       R9, R8
+	DECQ      DI
+	JNZ       ldbytes5
+	VMOVQ     R8, X13
+	VPMOVZXBD X13, Y13
+	VPCMPEQD  Y1, Y13, Y13
+	VCMPPS    $0x1e, Y11, Y3, Y14
+	VANDPS    Y12, Y14, Y14
+	VANDPS    Y13, Y14, Y14
+	VCMPPS    $0x11, Y11, Y4, Y15
+	VANDPS    Y14, Y15, Y15
+	VANDNPS   Y13, Y8, Y8
+	VCMPPS    $0x1d, Y11, Y3, Y11
+	VANDPS    Y8, Y11, Y11
+	VORPS     Y12, Y7, Y7
+	VORPS     Y14, Y9, Y9
+	VORPS     Y15, Y10, Y10
+	VANDPS    Y8, Y5, Y5
+	VORPS     Y11, Y6, Y6
+	VSUBPS    Y4, Y3, Y8
+	VCMPPS    $0x12, Y0, Y8, Y11
+	MOVQ      w_base+120(FP), SI
+	LEAQ      1(SI)(BX*1), SI
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	XORQ      R8, R8
+
+ldbytes6:
+	SHLQ         $0x08, R8
+	MOVBQZX      -1(SI)(DI*1), R9
+	ORQ          R9, R8
+	DECQ         DI
+	JNZ          ldbytes6
+	VMOVQ        R8, X12
+	VPMOVZXBD    X12, Y12
+	VPCMPEQD     Y1, Y12, Y12
+	VORPS        Y5, Y12, Y5
+	VORPS        Y6, Y5, Y5
+	VBROADCASTSS heal+328(FP), Y6
+	VANDNPS      Y6, Y7, Y6
+	VANDNPS      Y5, Y6, Y6
+	VBROADCASTSS hole+316(FP), Y7
+	VADDPS       Y7, Y4, Y7
+	VBLENDVPS    Y6, Y3, Y7, Y6
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X7
+	VPBROADCASTD X7, Y7
+	VPANDN       Y7, Y5, Y5
+	VBROADCASTSS recede+320(FP), Y7
+	VCMPPS       $0x11, Y7, Y8, Y12
+	VSUBPS       Y8, Y7, Y7
+	VANDPS       Y12, Y7, Y7
+	MOVQ         prev_base+288(FP), SI
+	VMASKMOVPS   (SI)(BX*4), Y2, Y13
+	VSUBPS       Y13, Y3, Y13
+	MOVQ         keep_base+48(FP), SI
+	VMASKMOVPS   Y3, Y2, (SI)(BX*4)
+	VBROADCASTSS damp+324(FP), Y14
+	VMULPS       Y13, Y14, Y14
+	VBLENDVPS    Y9, Y7, Y14, Y14
+	MOVL         $0xbf000000, SI
+	VMOVD        SI, X7
+	VPBROADCASTD X7, Y7
+	VMULPS       Y7, Y8, Y7
+	VCMPPS       $0x1e, Y7, Y14, Y8
+	VBLENDVPS    Y8, Y14, Y7, Y7
+	VADDPS       Y7, Y3, Y7
+	VCMPPS       $0x04, Y1, Y14, Y1
+	VBLENDVPS    Y1, Y7, Y3, Y7
+	VBLENDVPS    Y11, Y6, Y7, Y7
+	MOVQ         drive_base+0(FP), SI
+	VMASKMOVPS   Y7, Y2, (SI)(BX*4)
+	VSUBPS       Y4, Y7, Y1
+	VCMPPS       $0x12, Y0, Y1, Y1
+	VANDPS       Y2, Y1, Y1
+	VMOVMSKPS    Y1, SI
+	ORL          SI, CX
+	VBROADCASTSS mark+332(FP), Y0
+	VANDPS       Y12, Y10, Y10
+	VPANDN       Y0, Y10, Y0
+	VBLENDVPS    Y11, Y5, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKSSDW    X1, X0, X0
+	VPACKUSWB    X0, X0, X0
+	MOVQ         next_base+24(FP), SI
+	LEAQ         (SI)(BX*1), SI
+	SUBQ         BX, AX
+	VMOVQ        X0, DI
+	XORQ         BX, BX
+
+stbytes7:
+	MOVB DI, (SI)(BX*1)
+	SHRQ $0x08, DI
+	INCQ BX
+	CMPQ BX, AX
+	JB   stbytes7
+
+done:
+	VZEROUPPER
+	XORQ  AX, AX
+	TESTL CX, CX
+	SETNE AL
+	XORL  CX, CX
+	TESTL DX, DX
+	SETNE CL
+	SHLL  $0x01, CX
+	ORL   CX, AX
+	MOVQ  AX, ret+336(FP)
+	RET
+
+// func capRiseAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, prev []float32, hn []float32, bn []float32, damp float32, dry float32, mark uint64) int
+// Requires: AVX, AVX2
+TEXT ·capRiseAVX2(SB), NOSPLIT, $0-216
+	MOVQ         drive_base+0(FP), AX
+	MOVQ         next_base+24(FP), CX
+	MOVQ         keep_base+48(FP), DX
+	MOVQ         h_base+72(FP), BX
+	MOVQ         b_base+96(FP), SI
+	MOVQ         prev_base+120(FP), DI
+	MOVQ         hn_base+144(FP), R8
+	MOVQ         bn_base+168(FP), R9
+	MOVQ         drive_len+8(FP), R10
+	MOVQ         mark+200(FP), R11
+	VBROADCASTSS damp+192(FP), Y0
+	MOVL         $0xbf000000, R12
+	VMOVD        R12, X1
+	VPBROADCASTD X1, Y1
+	VBROADCASTSS dry+196(FP), Y3
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	XORQ         R12, R12
+
+loop2:
+	LEAQ      16(R12), R13
+	CMPQ      R13, R10
+	JA        loop
+	VMOVUPS   (R8)(R12*4), Y6
+	VSUBPS    (R9)(R12*4), Y6, Y6
+	VCMPPS    $0x12, Y3, Y6, Y6
+	VORPS     Y6, Y5, Y5
+	VMOVUPS   (BX)(R12*4), Y6
+	VMOVUPS   (SI)(R12*4), Y9
+	VSUBPS    Y9, Y6, Y7
+	VSUBPS    (DI)(R12*4), Y6, Y8
+	VMOVUPS   Y6, (DX)(R12*4)
+	VMULPS    Y8, Y0, Y8
+	VMULPS    Y1, Y7, Y7
+	VCMPPS    $0x1e, Y7, Y8, Y10
+	VBLENDVPS Y10, Y8, Y7, Y7
+	VADDPS    Y7, Y6, Y7
+	VCMPPS    $0x04, Y2, Y8, Y8
+	VBLENDVPS Y8, Y7, Y6, Y7
+	VMOVUPS   Y7, (AX)(R12*4)
+	VSUBPS    Y9, Y7, Y6
+	VCMPPS    $0x12, Y3, Y6, Y6
+	VORPS     Y6, Y4, Y4
+	MOVQ      R11, (CX)(R12*1)
+	VMOVUPS   32(R8)(R12*4), Y6
+	VSUBPS    32(R9)(R12*4), Y6, Y6
+	VCMPPS    $0x12, Y3, Y6, Y6
+	VORPS     Y6, Y5, Y5
+	VMOVUPS   32(BX)(R12*4), Y6
+	VMOVUPS   32(SI)(R12*4), Y9
+	VSUBPS    Y9, Y6, Y7
+	VSUBPS    32(DI)(R12*4), Y6, Y8
+	VMOVUPS   Y6, 32(DX)(R12*4)
+	VMULPS    Y8, Y0, Y8
+	VMULPS    Y1, Y7, Y7
+	VCMPPS    $0x1e, Y7, Y8, Y10
+	VBLENDVPS Y10, Y8, Y7, Y7
+	VADDPS    Y7, Y6, Y7
+	VCMPPS    $0x04, Y2, Y8, Y8
+	VBLENDVPS Y8, Y7, Y6, Y7
+	VMOVUPS   Y7, 32(AX)(R12*4)
+	VSUBPS    Y9, Y7, Y6
+	VCMPPS    $0x12, Y3, Y6, Y6
+	VORPS     Y6, Y4, Y4
+	MOVQ      R11, 8(CX)(R12*1)
+	ADDQ      $0x10, R12
+	JMP       loop2
+
+loop:
+	LEAQ      8(R12), R13
+	CMPQ      R13, R10
+	JA        tail
+	VMOVUPS   (R8)(R12*4), Y6
+	VSUBPS    (R9)(R12*4), Y6, Y6
+	VCMPPS    $0x12, Y3, Y6, Y6
+	VORPS     Y6, Y5, Y5
+	VMOVUPS   (BX)(R12*4), Y6
+	VMOVUPS   (SI)(R12*4), Y9
+	VSUBPS    Y9, Y6, Y7
+	VSUBPS    (DI)(R12*4), Y6, Y8
+	VMOVUPS   Y6, (DX)(R12*4)
+	VMULPS    Y8, Y0, Y8
+	VMULPS    Y1, Y7, Y7
+	VCMPPS    $0x1e, Y7, Y8, Y10
+	VBLENDVPS Y10, Y8, Y7, Y7
+	VADDPS    Y7, Y6, Y7
+	VCMPPS    $0x04, Y2, Y8, Y8
+	VBLENDVPS Y8, Y7, Y6, Y7
+	VMOVUPS   Y7, (AX)(R12*4)
+	VSUBPS    Y9, Y7, Y6
+	VCMPPS    $0x12, Y3, Y6, Y6
+	VORPS     Y6, Y4, Y4
+	MOVQ      R11, (CX)(R12*1)
+	ADDQ      $0x08, R12
+
+tail:
+	CMPQ       R12, R10
+	JAE        done
+	MOVQ       R10, R13
+	SUBQ       R12, R13
+	NEGQ       R13
+	LEAQ       tailmask<>+0(SB), R14
+	VMOVDQU    32(R14)(R13*4), Y6
+	VMASKMOVPS (R9)(R12*4), Y6, Y7
+	VMASKMOVPS (R8)(R12*4), Y6, Y8
+	VSUBPS     Y7, Y8, Y7
+	VCMPPS     $0x12, Y3, Y7, Y7
+	VANDPS     Y6, Y7, Y7
+	VORPS      Y7, Y5, Y5
+	VMASKMOVPS (BX)(R12*4), Y6, Y7
+	VMASKMOVPS (SI)(R12*4), Y6, Y10
+	VSUBPS     Y10, Y7, Y8
+	VMASKMOVPS (DI)(R12*4), Y6, Y9
+	VSUBPS     Y9, Y7, Y9
+	VMASKMOVPS Y7, Y6, (DX)(R12*4)
+	VMULPS     Y9, Y0, Y9
+	VMULPS     Y1, Y8, Y0
+	VCMPPS     $0x1e, Y0, Y9, Y1
+	VBLENDVPS  Y1, Y9, Y0, Y0
+	VADDPS     Y0, Y7, Y0
+	VCMPPS     $0x04, Y2, Y9, Y1
+	VBLENDVPS  Y1, Y0, Y7, Y0
+	VMASKMOVPS Y0, Y6, (AX)(R12*4)
+	VSUBPS     Y10, Y0, Y0
+	VCMPPS     $0x12, Y3, Y0, Y0
+	VANDPS     Y6, Y0, Y0
+	VORPS      Y0, Y4, Y4
+	MOVQ       R10, DX
+	SUBQ       R12, DX
+	XORQ       AX, AX
+
+mark8:
+	LEAQ (CX)(R12*1), BX
+	MOVB R11, (BX)(AX*1)
+	INCQ AX
+	CMPQ AX, DX
+	JB   mark8
+
+done:
+	XORQ      AX, AX
+	VMOVMSKPS Y4, CX
+	XORQ      DX, DX
+	TESTL     CX, CX
+	SETNE     DL
+	ORQ       DX, AX
+	VMOVMSKPS Y5, CX
+	XORQ      DX, DX
+	TESTL     CX, CX
+	SETNE     DL
+	SHLQ      $0x01, DX
+	ORQ       DX, AX
+	VZEROUPPER
+	MOVQ      AX, ret+208(FP)
+	RET
+
+// func drySpanAVX2(h []float32, b []float32, dry float32) (first int, last int)
+// Requires: AVX
+TEXT ·drySpanAVX2(SB), NOSPLIT, $0-72
+	MOVQ         h_base+0(FP), AX
+	MOVQ         b_base+24(FP), CX
+	MOVQ         h_len+8(FP), DX
+	VBROADCASTSS dry+48(FP), Y0
+	MOVQ         $-1, BX
+	MOVQ         $-1, SI
+	XORQ         DI, DI
+
+loop:
+	LEAQ      8(DI), R8
+	CMPQ      R8, DX
+	JA        tail
+	VMOVUPS   (AX)(DI*4), Y1
+	VSUBPS    (CX)(DI*4), Y1, Y1
+	VCMPPS    $0x12, Y0, Y1, Y1
+	VMOVMSKPS Y1, R8
+	TESTQ     R8, R8
+	JNZ       found
+	ADDQ      $0x08, DI
+	JMP       loop
+
+found:
+	BSRQ R8, R9
+	ADDQ DI, R9
+	MOVQ R9, SI
+	CMPQ BX, $-1
+	JNE  seen
+	BSFQ R8, BX
+	ADDQ DI, BX
+
+seen:
+	ADDQ $0x08, DI
+	JMP  loop
+
+tail:
+	CMPQ       DI, DX
+	JAE        done
+	SUBQ       DI, DX
+	NEGQ       DX
+	LEAQ       tailmask<>+0(SB), R8
+	VMOVDQU    32(R8)(DX*4), Y1
+	VMASKMOVPS (CX)(DI*4), Y1, Y2
+	VMASKMOVPS (AX)(DI*4), Y1, Y3
+	VSUBPS     Y2, Y3, Y2
+	VCMPPS     $0x12, Y0, Y2, Y2
+	VANDPS     Y1, Y2, Y2
+	VMOVMSKPS  Y2, AX
+	TESTQ      AX, AX
+	JNZ        found_tail
+	JMP        done
+
+found_tail:
+	BSRQ AX, R10
+	ADDQ DI, R10
+	MOVQ R10, SI
+	CMPQ BX, $-1
+	JNE  seen_tail
+	BSFQ AX, BX
+	ADDQ DI, BX
+
+seen_tail:
+done:
+	VZEROUPPER
+	MOVQ BX, first+56(FP)
+	MOVQ SI, last+64(FP)
 	RET

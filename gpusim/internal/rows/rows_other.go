@@ -35,6 +35,19 @@ func (ks Kernels) HeightRow(p *element.Params, h, r, above, fxm, fxp, below, b, 
 	heightRowGo(p, h, r, above, fxm, fxp, below, b, top)
 }
 
+// CapHeadRow is capHeadRowGo.
+func (ks Kernels) CapHeadRow(p *CapParams, drive []float32, next []uint8, keep, h, b []float32, w []uint8, hm, bm []float32, wm []uint8, hp, bp []float32, wp []uint8, prev []float32) (low, nextDry bool) {
+	return capHeadRowGo(p, drive, next, keep, h, b, w, hm, bm, wm, hp, bp, wp, prev)
+}
+
+// CapRiseRow is capRiseRowGo.
+func (ks Kernels) CapRiseRow(damp, dry float32, mark uint8, drive []float32, next []uint8, keep, h, b, prev, hn, bn []float32) (low, nextDry bool) {
+	return capRiseRowGo(damp, dry, mark, drive, next, keep, h, b, prev, hn, bn)
+}
+
+// DrySpan is drySpanGo.
+func (ks Kernels) DrySpan(h, b []float32, dry float32) (first, last int) { return drySpanGo(h, b, dry) }
+
 // The run kernels are never called here (Kernels.Vector is false): the general layout's
 // columns all go through its column loops.
 

@@ -105,3 +105,20 @@ func gatherStridedAVX2(u []float32, f []float32, pp []int32, groups int, uStride
 //
 //go:noescape
 func gatherPairsAVX2(da []float32, db []float32, x []float32, pa []int32, pb []int32, groups int)
+
+// capHeadAVX2 is capHeadRowGo for len(drive) columns: heal is all ones or 0, mark 0 or 1;
+// bit 0 of the result is its first result, bit 1 its second.
+//
+//go:noescape
+func capHeadAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, w []uint8, hm []float32, bm []float32, wm []uint8, hp []float32, bp []float32, wp []uint8, prev []float32, dry float32, hole float32, recede float32, damp float32, heal uint32, mark uint32) int
+
+// capRiseAVX2 is capRiseRowGo for len(drive) columns: mark is the flag in each of its
+// 8 bytes; bits 0 and 1 of the result are its first and second results.
+//
+//go:noescape
+func capRiseAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, prev []float32, hn []float32, bn []float32, damp float32, dry float32, mark uint64) int
+
+// drySpanAVX2 is drySpanGo for len(h) columns.
+//
+//go:noescape
+func drySpanAVX2(h []float32, b []float32, dry float32) (first int, last int)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim/internal/element"
@@ -300,4 +303,24 @@ func TestRawFluxFlushesSubnormals(t *testing.T) {
 // abs32 is |u|: the sign bit cleared (element's, for drawing K factors).
 func abs32(u float32) float32 {
 	return math.Float32frombits(math.Float32bits(u) &^ (1 << 31))
+}
+
+// TestAssemblyAVX2Only: the generated assembly names no register that only AVX-512 has
+// (X16-X31, Y16-Y31, Z0-Z31, K0-K7). avo allocates them when a kernel's body needs more
+// than 16 vector registers, and some instructions then assemble (EVEX-encoded) into code
+// that faults on a processor with AVX2 alone.
+func TestAssemblyAVX2Only(t *testing.T) {
+	src, err := os.ReadFile("rows_amd64.s")
+	if err != nil {
+		t.Skip(err)
+	}
+	re := regexp.MustCompile(`\b([XY](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])\b`)
+	for n, line := range strings.Split(string(src), "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		if m := re.FindString(line); m != "" {
+			t.Fatalf("rows_amd64.s:%d: %s: %s", n+1, m, strings.TrimSpace(line))
+		}
+	}
 }
