@@ -8,6 +8,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	didyoumean "github.com/vpbench/vpbench/internal/suggest"
 	"github.com/vpbench/vpbench/scene"
 )
 
@@ -159,46 +160,7 @@ func suggest(name string, allowed []string) string {
 // underscores ignored; the first of equally close ones.
 func nearest(name string, candidates []string) (string, bool) {
 	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "") }
-	n := norm(name)
-	limit := 2
-	if len(n) <= 4 {
-		limit = 1
-	}
-	best, bestD := "", limit+1
-	for _, c := range candidates {
-		d := editDistance(n, norm(c))
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best, bestD <= limit
-}
-
-// editDistance is the optimal string alignment (restricted Damerau-Levenshtein) distance
-// between a and b: the insertions, deletions, substitutions and transpositions of two
-// adjacent bytes that turn one into the other.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1) // row i-2
-	prev := make([]int, len(b)+1)  // row i-1
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
+	return didyoumean.Closest(name, candidates, norm)
 }
 
 // describeValue prints a value briefly for a message.

@@ -3,6 +3,8 @@ package script
 import (
 	"strings"
 	"testing"
+
+	didyoumean "github.com/vpbench/vpbench/internal/suggest"
 )
 
 func TestEditDistance(t *testing.T) {
@@ -16,11 +18,11 @@ func TestEditDistance(t *testing.T) {
 		{"vsicosity", "viscosity", 1}, // a transposition
 		{"spere", "sphere", 1}, {"raduis", "radius", 1}, {"visc", "viscosity", 5},
 	} {
-		if d := editDistance(c.a, c.b); d != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, d, c.d)
+		if d := didyoumean.Distance(c.a, c.b); d != c.d {
+			t.Errorf("Distance(%q, %q) = %d, want %d", c.a, c.b, d, c.d)
 		}
-		if d := editDistance(c.b, c.a); d != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.b, c.a, d, c.d)
+		if d := didyoumean.Distance(c.b, c.a); d != c.d {
+			t.Errorf("Distance(%q, %q) = %d, want %d", c.b, c.a, d, c.d)
 		}
 	}
 	if got := suggest("at", []string{"fn", "radius"}); got != "" {

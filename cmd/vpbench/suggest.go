@@ -6,54 +6,16 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/vpbench/vpbench/internal/suggest"
 )
 
 // This file words the command line's mistakes: an unknown flag or command with the
 // defined one it most likely meant, and Go's flag errors with the two dashes the help uses.
 
-// editDistance is the optimal-string-alignment distance between a and b: the least
-// letters inserted, dropped, changed or swapped (two neighbours) that turn one into the
-// other, ASCII case ignored.
-func editDistance(a, b string) int {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
-
-// closest is the candidate name most likely meant: the nearest within an edit distance
-// of 2 (1 for names of 4 letters or fewer, where 2 would match nearly anything), the
-// first of equally near ones; ok is false when none is that near.
+// closest is the candidate name most likely meant, ASCII case ignored (suggest.Closest).
 func closest(name string, candidates []string) (string, bool) {
-	limit := 2
-	if len(name) <= 4 {
-		limit = 1
-	}
-	best, bestD := "", limit+1
-	for _, c := range candidates {
-		if d := editDistance(name, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best, bestD <= limit
+	return suggest.Closest(name, candidates, strings.ToLower)
 }
 
 // flagNames are the names of fs's flags, in lexical order.
