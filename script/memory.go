@@ -119,6 +119,28 @@ func (m *memMonitor) hasFired() bool {
 	return m.fired
 }
 
+// overLimit collects the garbage and reports whether the script, as the entry running
+// measures it, holds more than the limit; it marks the monitor fired if so (the caller
+// stops Lua). The watchdog calls it before it stops a script, so that the stop of a
+// fast-growing script the samples did not catch is named for its memory.
+func (m *memMonitor) overLimit() bool {
+	m.mu.Lock()
+	if m.fired || m.limit <= 0 || m.paused {
+		fired := m.fired
+		m.mu.Unlock()
+		return fired
+	}
+	m.mu.Unlock()
+	runtime.GC()
+	h := readHeap()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if h.live-m.ref+m.extra > m.limit {
+		m.fired = true
+	}
+	return m.fired
+}
+
 // stop ends watching for good (Close).
 func (m *memMonitor) stop() {
 	m.mu.Lock()

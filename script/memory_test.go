@@ -242,3 +242,38 @@ func TestMemoryOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryOverLimitJudgesHeldBytes: when the watchdog stops a script first, the memory
+// monitor's final judgement names memory only for what the script still holds, not for
+// garbage it made.
+func TestMemoryOverLimitJudgesHeldBytes(t *testing.T) {
+	const limit = 16 << 20
+	var m memMonitor
+	m.start(limit, func() {})
+	m.enter()
+	held := make([][]byte, 0, 48)
+	for range 48 { // 48 MiB held: three times the limit
+		held = append(held, make([]byte, 1<<20))
+	}
+	m.leave()
+	if !m.overLimit() {
+		t.Errorf("48 MiB held against a 16 MiB limit: overLimit false")
+	}
+	runtime.KeepAlive(held)
+	if !m.hasFired() {
+		t.Errorf("overLimit true but the monitor is not marked fired")
+	}
+
+	var g memMonitor
+	g.start(limit, func() {})
+	g.enter()
+	for range 48 { // the same bytes made and dropped
+		_ = append([]byte(nil), make([]byte, 1<<20)...)
+	}
+	g.leave()
+	if g.overLimit() {
+		t.Errorf("garbage only: overLimit true")
+	}
+	g.stop()
+	m.stop()
+}

@@ -58,6 +58,10 @@ func (s *Scenario) newState() {
 
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wd.cancel = s.cancel
+	// A script that grows fast can outrun the memory monitor's samples on a busy machine
+	// and use its CPU budget first (fresh pages cost the thread system time): where what
+	// it holds when the watchdog fires is over the limit, memory is the cause to name.
+	s.wd.beforeCancel = func() { s.mem.overLimit() }
 	s.mem.start(s.memLimit(), s.cancel) // the heap's baseline: the script's memory counts from here
 	L.SetContext(s.ctx)
 	s.hf.th, _ = L.NewThread() // heightfield fns run here (a child of the context)

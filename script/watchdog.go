@@ -36,11 +36,14 @@ import (
 type watchdog struct {
 	mu     sync.Mutex
 	cancel func()
-	timer  *time.Timer
-	gen    uint64
-	armed  bool
-	budget time.Duration // the CPU time this arm may use
-	clock  threadClock   // the armed thread's CPU clock
+	// beforeCancel, if set, runs when the budget is spent, before cancel and while Lua
+	// still runs (w.mu not held): the memory monitor's last look.
+	beforeCancel func()
+	timer        *time.Timer
+	gen          uint64
+	armed        bool
+	budget       time.Duration // the CPU time this arm may use
+	clock        threadClock   // the armed thread's CPU clock
 	// started: start is the clock's first reading of this arm. wall: the clock cannot be
 	// read (no thread clocks on this system, or a failed read), so this arm counts wall
 	// time from wallStart.
@@ -163,6 +166,11 @@ func (w *watchdog) check(gen uint64) {
 	}
 	w.fired = true
 	w.armed = false
+	if w.beforeCancel != nil {
+		w.mu.Unlock()
+		w.beforeCancel()
+		w.mu.Lock()
+	}
 	w.cancel()
 }
 
