@@ -32,7 +32,7 @@ var layers = map[string]int{
 	// 5: the world of one run, and the checks of the solver against analytic answers.
 	"scene": 5, "validate": 5,
 	// 6: the Lua binding, and the renderer of a scene's frames.
-	"script": 6, "preview": 6,
+	"script": 6, "preview": 6, "tools/edgemeasure": 6,
 	// 7: the run loop, and studies over many runs.
 	"engine": 7, "sweep": 7,
 	// 8: the terminal UI.
