@@ -54,14 +54,20 @@ var LiquidColors = map[string][3]float32{
 // shading). Blood's are whole blood's absorption near 620, 540 and 470 nm (about 0.4,
 // 24 and 15 per mm: haemoglobin takes green and blue away within a few hundredths of a
 // millimetre, so even a thin film reads red while the terrain still shows through in
-// red). Water, coffee and paint keep the rates their colours gave before (the preview's
-// colour rule, capped at 4/mm): real water is clear over millimetres, and a tint is what
-// makes a few millimetres of it read as liquid.
+// red). Paint is opaque: its pigment scatters light out of a wet film within a few
+// hundredths of a millimetre (a coat of 50 microns hides what it covers), the same in
+// every channel, so its colour is its body colour and what lies under it is gone by
+// 0.05 mm (26/mm: exp(-3) along the default view's path of 2.3 d). Its old rates (0.12,
+// 0.5, 4 per mm, from its colour) let a 0.1 mm coat show the rock through it as a pale
+// yellow glaze, which a thin film on a slope broke into specks where it thinned.
+// Water and coffee keep the rates their colours gave before (the preview's colour rule,
+// capped at 4/mm): real water is clear over millimetres, and a tint is what makes a few
+// millimetres of it read as liquid.
 var LiquidAbsorptions = map[string][3]float32{
 	"water":  {1160, 320, 140},
 	"blood":  {400, 24000, 15000},
 	"coffee": {1800, 3000, 4000},
-	"paint":  {120, 500, 4000},
+	"paint":  {26000, 26000, 26000},
 }
 
 // MaxAbsorption bounds an extinction, 1/m: beyond it a micron absorbs everything.
