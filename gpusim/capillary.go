@@ -12,7 +12,8 @@ import (
 // update and the volume read the liquid's true height):
 //
 //	X = -l_c^2 * lap(s)                    capillary pressure, sigma*kappa/(rho g)
-//	  + max(h_r - d, 0) on a receding edge  the contact line recedes
+//	  + max(h_r - c - d, 0) on a receding edge  the contact line recedes (c: corner
+//	    first, capRecedeHead: + c at a corner of the line)
 //	  + beta * rise / dt off the edge        ripples die (capRipple, below)
 //	X >= -d/2                               suction never empties a column by itself
 //
@@ -40,6 +41,11 @@ type capParams struct {
 	on bool
 	// recede is the receding wetting head h_r, m (0: edges do not recede).
 	recede float32
+	// corner is the receding line's corner margin, m (capRecedeHead): an edge recedes
+	// below recede - corner, a corner of the line with corner more head than a straight
+	// stretch. 0: no margin (the shallow water equations, the contact angle at the line,
+	// surface tension off).
+	corner float32
 	// coef is l_c^2/dx^2: the capillary pressure head per metre of the graph Laplacian's
 	// sum of height differences. 0: no capillary pressure.
 	coef float32
@@ -88,6 +94,7 @@ func newCapParams(st Settings, dt, dx float64) capParams {
 		damp: float32(4 * min(st.Viscosity, maxRippleViscosity(dt, dx)) / (st.Gravity * dx * dt))}
 	if st.Method != MethodSWE {
 		p.mark = 1
+		p.corner = float32(capCornerShare) * p.recede
 	}
 	if st.CapillaryPressure {
 		l := lc * lc / (dx * dx)
@@ -97,7 +104,7 @@ func newCapParams(st Settings, dt, dx float64) capParams {
 		// replaces the puddle's heads (capangle.go); a smoothed pressure cannot hold an
 		// edge's curvature, and the heads stand for it.
 		if p.passes == 0 {
-			p.recede, p.mark = 0, 0
+			p.recede, p.mark, p.corner = 0, 0, 0
 			ta, tr := capSlope(st.ContactAngle), capSlope(st.RecedingAngle())
 			p.dropA, p.dropR, p.advance, p.dx = float32(dx*ta), float32(dx*tr), float32(dx*ta/2), float32(dx)
 		}
@@ -164,11 +171,12 @@ func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, 
 		}
 		return
 	}
-	x, edge, up := capPressureColumn(i, h, b, s, adjStart, adjOther, p, wet)
-	wetNext[i] = capShoreFlag(up, d, p.recede, p.mark)
-	if edge {
-		if d < p.recede {
-			x += p.recede - d
+	x, faces, up := capPressureColumn(i, h, b, s, adjStart, adjOther, p, wet)
+	corner := capShoreCorner(up, p.corner)
+	wetNext[i] = capShoreFlag(up, d, p.recede-corner, p.mark)
+	if faces > 0 {
+		if r, ok := capRecedeHead(d, faces, p.recede, corner); ok {
+			x += r
 		}
 	} else {
 		x += float32(p.damp * rise) // not at the contact line: capRipple
@@ -191,20 +199,21 @@ func capHeadLimit(x, d float32, p *capParams) float32 {
 }
 
 // capPressureColumn is wet column i's capillary pressure head -l_c^2 lap(s) (0 without
-// the capillary pressure), and whether dry ground lies beside it below its surface (an
-// edge: not wetted ground, contactline.go) and whether that ground rises (up). With the
-// contact angle at the line (p.dropA > 0) each such neighbour adds its ghost to the
-// Laplacian (capGhost); without, it counts as level with i.
-func capPressureColumn(i int, h, b, s []float32, adjStart, adjOther []int32, p *capParams, wet []uint8) (x float32, edge, up bool) {
+// the capillary pressure), and how many of its neighbours are dry ground below its
+// surface (faces > 0: an edge; not wetted ground, contactline.go) and whether that
+// ground rises (up). With the contact angle at the line (p.dropA > 0) each such
+// neighbour adds its ghost to the Laplacian (capGhost); without, it counts as level
+// with i.
+func capPressureColumn(i int, h, b, s []float32, adjStart, adjOther []int32, p *capParams, wet []uint8) (x float32, faces int, up bool) {
 	hi := h[i]
 	for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
 		if h[j]-b[j] <= DryDepth && wet[j] == 0 && b[j] < hi {
-			edge = true // dry ground, not wetted ground (contactline.go)
+			faces++ // dry ground, not wetted ground (contactline.go)
 			up = up || b[j] > b[i]
 		}
 	}
 	x, _ = capPressure(i, h, b, s, adjStart, adjOther, p, wet)
-	return x, edge, up
+	return x, faces, up
 }
 
 // capPressure is wet column i's capillary pressure head, and its number of faces onto dry
@@ -387,7 +396,7 @@ func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
 	defer copy(prev, h) // the next pass's rise
 	hAll, bAll := c.h, c.base
 	adjStart, adjOther := c.topo.adjStart, c.topo.adjOther
-	hr, heal, damp := c.p.cap.recede, c.p.cap.heal, c.p.cap.damp
+	hr, corner, heal, damp := c.p.cap.recede, c.p.cap.corner, c.p.cap.heal, c.p.cap.damp
 	wet, wetNext := c.capSt.wet, c.capSt.wetNext[lo:hi]
 	wetNext = wetNext[:len(h)]
 	if fresh {
@@ -415,19 +424,21 @@ func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
 			continue // neither receding nor rising: X is 0
 		}
 		i := lo + k
-		edge, up := false, false
+		faces, up := 0, false
 		for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
 			if hAll[j]-bAll[j] <= DryDepth && wet[j] == 0 && bAll[j] < hk {
-				edge = true
+				faces++
 				up = up || bAll[j] > b[k]
 			}
 		}
-		wetNext[k] = capShoreFlag(up, d, hr, c.p.cap.mark)
+		cr := capShoreCorner(up, corner)
+		wetNext[k] = capShoreFlag(up, d, hr-cr, c.p.cap.mark)
 		// capHeadColumn's arithmetic with coef 0 (its x starts at -0 or +0, and +-0 + y
 		// is y but for y = 0, where h + x is h either way).
 		var x float32
-		if edge && d < hr {
-			x = hr - d
+		edge := faces > 0
+		if edge {
+			x, _ = capRecedeHead(d, faces, hr, cr)
 		}
 		if !edge && damp > 0 {
 			x = float32(damp * (hk - prev[k]))
@@ -464,7 +475,7 @@ func (c *cpuBackend) capStep(d *denseWork, k int) {
 	if k%2 == 1 {
 		d.wetA, d.wetB, d.prevA, d.prevB = d.wetB, d.wetA, d.prevB, d.prevA
 	}
-	d.capP = rows.CapParams{Dry: DryDepth, Hole: capHole, Recede: p.recede, Damp: p.damp, Heal: p.heal, Mark: p.mark}
+	d.capP = rows.CapParams{Dry: DryDepth, Hole: capHole, Recede: p.recede, Corner: p.corner, Damp: p.damp, Heal: p.heal, Mark: p.mark}
 	d.dryP = c.p.Params
 	d.dryP.Wet = 0
 	if k == 0 && cs.fresh {

@@ -74,3 +74,45 @@ func capShoreFlag(up bool, d, hr float32, mark uint8) uint8 {
 	}
 	return mark
 }
+
+// capCornerShare is the receding line's corner margin as a share of the receding head h_r
+// (docs/method.md, "Surface tension": a receding line goes corner first). An edge column
+// recedes while it is thinner than (1 - capCornerShare) h_r, a straight stretch of the
+// line (one face onto dry ground) driven by (1 - capCornerShare) h_r - d, a corner (two
+// faces or more: a convex corner of the stair-stepped line, or a finger's tip) by the
+// whole h_r - d, so it drains into the straight stretch beside it rather than waiting
+// for it. With one head for both, a corner whose wet neighbours were edges too read
+// their heads exactly and could not drain: as the fast pour's overshoot drew back at 60
+// degrees, its corners were left behind as one-cell specks (20 pieces), and a drained
+// film shed specks along its line. 0.08 to 0.15 all end both fast pours as one piece;
+// 0.1 is the middle (the puddle 6% and 4% under h_w at 30 and 60 degrees: the straight
+// line rests down to 0.9 h_r).
+const capCornerShare = 0.1
+
+// capRecedeHead is the receding head an edge column of depth d with faces faces onto dry
+// ground adds to its height, with receding head hr and corner margin corner, and whether
+// it recedes (d under hr - corner): (hr - corner) - d, plus corner where faces > 1. The
+// row kernels and the device do the same operations in the same order.
+func capRecedeHead(d float32, faces int, hr, corner float32) (float32, bool) {
+	lo := hr - corner
+	if !(d < lo) {
+		return 0, false
+	}
+	r := lo - d
+	if faces > 1 {
+		r += corner
+	}
+	return r, true
+}
+
+// capShoreCorner is the corner margin at an edge column: corner, or 0 at a sloping shore
+// (up: dry ground rises beside it), where the line recedes down the slope by gravity and
+// the margin made the bowl's shore flicker (a column still moved 0.27 mm a step after 30
+// s: its corners drained into the stretch beside them, which stood deeper than the
+// stretch's threshold, stopped, and took the pool back as the corner dried).
+func capShoreCorner(up bool, corner float32) float32 {
+	if up {
+		return 0
+	}
+	return corner
+}

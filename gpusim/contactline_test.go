@@ -53,3 +53,39 @@ func TestWettedGroundRefills(t *testing.T) {
 		t.Errorf("heights written from outside: the hole filled (%.3g m): want no wetted ground there", open)
 	}
 }
+
+// TestCapRecedeHeadCornerFirst: an edge recedes only below (1 - capCornerShare) h_r, and
+// a corner of the line (two faces or more onto dry ground) then reads capCornerShare h_r
+// higher than a straight stretch, so it drains into it, but never over h_r; with no
+// margin (the SWE, the contact angle at the line) the old head h_r - d, bit for bit.
+func TestCapRecedeHeadCornerFirst(t *testing.T) {
+	hr := float32(0.0027)
+	corner := float32(capCornerShare) * hr
+	for _, c := range []struct {
+		d          float32
+		faces      int
+		wantRecede bool
+	}{
+		{0.95 * hr, 1, false}, {0.95 * hr, 2, false}, {0.85 * hr, 1, true}, {0.85 * hr, 3, true},
+		{hr, 2, false}, {0.5 * hr, 1, true}, {hr - corner, 1, false}, {hr - corner, 4, false},
+	} {
+		r, ok := capRecedeHead(c.d, c.faces, hr, corner)
+		if ok != c.wantRecede || (!ok && r != 0) {
+			t.Errorf("d %.4g mm, %d faces: recedes %v (head %g), want %v", c.d*1e3, c.faces, ok, r, c.wantRecede)
+		}
+	}
+	for _, d := range []float32{0.1 * hr, 0.5 * hr, 0.85 * hr} {
+		straight, _ := capRecedeHead(d, 1, hr, corner)
+		corn, _ := capRecedeHead(d, 2, hr, corner)
+		if got := (d + corn) - (d + straight); math.Abs(float64(got-corner)) > 1e-9 {
+			t.Errorf("d %.4g mm: the corner's head over the stretch's %g, want the margin %g", d*1e3, got, corner)
+		}
+		if d+corn > hr*1.000001 {
+			t.Errorf("d %.4g mm: a corner reads %g over its floor, above h_r %g: it would climb onto dry ground where h_r = h_w", d*1e3, d+corn, hr)
+		}
+		old := hr - d
+		if r, _ := capRecedeHead(d, 2, hr, 0); math.Float32bits(r) != math.Float32bits(old) {
+			t.Errorf("d %.4g mm, no margin: head %g, want h_r - d = %g bit for bit", d*1e3, r, old)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func (d *deviceBackend) installArgs(p *stepParams) {
 	d.lp = p
 	film := boolInt32(p.Film)
 	sa := d.sa
-	sa.CapRecede, sa.CapCoef, sa.CapDamp = p.cap.recede, p.cap.coef, p.cap.damp
+	sa.CapRecede, sa.CapCorner, sa.CapCoef, sa.CapDamp = p.cap.recede, p.cap.corner, p.cap.coef, p.cap.damp
 	sa.CapDropR, sa.CapDropA, sa.CapAdvance, sa.CapDx = p.cap.dropR, p.cap.dropA, p.cap.advance, p.cap.dx
 	sa.DtOverDx2d = p.DtOverDx2d
 	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.Zeta, p.Accel, p.Visc3, p.Dxf

@@ -14,7 +14,7 @@ import (
 func (d *deviceBackend) setCapParams(p capParams) {
 	sa := d.sa
 	sa.Hd = d.h
-	sa.CapRecede, sa.CapCoef, sa.CapDamp, sa.CapMark = p.recede, p.coef, p.damp, int32(p.mark)
+	sa.CapRecede, sa.CapCorner, sa.CapCoef, sa.CapDamp, sa.CapMark = p.recede, p.corner, p.coef, p.damp, int32(p.mark)
 	sa.CapDropR, sa.CapDropA, sa.CapAdvance, sa.CapDx = p.dropR, p.dropA, p.advance, p.dx
 	if !p.on {
 		return

@@ -27,7 +27,9 @@ import (
 // into one- and two-pixel specks along them (17 and 1.36 measured after); its bound holds
 // that until films recede as fronts (issue 37), the same gap as rock's. Paint became
 // opaque (scene.LiquidAbsorptions) and rock went from 64 specks to 50 (roughness 1.73 to
-// 1.75): its bound follows.
+// 1.75). Then the receding line went corner first (gpusim's capCornerShare): coffee 12
+// specks and 1.24, rock 46 and 1.58; the bounds follow (coffee's target of 10 is not
+// quite met in this picture, though `vpbench render`'s shows 9).
 func TestLiquidEdgeSpecksAndRoughness(t *testing.T) {
 	needGL(t)
 	if raceEnabled {
@@ -39,8 +41,8 @@ func TestLiquidEdgeSpecksAndRoughness(t *testing.T) {
 		specks    int
 		roughness float64
 	}{
-		{"coffee", 3, 20, 1.4},
-		{"rock", 3, 60, 1.8},
+		{"coffee", 3, 15, 1.4},
+		{"rock", 3, 55, 1.7},
 		{"surgery", 2, 10, 1.4},
 	}
 	for _, c := range cases {

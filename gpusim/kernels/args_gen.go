@@ -35,6 +35,7 @@ type StepArgs struct {
 	Zeta, Accel, Visc3, Dxf, DtOverDx2, Dx2OverDt, FullTol float32
 	Wet, DryDepth                                          float32 // the contact-line law (vp_wetting); wet = 0: off
 	CapRecede, CapCoef                                     float32 // the receding head h_r and l_c^2/dx^2
+	CapCorner                                              float32 // the receding line's corner margin (capRecedeHead)
 	CapDamp                                                float32 // the ripple damping's head per m^3/s of net outflow
 	// the contact angle at the line (capangle.go): dx tan(theta_r), dx tan(theta_a),
 	// (dx/2) tan(theta_a) and dx; capDropA = 0: off
@@ -120,7 +121,7 @@ type SWEArgs struct {
 // whose fields would need padding between them). This package's tests check the Go
 // structs against it, gpusim/internal/hostkernels' the C compiler (vp_args_layout.h).
 var ArgLayouts = []ArgLayout{
-	{C: "VPStep", Go: "StepArgs", Value: StepArgs{}, Size: 336, Fields: []ArgField{
+	{C: "VPStep", Go: "StepArgs", Value: StepArgs{}, Size: 344, Fields: []ArgField{
 		{"h", "H", "float *", "uint64", 0, 8},
 		{"r", "R", "float *", "uint64", 8, 8},
 		{"k", "K", "float *", "uint64", 16, 8},
@@ -162,19 +163,20 @@ var ArgLayouts = []ArgLayout{
 		{"dryDepth", "DryDepth", "float", "float32", 272, 4},
 		{"capRecede", "CapRecede", "float", "float32", 276, 4},
 		{"capCoef", "CapCoef", "float", "float32", 280, 4},
-		{"capDamp", "CapDamp", "float", "float32", 284, 4},
-		{"capDropR", "CapDropR", "float", "float32", 288, 4},
-		{"capDropA", "CapDropA", "float", "float32", 292, 4},
-		{"capAdvance", "CapAdvance", "float", "float32", 296, 4},
-		{"capDx", "CapDx", "float", "float32", 300, 4},
-		{"film", "Film", "int", "int32", 304, 4},
-		{"n", "N", "int", "int32", 308, 4},
-		{"nx", "Nx", "int", "int32", 312, 4},
-		{"ny", "Ny", "int", "int32", 316, 4},
-		{"ext", "Ext", "int", "int32", 320, 4},
-		{"step", "Step", "int", "int32", 324, 4},
-		{"capFresh", "CapFresh", "int", "int32", 328, 4},
-		{"capMark", "CapMark", "int", "int32", 332, 4},
+		{"capCorner", "CapCorner", "float", "float32", 284, 4},
+		{"capDamp", "CapDamp", "float", "float32", 288, 4},
+		{"capDropR", "CapDropR", "float", "float32", 292, 4},
+		{"capDropA", "CapDropA", "float", "float32", 296, 4},
+		{"capAdvance", "CapAdvance", "float", "float32", 300, 4},
+		{"capDx", "CapDx", "float", "float32", 304, 4},
+		{"film", "Film", "int", "int32", 308, 4},
+		{"n", "N", "int", "int32", 312, 4},
+		{"nx", "Nx", "int", "int32", 316, 4},
+		{"ny", "Ny", "int", "int32", 320, 4},
+		{"ext", "Ext", "int", "int32", 324, 4},
+		{"step", "Step", "int", "int32", 328, 4},
+		{"capFresh", "CapFresh", "int", "int32", 332, 4},
+		{"capMark", "CapMark", "int", "int32", 336, 4},
 	}},
 	{C: "VPEmit", Go: "EmitArgs", Value: EmitArgs{}, Size: 192, Fields: []ArgField{
 		{"h", "H", "float *", "uint64", 0, 8},

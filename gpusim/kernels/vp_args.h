@@ -45,6 +45,7 @@ typedef struct VPStep {
 	float zeta, accel, visc3, dxf, dtOverDx2, dx2OverDt, fullTol;
 	float wet, dryDepth;         // the contact-line law (vp_wetting); wet = 0: off
 	float capRecede, capCoef;    // the receding head h_r and l_c^2/dx^2
+	float capCorner;             // the receding line's corner margin (capRecedeHead)
 	float capDamp;               // the ripple damping's head per m^3/s of net outflow
 	// the contact angle at the line (capangle.go): dx tan(theta_r), dx tan(theta_a),
 	// (dx/2) tan(theta_a) and dx; capDropA = 0: off

@@ -53,6 +53,7 @@ static const size_t vp_args_layout[] = {
 	offsetof(VPStep, dryDepth), sizeof(((VPStep *)0)->dryDepth),
 	offsetof(VPStep, capRecede), sizeof(((VPStep *)0)->capRecede),
 	offsetof(VPStep, capCoef), sizeof(((VPStep *)0)->capCoef),
+	offsetof(VPStep, capCorner), sizeof(((VPStep *)0)->capCorner),
 	offsetof(VPStep, capDamp), sizeof(((VPStep *)0)->capDamp),
 	offsetof(VPStep, capDropR), sizeof(((VPStep *)0)->capDropR),
 	offsetof(VPStep, capDropA), sizeof(((VPStep *)0)->capDropA),

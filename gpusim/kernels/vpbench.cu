@@ -678,19 +678,27 @@ VP_KERNEL vp_cap_head(const VPStep a)
 		a.hd[i] = out;
 		return;
 	}
-	int edge = 0, up = 0;
+	int faces = 0, up = 0;
 	for (int e = a.adjStart[i]; e < a.adjStart[i + 1]; e++) {
 		int j = a.adjOther[e];
 		if (a.h[j] - a.base[j] <= a.dryDepth && !a.capWet[j] && a.base[j] < hi) { // dry ground, not wetted ground
-			edge = 1;
+			faces++;
 			if (a.base[j] > a.base[i]) up = 1;
 		}
 	}
+	int edge = faces > 0;
 	int k;
 	float x = vp_cap_pressure(a, i, &k);
 	// capShoreFlag: a receding column at a sloping shore leaves dry ground
-	a.capWetNext[i] = (up && d < a.capRecede) ? 0 : (unsigned char)a.capMark;
-	if (edge && d < a.capRecede) x += a.capRecede - d;
+	float corner = up ? 0.0f : a.capCorner; // capShoreCorner
+	float lo = a.capRecede - corner;
+	a.capWetNext[i] = (up && d < lo) ? 0 : (unsigned char)a.capMark;
+	// capRecedeHead: an edge recedes below h_r - corner, a corner of the line with corner more
+	if (edge && d < lo) {
+		float r = lo - d;
+		if (faces > 1) r += corner;
+		x += r;
+	}
 	if (!edge) { // the ripple damping, but at the contact line
 		float dr = a.capDamp * rise;
 		x = x + dr;

@@ -80,7 +80,7 @@ func stBytes(v VecVirtual, name string, i, n Register, l lanes) {
 // head. The slices' bases are read from the arguments where used: thirteen of them
 // would not fit the general registers beside the loop's.
 func capHead() {
-	kernel("capHeadAVX2", "func(drive []float32, next []uint8, keep, h, b []float32, w []uint8, hm, bm []float32, wm []uint8, hp, bp []float32, wp []uint8, prev []float32, dry, hole, recede, damp float32, heal, mark uint32) int")
+	kernel("capHeadAVX2", "func(drive []float32, next []uint8, keep, h, b []float32, w []uint8, hm, bm []float32, wm []uint8, hp, bp []float32, wp []uint8, prev []float32, dry, hole, recede, corner, damp float32, heal, mark uint32) int")
 	Doc("capHeadAVX2 is capHeadRowGo for len(drive) columns: heal is all ones or 0, mark 0 or 1;",
 		"bit 0 of the result is its first result, bit 1 its second.")
 	n := Load(Param("drive").Len(), GP64())
@@ -176,8 +176,10 @@ func capHead() {
 
 		Label("edge" + suffix)
 		hc, bc := l.ldr(elem(base("h"), i, 4)), l.ldr(elem(base("b"), i, 4))
-		// The neighbours -y, -x, +x, +y: their tests, or-ed (notN and-ed) over the four.
-		var anyE, anyUp, notN, anyD, anyDry VecVirtual
+		// The neighbours -y, -x, +x, +y: their tests, or-ed (notN and-ed) over the four;
+		// the edge's masks (each -1) added up in faces, minus the number of faces onto dry
+		// ground: its sign bit is the edge test or-ed.
+		var anyUp, notN, anyD, anyDry, faces VecVirtual
 		for q := range 4 {
 			hm, bm, wname, wdisp := nbr(q, i)
 			hj, bj := l.ldr(hm), l.ldr(bm)
@@ -197,11 +199,11 @@ func capHead() {
 			VCMPPS(U8(cmpGE), bj, hc, dd) // h >= nb
 			VANDPS(nn, dd, dd)
 			if q == 0 {
-				anyE, anyUp, notN, anyD, anyDry = e, u, nn, dd, dryj
+				faces, anyUp, notN, anyD, anyDry = e, u, nn, dd, dryj
 				continue
 			}
+			VPADDD(e, faces, faces)
 			VORPS(dryj, anyDry, anyDry)
-			VORPS(e, anyE, anyE)
 			VORPS(u, anyUp, anyUp)
 			VANDPS(nn, notN, notN)
 			VORPS(dd, anyD, anyD)
@@ -223,18 +225,25 @@ func capHead() {
 		VADDPS(hole, bc, hole)
 		VBLENDVPS(ho, hc, hole, dDrive)
 		VPANDN(bcastBits(1), t, dFlag) // ^t & 1
-		// Wet: x = recede - d (d < recede) at the contact line, damp*(h - prev) elsewhere.
-		rc, lt, rx := YMM(), YMM(), YMM()
+		// Wet: x = (recede - corner) - d (d < recede - corner), plus corner with two faces
+		// or more, at the contact line; damp*(h - prev) elsewhere.
+		rc, lt, rx, cr, lo, rxc, multi := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
 		VBROADCASTSS(param("recede"), rc)
-		VCMPPS(U8(cmpLT), rc, d, lt) // d < recede
-		VSUBPS(d, rc, rx)
+		VBROADCASTSS(param("corner"), cr)
+		VANDNPS(cr, anyUp, cr)       // 0 at a sloping shore: ^up & corner
+		VSUBPS(cr, rc, lo)           // recede - corner
+		VCMPPS(U8(cmpLT), lo, d, lt) // d < recede - corner: receding (and the shore's flag)
+		VSUBPS(d, lo, rx)
+		VADDPS(cr, rx, rxc)
+		VPCMPGTD(faces, bcastBits(0xffffffff), multi) // -1 > -faces: two faces or more
+		VBLENDVPS(multi, rxc, rx, rx)
 		VANDPS(lt, rx, rx)
 		rise, x := YMM(), YMM()
 		VSUBPS(l.ld(elem(base("prev"), i, 0)), hc, rise)
 		l.st(hc, elem(base("keep"), i, 0)) // after prev's load: keep may be prev
 		VBROADCASTSS(param("damp"), x)
 		VMULPS(rise, x, x)
-		VBLENDVPS(anyE, rx, x, x)
+		VBLENDVPS(faces, rx, x, x) // an edge: faces < 0
 		// drive = h + capLimit(x, d) where x != 0.
 		lim, c, s, nz := YMM(), YMM(), YMM(), YMM()
 		VMULPS(bcastBits(0xbf000000), d, lim) // -0.5*d
@@ -246,7 +255,7 @@ func capHead() {
 		VBLENDVPS(dryc, dDrive, s, s)
 		l.st(s, elem(base("drive"), i, 0))
 		orLow(s, bc, l)
-		// Flags: 0 at a sloping shore where d < recede, else mark; dry: dFlag.
+		// Flags: 0 at a sloping shore where d < recede - corner, else mark; dry: dFlag.
 		mk := YMM()
 		VBROADCASTSS(param("mark"), mk)
 		VANDPS(lt, anyUp, anyUp)

@@ -19,7 +19,8 @@ package rows
 //	                                        b + Hole, flag 0 (capDryHead)
 //	    else                                h, flag 0
 //	wet:
-//	    x = Recede - d where d < Recede, else +0, at the contact line (a dry, unwetted
+//	    x = (Recede - Corner) - d where d < Recede - Corner, plus Corner where two or
+//	        more neighbours are such, else +0, at the contact line (a dry, unwetted
 //	        neighbour whose floor lies below h); float32(Damp * (h - prev)) elsewhere
 //	    drive = h + max(x, -0.5*d) where x != 0 (capLimit), else h
 //	    flag 0 at a sloping shore (such a neighbour's floor above b) where d < Recede,
@@ -37,6 +38,10 @@ type CapParams struct {
 	Dry    float32 // the dry depth: a column no deeper than this is dry (gpusim.DryDepth)
 	Hole   float32 // the depth a one-cell hole or wetted ground reads as (capHole)
 	Recede float32 // the receding head h_r, m (0: edges do not recede)
+	// Corner is the receding line's corner margin, m: an edge column recedes below
+	// Recede - Corner, driven by (Recede - Corner) - d, plus Corner where two or more of
+	// its faces are onto dry ground (gpusim's capRecedeHead). 0: no margin.
+	Corner float32
 	// Damp is the ripple damping's head per metre the column rose since the last step's
 	// start (0: none, and on the first step after heights were set from outside).
 	Damp float32
@@ -62,10 +67,14 @@ func CapHeadColumn(p *CapParams, heal bool, h, b float32, w uint8, prev float32,
 		return h, p.Mark
 	}
 	edge, up, near, dryBeside, anyDry := false, false, false, false, false
+	faces := 0
 	for q := range 4 {
 		dq := nh[q] - nb[q]
 		dry, wet, wetted := dq <= p.Dry, dq > p.Dry, nw[q] != 0
 		e := dry && !wetted && nb[q] < h // dry ground below the surface: the contact line
+		if e {
+			faces++
+		}
 		edge = edge || e
 		up = up || (e && nb[q] > b) // ... rising: a sloping shore
 		n := wet || wetted
@@ -84,15 +93,22 @@ func CapHeadColumn(p *CapParams, heal bool, h, b float32, w uint8, prev float32,
 		return h, 0
 	}
 	var x float32
+	corner := p.Corner
+	if up {
+		corner = 0 // a sloping shore (gpusim's capShoreCorner)
+	}
 	if edge {
-		if d < p.Recede {
-			x = p.Recede - d
+		if lo := p.Recede - corner; d < lo {
+			x = lo - d
+			if faces > 1 {
+				x += corner
+			}
 		}
 	} else {
 		x = float32(p.Damp * (h - prev))
 	}
 	flag := p.Mark
-	if up && d < p.Recede {
+	if up && d < p.Recede-corner {
 		flag = 0
 	}
 	if x != 0 {

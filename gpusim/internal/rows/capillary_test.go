@@ -28,7 +28,7 @@ func randomCapRow(rng *rand.Rand, n int, p *CapParams) capRow {
 		if wetRow && rng.IntN(40) != 0 {
 			return p.Dry + 0.004*rng.Float32()
 		}
-		switch rng.IntN(9) {
+		switch rng.IntN(10) {
 		case 0:
 			return 0
 		case 1:
@@ -43,6 +43,8 @@ func randomCapRow(rng *rand.Rand, n int, p *CapParams) capRow {
 			return p.Recede * rng.Float32()
 		case 6:
 			return float32(math.Copysign(0, -1))
+		case 7:
+			return p.Recede - p.Corner // a straight stretch's receding threshold
 		}
 		return 0.004 * rng.Float32()
 	}
@@ -107,10 +109,13 @@ func TestCapRowsSIMDMatchGo(t *testing.T) {
 	kinds := map[string]int{}
 	lows := map[bool]int{}
 	spans := map[bool]int{}
-	for iter := range 600 {
+	for iter := range 1200 {
 		n := []int{8, 16, 31, 64, 203, 1, 3, 7, 9, 17, 2, 5}[iter%12]
 		p := CapParams{Dry: 1e-6, Hole: 2e-6, Recede: []float32{0, 0.00094, 0.0014}[iter%3],
 			Damp: []float32{0, 0.35, 1e-3}[iter/3%3], Heal: iter/9%2 == 0, Mark: uint8(iter / 18 % 2)}
+		if iter/36%2 == 1 {
+			p.Corner = 0.1 * p.Recede // the pipes' corner margin (gpusim's capCornerShare)
+		}
 		row := randomCapRow(rng, n, &p)
 		name := fmt.Sprintf("iter %d (n %d, %+v)", iter, n, p)
 		var drive, keep [2][]float32

@@ -199,7 +199,7 @@ func (ks Kernels) CapHeadRow(p *CapParams, drive []float32, next []uint8, keep, 
 		mark = 1
 	}
 	r := capHeadAVX2(drive, next[:n], keep[:n], h[:n+2], b[:n+2], w[:n+2], hm[:n], bm[:n], wm[:n], hp[:n], bp[:n], wp[:n], prev[:n],
-		p.Dry, p.Hole, p.Recede, p.Damp, heal, mark)
+		p.Dry, p.Hole, p.Recede, p.Corner, p.Damp, heal, mark)
 	return r&1 != 0, r&2 != 0
 }
 

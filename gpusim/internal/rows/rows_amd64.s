@@ -2230,9 +2230,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func capHeadAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, w []uint8, hm []float32, bm []float32, wm []uint8, hp []float32, bp []float32, wp []uint8, prev []float32, dry float32, hole float32, recede float32, damp float32, heal uint32, mark uint32) int
+// func capHeadAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, w []uint8, hm []float32, bm []float32, wm []uint8, hp []float32, bp []float32, wp []uint8, prev []float32, dry float32, hole float32, recede float32, corner float32, damp float32, heal uint32, mark uint32) int
 // Requires: AVX, AVX2
-TEXT ·capHeadAVX2(SB), NOSPLIT, $0-344
+TEXT ·capHeadAVX2(SB), NOSPLIT, $0-352
 	MOVQ         drive_len+8(FP), AX
 	VBROADCASTSS dry+312(FP), Y0
 	VXORPS       Y1, Y1, Y1
@@ -2286,7 +2286,7 @@ loop:
 	VSUBPS       (SI)(BX*4), Y2, Y5
 	MOVQ         keep_base+48(FP), SI
 	VMOVUPS      Y2, (SI)(BX*4)
-	VBROADCASTSS damp+324(FP), Y6
+	VBROADCASTSS damp+328(FP), Y6
 	VMULPS       Y5, Y6, Y5
 	MOVL         $0xbf000000, SI
 	VMOVD        SI, X6
@@ -2303,7 +2303,7 @@ loop:
 	VCMPPS       $0x12, Y0, Y2, Y2
 	VMOVMSKPS    Y2, SI
 	ORL          SI, CX
-	VBROADCASTSS mark+332(FP), Y2
+	VBROADCASTSS mark+336(FP), Y2
 	VEXTRACTI128 $0x01, Y2, X3
 	VPACKSSDW    X3, X2, X2
 	VPACKUSWB    X2, X2, X2
@@ -2353,8 +2353,8 @@ edge:
 	VANDNPS      Y12, Y7, Y7
 	VCMPPS       $0x1d, Y10, Y2, Y10
 	VANDPS       Y7, Y10, Y10
+	VPADDD       Y13, Y8, Y8
 	VORPS        Y11, Y6, Y6
-	VORPS        Y13, Y8, Y8
 	VORPS        Y14, Y9, Y9
 	VANDPS       Y7, Y4, Y4
 	VORPS        Y10, Y5, Y5
@@ -2376,8 +2376,8 @@ edge:
 	VANDNPS      Y12, Y7, Y7
 	VCMPPS       $0x1d, Y10, Y2, Y10
 	VANDPS       Y7, Y10, Y10
+	VPADDD       Y13, Y8, Y8
 	VORPS        Y11, Y6, Y6
-	VORPS        Y13, Y8, Y8
 	VORPS        Y14, Y9, Y9
 	VANDPS       Y7, Y4, Y4
 	VORPS        Y10, Y5, Y5
@@ -2399,8 +2399,8 @@ edge:
 	VANDNPS      Y12, Y7, Y7
 	VCMPPS       $0x1d, Y10, Y2, Y10
 	VANDPS       Y7, Y10, Y10
+	VPADDD       Y13, Y8, Y8
 	VORPS        Y11, Y6, Y6
-	VORPS        Y13, Y8, Y8
 	VORPS        Y14, Y9, Y9
 	VANDPS       Y7, Y4, Y4
 	VORPS        Y10, Y5, Y5
@@ -2411,7 +2411,7 @@ edge:
 	VPCMPEQD     Y1, Y11, Y11
 	VORPS        Y4, Y11, Y4
 	VORPS        Y5, Y4, Y4
-	VBROADCASTSS heal+328(FP), Y5
+	VBROADCASTSS heal+332(FP), Y5
 	VANDNPS      Y5, Y6, Y5
 	VANDNPS      Y4, Y5, Y5
 	VBROADCASTSS hole+316(FP), Y6
@@ -2422,34 +2422,43 @@ edge:
 	VPBROADCASTD X6, Y6
 	VPANDN       Y6, Y4, Y4
 	VBROADCASTSS recede+320(FP), Y6
-	VCMPPS       $0x11, Y6, Y7, Y11
-	VSUBPS       Y7, Y6, Y6
-	VANDPS       Y11, Y6, Y6
+	VBROADCASTSS corner+324(FP), Y11
+	VANDNPS      Y11, Y9, Y11
+	VSUBPS       Y11, Y6, Y12
+	VCMPPS       $0x11, Y12, Y7, Y6
+	VSUBPS       Y7, Y12, Y12
+	VADDPS       Y11, Y12, Y11
+	MOVL         $0xffffffff, SI
+	VMOVD        SI, X13
+	VPBROADCASTD X13, Y13
+	VPCMPGTD     Y8, Y13, Y13
+	VBLENDVPS    Y13, Y11, Y12, Y12
+	VANDPS       Y6, Y12, Y12
 	MOVQ         prev_base+288(FP), SI
-	VSUBPS       (SI)(BX*4), Y2, Y12
+	VSUBPS       (SI)(BX*4), Y2, Y11
 	MOVQ         keep_base+48(FP), SI
 	VMOVUPS      Y2, (SI)(BX*4)
-	VBROADCASTSS damp+324(FP), Y13
-	VMULPS       Y12, Y13, Y13
-	VBLENDVPS    Y8, Y6, Y13, Y13
+	VBROADCASTSS damp+328(FP), Y13
+	VMULPS       Y11, Y13, Y13
+	VBLENDVPS    Y8, Y12, Y13, Y13
 	MOVL         $0xbf000000, SI
-	VMOVD        SI, X6
-	VPBROADCASTD X6, Y6
-	VMULPS       Y6, Y7, Y6
-	VCMPPS       $0x1e, Y6, Y13, Y7
-	VBLENDVPS    Y7, Y13, Y6, Y6
-	VADDPS       Y6, Y2, Y6
-	VCMPPS       $0x04, Y1, Y13, Y7
-	VBLENDVPS    Y7, Y6, Y2, Y6
-	VBLENDVPS    Y10, Y5, Y6, Y6
+	VMOVD        SI, X8
+	VPBROADCASTD X8, Y8
+	VMULPS       Y8, Y7, Y7
+	VCMPPS       $0x1e, Y7, Y13, Y8
+	VBLENDVPS    Y8, Y13, Y7, Y7
+	VADDPS       Y7, Y2, Y7
+	VCMPPS       $0x04, Y1, Y13, Y8
+	VBLENDVPS    Y8, Y7, Y2, Y7
+	VBLENDVPS    Y10, Y5, Y7, Y7
 	MOVQ         drive_base+0(FP), SI
-	VMOVUPS      Y6, (SI)(BX*4)
-	VSUBPS       Y3, Y6, Y2
+	VMOVUPS      Y7, (SI)(BX*4)
+	VSUBPS       Y3, Y7, Y2
 	VCMPPS       $0x12, Y0, Y2, Y2
 	VMOVMSKPS    Y2, SI
 	ORL          SI, CX
-	VBROADCASTSS mark+332(FP), Y2
-	VANDPS       Y11, Y9, Y9
+	VBROADCASTSS mark+336(FP), Y2
+	VANDPS       Y6, Y9, Y9
 	VPANDN       Y2, Y9, Y2
 	VBLENDVPS    Y10, Y4, Y2, Y2
 	VEXTRACTI128 $0x01, Y2, X3
@@ -2521,7 +2530,7 @@ tail:
 	VSUBPS       Y6, Y3, Y6
 	MOVQ         keep_base+48(FP), SI
 	VMASKMOVPS   Y3, Y2, (SI)(BX*4)
-	VBROADCASTSS damp+324(FP), Y7
+	VBROADCASTSS damp+328(FP), Y7
 	VMULPS       Y6, Y7, Y6
 	MOVL         $0xbf000000, SI
 	VMOVD        SI, X7
@@ -2539,7 +2548,7 @@ tail:
 	VANDPS       Y2, Y1, Y1
 	VMOVMSKPS    Y1, SI
 	ORL          SI, CX
-	VBROADCASTSS mark+332(FP), Y0
+	VBROADCASTSS mark+336(FP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPACKSSDW    X1, X0, X0
 	VPACKUSWB    X0, X0, X0
@@ -2622,8 +2631,8 @@ ldbytes3:
 	VANDNPS    Y13, Y8, Y8
 	VCMPPS     $0x1d, Y11, Y3, Y11
 	VANDPS     Y8, Y11, Y11
+	VPADDD     Y14, Y9, Y9
 	VORPS      Y12, Y7, Y7
-	VORPS      Y14, Y9, Y9
 	VORPS      Y15, Y10, Y10
 	VANDPS     Y8, Y5, Y5
 	VORPS      Y11, Y6, Y6
@@ -2657,8 +2666,8 @@ ldbytes4:
 	VANDNPS    Y13, Y8, Y8
 	VCMPPS     $0x1d, Y11, Y3, Y11
 	VANDPS     Y8, Y11, Y11
+	VPADDD     Y14, Y9, Y9
 	VORPS      Y12, Y7, Y7
-	VORPS      Y14, Y9, Y9
 	VORPS      Y15, Y10, Y10
 	VANDPS     Y8, Y5, Y5
 	VORPS      Y11, Y6, Y6
@@ -2692,8 +2701,8 @@ ldbytes5:
 	VANDNPS   Y13, Y8, Y8
 	VCMPPS    $0x1d, Y11, Y3, Y11
 	VANDPS    Y8, Y11, Y11
+	VPADDD    Y14, Y9, Y9
 	VORPS     Y12, Y7, Y7
-	VORPS     Y14, Y9, Y9
 	VORPS     Y15, Y10, Y10
 	VANDPS    Y8, Y5, Y5
 	VORPS     Y11, Y6, Y6
@@ -2716,7 +2725,7 @@ ldbytes6:
 	VPCMPEQD     Y1, Y12, Y12
 	VORPS        Y5, Y12, Y5
 	VORPS        Y6, Y5, Y5
-	VBROADCASTSS heal+328(FP), Y6
+	VBROADCASTSS heal+332(FP), Y6
 	VANDNPS      Y6, Y7, Y6
 	VANDNPS      Y5, Y6, Y6
 	VBROADCASTSS hole+316(FP), Y7
@@ -2727,36 +2736,45 @@ ldbytes6:
 	VPBROADCASTD X7, Y7
 	VPANDN       Y7, Y5, Y5
 	VBROADCASTSS recede+320(FP), Y7
-	VCMPPS       $0x11, Y7, Y8, Y12
-	VSUBPS       Y8, Y7, Y7
-	VANDPS       Y12, Y7, Y7
+	VBROADCASTSS corner+324(FP), Y12
+	VANDNPS      Y12, Y10, Y12
+	VSUBPS       Y12, Y7, Y13
+	VCMPPS       $0x11, Y13, Y8, Y7
+	VSUBPS       Y8, Y13, Y13
+	VADDPS       Y12, Y13, Y12
+	MOVL         $0xffffffff, SI
+	VMOVD        SI, X14
+	VPBROADCASTD X14, Y14
+	VPCMPGTD     Y9, Y14, Y14
+	VBLENDVPS    Y14, Y12, Y13, Y13
+	VANDPS       Y7, Y13, Y13
 	MOVQ         prev_base+288(FP), SI
-	VMASKMOVPS   (SI)(BX*4), Y2, Y13
-	VSUBPS       Y13, Y3, Y13
+	VMASKMOVPS   (SI)(BX*4), Y2, Y12
+	VSUBPS       Y12, Y3, Y12
 	MOVQ         keep_base+48(FP), SI
 	VMASKMOVPS   Y3, Y2, (SI)(BX*4)
-	VBROADCASTSS damp+324(FP), Y14
-	VMULPS       Y13, Y14, Y14
-	VBLENDVPS    Y9, Y7, Y14, Y14
+	VBROADCASTSS damp+328(FP), Y14
+	VMULPS       Y12, Y14, Y14
+	VBLENDVPS    Y9, Y13, Y14, Y14
 	MOVL         $0xbf000000, SI
-	VMOVD        SI, X7
-	VPBROADCASTD X7, Y7
-	VMULPS       Y7, Y8, Y7
-	VCMPPS       $0x1e, Y7, Y14, Y8
-	VBLENDVPS    Y8, Y14, Y7, Y7
-	VADDPS       Y7, Y3, Y7
+	VMOVD        SI, X9
+	VPBROADCASTD X9, Y9
+	VMULPS       Y9, Y8, Y8
+	VCMPPS       $0x1e, Y8, Y14, Y9
+	VBLENDVPS    Y9, Y14, Y8, Y8
+	VADDPS       Y8, Y3, Y8
 	VCMPPS       $0x04, Y1, Y14, Y1
-	VBLENDVPS    Y1, Y7, Y3, Y7
-	VBLENDVPS    Y11, Y6, Y7, Y7
+	VBLENDVPS    Y1, Y8, Y3, Y8
+	VBLENDVPS    Y11, Y6, Y8, Y8
 	MOVQ         drive_base+0(FP), SI
-	VMASKMOVPS   Y7, Y2, (SI)(BX*4)
-	VSUBPS       Y4, Y7, Y1
+	VMASKMOVPS   Y8, Y2, (SI)(BX*4)
+	VSUBPS       Y4, Y8, Y1
 	VCMPPS       $0x12, Y0, Y1, Y1
 	VANDPS       Y2, Y1, Y1
 	VMOVMSKPS    Y1, SI
 	ORL          SI, CX
-	VBROADCASTSS mark+332(FP), Y0
-	VANDPS       Y12, Y10, Y10
+	VBROADCASTSS mark+336(FP), Y0
+	VANDPS       Y7, Y10, Y10
 	VPANDN       Y0, Y10, Y0
 	VBLENDVPS    Y11, Y5, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
@@ -2785,7 +2803,7 @@ done:
 	SETNE CL
 	SHLL  $0x01, CX
 	ORL   CX, AX
-	MOVQ  AX, ret+336(FP)
+	MOVQ  AX, ret+344(FP)
 	RET
 
 // func capRiseAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, prev []float32, hn []float32, bn []float32, damp float32, dry float32, mark uint64) int

@@ -110,7 +110,7 @@ func gatherPairsAVX2(da []float32, db []float32, x []float32, pa []int32, pb []i
 // bit 0 of the result is its first result, bit 1 its second.
 //
 //go:noescape
-func capHeadAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, w []uint8, hm []float32, bm []float32, wm []uint8, hp []float32, bp []float32, wp []uint8, prev []float32, dry float32, hole float32, recede float32, damp float32, heal uint32, mark uint32) int
+func capHeadAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, w []uint8, hm []float32, bm []float32, wm []uint8, hp []float32, bp []float32, wp []uint8, prev []float32, dry float32, hole float32, recede float32, corner float32, damp float32, heal uint32, mark uint32) int
 
 // capRiseAVX2 is capRiseRowGo for len(drive) columns: mark is the flag in each of its
 // 8 bytes; bits 0 and 1 of the result are its first and second results.
