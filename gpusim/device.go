@@ -126,6 +126,7 @@ type deviceBackend struct {
 
 	uCol, uStart, uGap, uF, axA, axB, axCells, axGap, axF  devBuf
 	tCol, tEm, tWeight, eRate, eStart, eStop, eActive, acc devBuf
+	eLevel, eHolds                                         devBuf // the held levels (Emitter.Holds)
 	dCol, dCoef                                            devBuf // the open sides' drains
 
 	// The kernels' argument blocks, each its own allocation: cgo may be handed a pointer
@@ -414,7 +415,8 @@ func (d *deviceBackend) close() {
 			d.rt.Free(p)
 		}
 		for _, b := range []*devBuf{&d.uCol, &d.uStart, &d.uGap, &d.uF, &d.axA, &d.axB, &d.axCells, &d.axGap, &d.axF,
-			&d.tCol, &d.tEm, &d.tWeight, &d.eRate, &d.eStart, &d.eStop, &d.eActive, &d.acc} {
+			&d.tCol, &d.tEm, &d.tWeight, &d.eRate, &d.eStart, &d.eStop, &d.eActive, &d.acc,
+			&d.eLevel, &d.eHolds, &d.dCol, &d.dCoef} {
 			if b.p != 0 {
 				d.rt.Free(b.p)
 				*b = devBuf{}

@@ -50,9 +50,15 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	for _, e := range em.list {
 		d.hostF64 = append(d.hostF64, e.Stop)
 	}
+	for _, e := range em.list {
+		d.hostF64 = append(d.hostF64, e.Level)
+	}
 	active := d.hostAct[:0]
 	for _, a := range em.active {
 		active = append(active, boolInt32(a))
+	}
+	for _, e := range em.list {
+		active = append(active, boolInt32(e.Holds))
 	}
 	d.hostAct = active
 	d.grow(&d.tCol, 4*nt)
@@ -62,6 +68,8 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	d.grow(&d.eStart, 8*ne)
 	d.grow(&d.eStop, 8*ne)
 	d.grow(&d.eActive, 4*ne)
+	d.grow(&d.eHolds, 4*ne)
+	d.grow(&d.eLevel, 8*ne)
 	d.grow(&d.acc, 8*accSlots(em))
 	nd := len(em.dCol)
 	d.grow(&d.dCol, 4*nd)
@@ -75,8 +83,11 @@ func (d *deviceBackend) uploadEmitters(em *emitterSet) int {
 	upload(rt, d.eStart.p, d.hostF64[ne:2*ne])
 	upload(rt, d.eStop.p, d.hostF64[2*ne:3*ne])
 	upload(rt, d.eActive.p, active[:ne])
+	upload(rt, d.eHolds.p, active[ne:2*ne])
+	upload(rt, d.eLevel.p, d.hostF64[3*ne:4*ne])
 	ea := d.ea
 	ea.TCol, ea.TEm, ea.TWeight = d.tCol.p, d.tEm.p, d.tWeight.p
+	ea.Holds, ea.Level = d.eHolds.p, d.eLevel.p
 	ea.Rate, ea.Start, ea.Stop, ea.Active, ea.Acc = d.eRate.p, d.eStart.p, d.eStop.p, d.eActive.p, d.acc.p
 	ea.Nt, ea.Serial = int32(nt), boolInt32(serial)
 	ea.DCol, ea.DCoef, ea.Nd = d.dCol.p, d.dCoef.p, int32(nd)

@@ -52,6 +52,19 @@ func conformanceCases() []conformanceCase {
 	fine := []Emitter{src[0], src[1], src[2]}
 	fine[1].Start, fine[2].Start, fine[2].Stop = 0.0013, 0.00037, 0.0021
 	pour := []Emitter{{X: 0.004, Y: 0.0025, Z: 0.03, Radius: 0.0015, Rate: 2e-6, Stop: math.Inf(1)}}
+	// Held levels (Emitter.held): a source and a sink holding 6 mm over the same columns
+	// (both ways: one thread for all), a weir at 4.5 mm elsewhere, and an add-only inlet.
+	held := []Emitter{
+		{X: 0.006, Y: 0.007, Z: 0.05, Radius: 0.002, Rate: 4e-6, Stop: math.Inf(1), Holds: true, Level: 0.006},
+		{X: 0.006, Y: 0.007, Z: 0.05, Radius: 0.002, Rate: -4e-6, Stop: math.Inf(1), Holds: true, Level: 0.006},
+		{X: 0.011, Y: 0.004, Z: 0.05, Radius: 0.0015, Rate: -3e-6, Start: 0.01, Stop: math.Inf(1), Holds: true, Level: 0.0045},
+		{X: 0.003, Y: 0.003, Z: 0.05, Radius: 0.001, Rate: 2e-6, Stop: math.Inf(1), Holds: true, Level: 0.005},
+	}
+	// The same on the three-layer terrain's top layer (its upper slab's top is at 18 mm).
+	heldHigh := slices.Clone(held)
+	for k := range heldHigh {
+		heldHigh[k].Level += 0.0145
+	}
 	// Surface tension on: the contact-line law holds fluxes into dry columns, edges
 	// recede, and the capillary pressure (smoothed at dt 3 ms) acts.
 	wetting := func(s Settings) Settings {
@@ -158,6 +171,15 @@ func conformanceCases() []conformanceCase {
 		{name: "dense/dam-outfall", cols: func(t testing.TB) *terrain.Columns {
 			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
 		}, st: sides(st(CrossPaper, ExtendedUnified, 4e-6), SideOpen, SideOpen, SideWall, SideOpen), emitters: src[:2], steps: 60, flux: 2e-8, dam: true},
+		{name: "dense/held-levels", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: st(CrossPaper, ExtendedUnified, 4e-6), emitters: held, steps: 60, flux: 2e-8},
+		{name: "three-layer/held-levels", cols: func(t testing.TB) *terrain.Columns {
+			return overhangScene(t, 30, 30, 0.0005)
+		}, st: contact(st(CrossFilm, ExtendedUnified, 4e-6)), emitters: heldHigh, steps: 80, flux: 2e-8},
+		{name: "swe/dense-held-levels", cols: func(t testing.TB) *terrain.Columns {
+			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
+		}, st: swe(st(CrossFilm, ExtendedUnified, 4e-6)), emitters: held, steps: 60, flux: 2e-8, dam: true},
 		{name: "swe/dense-dam-outfall", cols: func(t testing.TB) *terrain.Columns {
 			return layeredScene(t, 31, 23, 0.0005, 0.03, 1, bumpyFloor, nil)
 		}, st: swe(sides(st(CrossFilm, ExtendedUnified, 4e-6), SideOpen, SideWall, SideOpen, SideOpen)), emitters: src[:2], steps: 60, flux: 2e-8, dam: true},
@@ -333,6 +355,11 @@ func TestHostKernelsMatchCPU(t *testing.T) {
 				for _, s := range []*Sim{cpu, dev} {
 					if err := s.SetEmitterRate(0, 5e-6); err != nil {
 						t.Fatal(err)
+					}
+					if tc.emitters[0].Holds { // a held level moved mid-run
+						if err := s.SetEmitterLevel(0, tc.emitters[0].Level+0.001); err != nil {
+							t.Fatal(err)
+						}
 					}
 					s.Step(17)
 				}

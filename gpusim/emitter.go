@@ -41,8 +41,8 @@ type Emitter struct {
 	// reservoir's inlet); a sink that holds a level takes what stands above Level, up to
 	// its rate's share, and nothing at or below it (an overflow, a weir). A source and a
 	// sink holding the same Level over the same columns hold it both ways (a constant-head
-	// boundary: sim:source{ level = z } makes that pair). Not for sources that fall; the
-	// CPU backend only. Sim.SetEmitterLevel changes Level mid-run.
+	// boundary: sim:source{ level = z } makes that pair). Not for sources that fall; both
+	// backends. Sim.SetEmitterLevel changes Level mid-run.
 	Holds bool
 	Level float64
 }

@@ -58,6 +58,8 @@ type EmitArgs struct {
 	TWeight               uint64 // per target: its share of the emitter's rate
 	Rate, Start, Stop     uint64 // per emitter
 	Active                uint64 // per emitter
+	Holds                 uint64 // per emitter: 1 where it holds level[e] (Emitter.held)
+	Level                 uint64 // per emitter: the level it holds, m
 	Acc                   uint64 // per target: added, removed, rejected (m^3), summed over steps
 	Capped                uint64
 	Full                  uint64
@@ -178,7 +180,7 @@ var ArgLayouts = []ArgLayout{
 		{"capFresh", "CapFresh", "int", "int32", 332, 4},
 		{"capMark", "CapMark", "int", "int32", 336, 4},
 	}},
-	{C: "VPEmit", Go: "EmitArgs", Value: EmitArgs{}, Size: 192, Fields: []ArgField{
+	{C: "VPEmit", Go: "EmitArgs", Value: EmitArgs{}, Size: 208, Fields: []ArgField{
 		{"h", "H", "float *", "uint64", 0, 8},
 		{"r", "R", "float *", "uint64", 8, 8},
 		{"base", "Base", "const float *", "uint64", 16, 8},
@@ -190,22 +192,24 @@ var ArgLayouts = []ArgLayout{
 		{"start", "Start", "const double *", "uint64", 64, 8},
 		{"stop", "Stop", "const double *", "uint64", 72, 8},
 		{"active", "Active", "const int *", "uint64", 80, 8},
-		{"acc", "Acc", "double *", "uint64", 88, 8},
-		{"capped", "Capped", "const unsigned char *", "uint64", 96, 8},
-		{"full", "Full", "unsigned char *", "uint64", 104, 8},
-		{"flips", "Flips", "int *", "uint64", 112, 8},
-		{"halt", "Halt", "int *", "uint64", 120, 8},
-		{"dCol", "DCol", "const int *", "uint64", 128, 8},
-		{"dCoef", "DCoef", "const double *", "uint64", 136, 8},
-		{"t", "T", "double", "float64", 144, 8},
-		{"dt", "Dt", "double", "float64", 152, 8},
-		{"dx2", "Dx2", "double", "float64", 160, 8},
-		{"fullTol", "FullTol", "float", "float32", 168, 4},
-		{"nt", "Nt", "int", "int32", 172, 4},
-		{"serial", "Serial", "int", "int32", 176, 4},
-		{"ext", "Ext", "int", "int32", 180, 4},
-		{"step", "Step", "int", "int32", 184, 4},
-		{"nd", "Nd", "int", "int32", 188, 4},
+		{"holds", "Holds", "const int *", "uint64", 88, 8},
+		{"level", "Level", "const double *", "uint64", 96, 8},
+		{"acc", "Acc", "double *", "uint64", 104, 8},
+		{"capped", "Capped", "const unsigned char *", "uint64", 112, 8},
+		{"full", "Full", "unsigned char *", "uint64", 120, 8},
+		{"flips", "Flips", "int *", "uint64", 128, 8},
+		{"halt", "Halt", "int *", "uint64", 136, 8},
+		{"dCol", "DCol", "const int *", "uint64", 144, 8},
+		{"dCoef", "DCoef", "const double *", "uint64", 152, 8},
+		{"t", "T", "double", "float64", 160, 8},
+		{"dt", "Dt", "double", "float64", 168, 8},
+		{"dx2", "Dx2", "double", "float64", 176, 8},
+		{"fullTol", "FullTol", "float", "float32", 184, 4},
+		{"nt", "Nt", "int", "int32", 188, 4},
+		{"serial", "Serial", "int", "int32", 192, 4},
+		{"ext", "Ext", "int", "int32", 196, 4},
+		{"step", "Step", "int", "int32", 200, 4},
+		{"nd", "Nd", "int", "int32", 204, 4},
 	}},
 	{C: "VPExt", Go: "ExtArgs", Value: ExtArgs{}, Size: 192, Fields: []ArgField{
 		{"h", "H", "const float *", "uint64", 0, 8},

@@ -65,6 +65,8 @@ typedef struct VPEmit {
 	const double *tWeight;       // per target: its share of the emitter's rate
 	const double *rate, *start, *stop; // per emitter
 	const int *active;           // per emitter
+	const int *holds;            // per emitter: 1 where it holds level[e] (Emitter.held)
+	const double *level;         // per emitter: the level it holds, m
 	double *acc;                 // per target: added, removed, rejected (m^3), summed over steps
 	const unsigned char *capped;
 	unsigned char *full;

@@ -79,6 +79,8 @@ static const size_t vp_args_layout[] = {
 	offsetof(VPEmit, start), sizeof(((VPEmit *)0)->start),
 	offsetof(VPEmit, stop), sizeof(((VPEmit *)0)->stop),
 	offsetof(VPEmit, active), sizeof(((VPEmit *)0)->active),
+	offsetof(VPEmit, holds), sizeof(((VPEmit *)0)->holds),
+	offsetof(VPEmit, level), sizeof(((VPEmit *)0)->level),
 	offsetof(VPEmit, acc), sizeof(((VPEmit *)0)->acc),
 	offsetof(VPEmit, capped), sizeof(((VPEmit *)0)->capped),
 	offsetof(VPEmit, full), sizeof(((VPEmit *)0)->full),

@@ -306,6 +306,16 @@ __device__ __forceinline__ void vp_emit_one(const VPEmit &a, int k)
 		double v = rate * (hi - lo);
 		double want = v * a.tWeight[k];
 		double old = (double)a.h[i] + (double)a.r[i];
+		if (a.holds[e]) { // Emitter.held: towards the level only (Go's min and max, by comparisons)
+			double room = (a.level[e] - old) * a.dx2;
+			if (want > 0) {
+				double cap = room > 0 ? room : 0;
+				want = want < cap ? want : cap;
+			} else {
+				double cap = room < 0 ? room : 0;
+				want = want > cap ? want : cap;
+			}
+		}
 		double target = old + want / a.dx2;
 		double *acc = a.acc + 3 * k;
 		if (want > 0 && target >= (double)a.top[i]) {
