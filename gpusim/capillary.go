@@ -388,20 +388,38 @@ func capDryHead(i int, h, b []float32, adjStart, adjOther []int32) float32 {
 
 // capEdges is capHeadColumn without capillary pressure, for columns [lo, hi): the same
 // bits (with coef 0 its X is -0 or h_r - d, and h + -0 is h), for a copy and a look at
-// the few wet columns thinner than h_r.
+// the few wet columns thinner than h_r. Stretches that look like a dense row go through
+// the row kernel (capruns.go), the other columns through capEdgeColumns.
 func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
-	h, b, drive, near, prev := c.h[lo:hi], c.base[lo:hi], c.capSt.drive[lo:hi], c.capSt.near[lo:hi], c.capSt.prev[lo:hi]
+	h, drive, prev := c.h[lo:hi], c.capSt.drive[lo:hi], c.capSt.prev[lo:hi]
 	copy(drive, h)
-	b, near, prev = b[:len(h)], near[:len(h)], prev[:len(h)]
-	defer copy(prev, h) // the next pass's rise
-	hAll, bAll := c.h, c.base
-	adjStart, adjOther := c.topo.adjStart, c.topo.adjOther
-	hr, corner, heal, damp := c.p.cap.recede, c.p.cap.corner, c.p.cap.heal, c.p.cap.damp
-	wet, wetNext := c.capSt.wet, c.capSt.wetNext[lo:hi]
-	wetNext = wetNext[:len(h)]
+	defer copy(prev[:len(h)], h) // the next pass's rise
+	damp := c.p.cap.damp
 	if fresh {
 		damp = 0 // as capHeadColumn with a rise of 0: x = +-0 + 0 changes nothing
 	}
+	from := lo
+	for _, st := range c.capStretchesFor(lo, hi) {
+		c.capEdgeColumns(from, int(st.s), damp)
+		c.capStretchRow(st, damp)
+		from = int(st.e)
+	}
+	c.capEdgeColumns(from, hi, damp)
+}
+
+// capEdgeColumns is capEdges' column loop over columns [lo, hi), their drive already
+// their heights.
+func (c *cpuBackend) capEdgeColumns(lo, hi int, damp float32) {
+	if lo >= hi {
+		return
+	}
+	h, b, drive, near, prev := c.h[lo:hi], c.base[lo:hi], c.capSt.drive[lo:hi], c.capSt.near[lo:hi], c.capSt.prev[lo:hi]
+	b, drive, near, prev = b[:len(h)], drive[:len(h)], near[:len(h)], prev[:len(h)]
+	hAll, bAll := c.h, c.base
+	adjStart, adjOther := c.topo.adjStart, c.topo.adjOther
+	hr, corner, heal := c.p.cap.recede, c.p.cap.corner, c.p.cap.heal
+	wet, wetNext := c.capSt.wet, c.capSt.wetNext[lo:hi]
+	wetNext = wetNext[:len(h)]
 	for k, hk := range h {
 		d := hk - b[k]
 		if d <= DryDepth {

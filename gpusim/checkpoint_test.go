@@ -454,7 +454,7 @@ var checkpointLedger = map[string]map[string]string{
 		"s": "computed every step", "f": "saved (fluxes)", "dense": "saved (fluxes)", "capSt": "saved (capState)",
 		"ext": "saved (extended)", "swe": "saved (version 5: the face depths; the rest computed every step)", "p": "derived", "rows": "the reader's", "nw": "the reader's", "ranges": "derived",
 		"pipes": "derived", "flag": "scratch", "regular": "derived", "strided": "derived", "pairAt": "derived", "runs": "derived",
-		"csrBuf": "scratch", "csrMask": "scratch", "csrFluxBuf": "scratch", "pipeBase": "derived", "bar": "not state",
+		"csrBuf": "scratch", "csrMask": "scratch", "csrFluxBuf": "scratch", "capRuns": "derived", "pipeBase": "derived", "bar": "not state",
 		"pool": "not state", "jobSteps": "scratch", "runJob": "derived", "forN": "scratch", "forFn": "scratch",
 		"runFor": "derived", "em": "scratch", "t": "scratch", "acct": "scratch", "outH": "scratch", "outR": "scratch",
 	},

@@ -67,7 +67,8 @@ type cpuBackend struct {
 	runs       [][]csrRun
 	csrBuf     [][]float32
 	csrMask    [][]uint8
-	csrFluxBuf [][]float32 // per worker: a chunk of pipes' ends' heights (csrFlux), or K and S (csrFinal)
+	csrFluxBuf [][]float32    // per worker: a chunk of pipes' ends' heights (csrFlux), or K and S (csrFinal)
+	capRuns    [][]capStretch // per worker: the stretches its capillary head takes through the row kernel (capruns.go)
 	// pipeBase holds the floors of each pipe's ends a and b, in pipe order, for the
 	// vector flux phase: fixed with the terrain, so read, not gathered, every step.
 	pipeBase [2][]float32
@@ -141,9 +142,9 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.ranges = split(len(c.h), n)
 		c.pipes = split(len(c.f), n)
 		c.flag = make([][]int32, n)
-		c.runs, c.csrBuf, c.csrMask, c.csrFluxBuf = nil, make([][]float32, n), make([][]uint8, n), nil
+		c.runs, c.csrBuf, c.csrMask, c.csrFluxBuf, c.capRuns = nil, make([][]float32, n), make([][]uint8, n), nil, nil
 		if c.rows.Vector() {
-			c.runs, c.csrFluxBuf = make([][]csrRun, n), make([][]float32, n)
+			c.runs, c.csrFluxBuf, c.capRuns = make([][]csrRun, n), make([][]float32, n), make([][]capStretch, n)
 			if c.pipeBase[0] == nil {
 				c.pipeBase = [2][]float32{make([]float32, len(c.f)), make([]float32, len(c.f))}
 				for p, a := range c.topo.pipeA {
@@ -157,6 +158,7 @@ func (c *cpuBackend) setWorkers(n int) {
 				groups := (r[1] - r[0] + 7) / 8
 				c.csrBuf[w], c.csrMask[w] = make([]float32, 8*rows.CSRMaxStreams*groups), make([]uint8, groups)
 				c.runs[w] = c.csrRuns(r[0], r[1])
+				c.capRuns[w] = c.capStretches(r[0], r[1])
 				c.markStrided(r[0], c.runs[w])
 				c.markPaired(c.pipes[w][0], c.pipes[w][1])
 				c.csrFluxBuf[w] = make([]float32, 4*fluxChunk)
