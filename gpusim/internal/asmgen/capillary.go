@@ -159,13 +159,7 @@ func capHead() {
 			dm := YMM()
 			VBROADCASTSS(param("damp"), dm)
 			VMULPS(x, dm, x) // float32(damp * (h - prev))
-			lim, c, s, nz := YMM(), YMM(), YMM(), YMM()
-			VMULPS(bcastBits(0xbf000000), d, lim) // -0.5*d
-			VCMPPS(U8(cmpGT), lim, x, c)
-			VBLENDVPS(c, x, lim, s)
-			VADDPS(s, hc, s)
-			VCMPPS(U8(cmpNEQ), zero, x, nz)
-			VBLENDVPS(nz, s, hc, s)
+			s := headDrive(hc, d, x, zero)
 			l.st(s, elem(base("drive"), i, 0))
 			orLow(s, bc, l)
 			mk := YMM()
@@ -244,14 +238,7 @@ func capHead() {
 		VBROADCASTSS(param("damp"), x)
 		VMULPS(rise, x, x)
 		VBLENDVPS(faces, rx, x, x) // an edge: faces < 0
-		// drive = h + capLimit(x, d) where x != 0.
-		lim, c, s, nz := YMM(), YMM(), YMM(), YMM()
-		VMULPS(bcastBits(0xbf000000), d, lim) // -0.5*d
-		VCMPPS(U8(cmpGT), lim, x, c)
-		VBLENDVPS(c, x, lim, s)
-		VADDPS(s, hc, s)
-		VCMPPS(U8(cmpNEQ), zero, x, nz)
-		VBLENDVPS(nz, s, hc, s)
+		s := headDrive(hc, d, x, zero)
 		VBLENDVPS(dryc, dDrive, s, s)
 		l.st(s, elem(base("drive"), i, 0))
 		orLow(s, bc, l)
@@ -276,6 +263,19 @@ func capHead() {
 	ORL(low, r.As32())
 	Store(r, ReturnIndex(0))
 	RET()
+}
+
+// headDrive is the driving height h + capLimit(x, d) where x != 0, else h (the bits
+// capLimit's comparison gives: x no more than -d/2 reads -d/2; NaN counts as non-zero).
+func headDrive(hc, d, x, zero VecVirtual) VecVirtual {
+	lim, c, s, nz := YMM(), YMM(), YMM(), YMM()
+	VMULPS(bcastBits(0xbf000000), d, lim) // -0.5*d
+	VCMPPS(U8(cmpGT), lim, x, c)
+	VBLENDVPS(c, x, lim, s)
+	VADDPS(s, hc, s)
+	VCMPPS(U8(cmpNEQ), zero, x, nz)
+	VBLENDVPS(nz, s, hc, s)
+	return s
 }
 
 // lowDrive ors into acc the lanes whose driving depth s - b is at most dry (the
