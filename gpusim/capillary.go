@@ -391,9 +391,6 @@ func capDryHead(i int, h, b []float32, adjStart, adjOther []int32) float32 {
 // the few wet columns thinner than h_r. Stretches that look like a dense row go through
 // the row kernel (capruns.go), the other columns through capEdgeColumns.
 func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
-	h, drive, prev := c.h[lo:hi], c.capSt.drive[lo:hi], c.capSt.prev[lo:hi]
-	copy(drive, h)
-	defer copy(prev[:len(h)], h) // the next pass's rise
 	damp := c.p.cap.damp
 	if fresh {
 		damp = 0 // as capHeadColumn with a rise of 0: x = +-0 + 0 changes nothing
@@ -407,14 +404,17 @@ func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
 	c.capEdgeColumns(from, hi, damp)
 }
 
-// capEdgeColumns is capEdges' column loop over columns [lo, hi), their drive already
-// their heights.
+// capEdgeColumns is capEdges' column loop over columns [lo, hi): each column's driving
+// height is its height but where the loop finds a head, and its height becomes its
+// prev (the next pass's rise) after it.
 func (c *cpuBackend) capEdgeColumns(lo, hi int, damp float32) {
 	if lo >= hi {
 		return
 	}
 	h, b, drive, near, prev := c.h[lo:hi], c.base[lo:hi], c.capSt.drive[lo:hi], c.capSt.near[lo:hi], c.capSt.prev[lo:hi]
 	b, drive, near, prev = b[:len(h)], drive[:len(h)], near[:len(h)], prev[:len(h)]
+	copy(drive, h)
+	defer copy(prev, h)
 	hAll, bAll := c.h, c.base
 	adjStart, adjOther := c.topo.adjStart, c.topo.adjOther
 	hr, corner, heal := c.p.cap.recede, c.p.cap.corner, c.p.cap.heal

@@ -74,7 +74,7 @@ func (c *cpuBackend) capStretchRow(st capStretch, damp float32) {
 	m, q := int(st.m), int(st.p)
 	h, b, w := c.h, c.base, cs.wet
 	// keep is prev itself: the kernel reads each column's prev before it writes its
-	// height there (capEdges copies the heights into prev after its loop anyway).
+	// height there. It writes every column's drive: no copy of the heights first.
 	c.rows.CapHeadRow(&prm, cs.drive[s:e], cs.wetNext[s:e], cs.prev[s:e], h[s-1:e+1], b[s-1:e+1], w[s-1:e+1],
 		h[m:m+n], b[m:m+n], w[m:m+n], h[q:q+n], b[q:q+n], w[q:q+n], cs.prev[s:e])
 }
