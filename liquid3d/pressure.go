@@ -13,8 +13,10 @@ import (
 // (an air cell, or the outside beyond an open side) the ghost-fluid condition puts p = 0
 // on the surface where the cells' level set (phi = 0.5 - the volume fraction about the
 // centre, in cells) crosses zero, a share theta of the way from c: A_cc += a / theta.
-// Closed faces (a = 0: walls, the solid) give nothing. The right-hand side is minus the
-// divergence, sum over faces of +-a u. The system is solved by the conjugate gradient
+// Closed faces (a = 0: walls, the solid) give nothing, and nor do a columns side's wet
+// faces (below their columns' level: their velocity is prescribed, columns.go) but for
+// their term of the divergence. The right-hand side is minus the divergence, sum over
+// faces of +-a u. The system is solved by the conjugate gradient
 // preconditioned with the modified incomplete Cholesky factor MIC(0), in float64.
 
 // thetaMin bounds theta below, as Bridson's book does (a cell whose surface crosses at
@@ -157,6 +159,15 @@ func (s *Sim) build(w int) {
 			}
 			af := float64(a)
 			div += sign * af * float64(u)
+			if !inBox && dir < 4 && s.cols[dir] != nil {
+				col := j
+				if dir >= 2 {
+					col = i
+				}
+				if s.wetFace(Side(dir), col, k) {
+					return // a prescribed velocity: a known term
+				}
+			}
 			pa := float32(0.5)
 			if inBox {
 				if mn := s.cellToM[n]; mn >= 0 {
@@ -343,7 +354,8 @@ func maxAbs(v []float64) float64 {
 }
 
 // apply subtracts the pressure gradient from the faces of component comp (0 u, 1 v, 2
-// w) that touch liquid, marks them valid, and the others not (closed faces hold 0).
+// w) that touch liquid, marks them valid, and the others not (closed faces hold 0); a
+// columns side's wet faces keep their prescribed velocity and are valid.
 func (s *Sim) apply(w, comp int) {
 	f, a, fl, n0, n1, n2, st := s.faceGrid(comp)
 	lo, hi := parallel.Chunk(n1*n2, s.kc, w)
@@ -365,6 +377,16 @@ func (s *Sim) apply(w, comp int) {
 				idx = j
 			default:
 				idx = k
+			}
+			if comp < 2 && (idx == 0 || idx == last) {
+				side, col := Side(2*comp+b2i(idx == last)), j
+				if comp == 1 {
+					col = i
+				}
+				if s.wetFace(side, col, k) {
+					fl[fi] = faceValid
+					continue
+				}
 			}
 			ci, cj, ck := i, j, k
 			cR := -1

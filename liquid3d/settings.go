@@ -40,6 +40,13 @@ const (
 	// free surface); a particle that crosses it leaves the region and is counted out
 	// (Sim.TakeOutflow).
 	Open
+	// Columns: heightfield columns beyond the side, one per cell along it, each with a
+	// liquid level and a depth-averaged velocity (Sim.SetSideColumns). A face whose
+	// centre lies below its column's level carries the column's velocity (prescribed in
+	// the pressure solve) and the liquid that flows in is seeded as particles (booked as
+	// Sim.Inflow); a face above the level is an open side's. Particles that cross the
+	// side leave as through an open side. For the four vertical sides only.
+	Columns
 )
 
 func (k SideKind) String() string {
@@ -48,6 +55,8 @@ func (k SideKind) String() string {
 		return "wall"
 	case Open:
 		return "open"
+	case Columns:
+		return "columns"
 	}
 	return fmt.Sprintf("SideKind(%d)", int(k))
 }
@@ -65,7 +74,7 @@ type Settings struct {
 	// sampled once, at New, at the cells' corners.
 	Solid terrain.Solid
 	// Sides says what lies beyond each side (indexed by Side); the zero value is six
-	// walls.
+	// walls. Columns is for -x, +x, -y and +y only.
 	Sides [6]SideKind
 	// Gravity, m/s^2, pulls along -z (>= 0; DefaultSettings: 9.81).
 	Gravity float64
@@ -115,8 +124,11 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("liquid3d: Origin is %v: it must be finite", s.Origin)
 	}
 	for i, k := range s.Sides {
-		if k != Wall && k != Open {
-			return fmt.Errorf("liquid3d: side %v is %v: wall or open", Side(i), k)
+		if k != Wall && k != Open && k != Columns {
+			return fmt.Errorf("liquid3d: side %v is %v: wall, open or columns", Side(i), k)
+		}
+		if k == Columns && Side(i) >= ZMin {
+			return fmt.Errorf("liquid3d: side %v is columns: only the vertical sides (-x, +x, -y, +y) can have columns beyond them", Side(i))
 		}
 	}
 	for _, f := range []struct {

@@ -25,12 +25,13 @@ type StepStats struct {
 	// Settings.MaxIterations before reaching the tolerance.
 	Iterations, MaxIterations, Capped int
 	LiquidCells                       int // cells in the last substep's pressure solve
-	Left                              int // particles that left through open sides
-	// The wall time of the step's phases: the sort (with the particles that leave), the
-	// particles to the grid (with gravity and viscosity), the pressure projection (its
-	// matrix, MIC(0)'s factor and the conjugate gradient; Precondition: the triangular
-	// solves alone, sequential), the extrapolation, and the grid to the particles (with
-	// their move).
+	Left                              int // particles that left through open and columns sides
+	Seeded                            int // particles seeded by inflow through columns sides
+	// The wall time of the step's phases: the sort (with the particles that leave and
+	// those the columns sides' inflow seeds), the particles to the grid (with gravity
+	// and viscosity), the pressure projection (its matrix, MIC(0)'s factor and the
+	// conjugate gradient; Precondition: the triangular solves alone, sequential), the
+	// extrapolation, and the grid to the particles (with their move).
 	Sort, P2G, Pressure, Precondition, Extrapolate, G2P time.Duration
 }
 
@@ -49,6 +50,7 @@ type Sim struct {
 	job         func(int) // s.runJob, bound once
 	solidJob    func(int)
 	dt          float32 // the substep's
+	dtSub       float64 // the substep's, as Step cut it
 	time        float64
 	sortPending bool
 	lastStats   StepStats
@@ -67,6 +69,7 @@ type Sim struct {
 	layer      int       // the extrapolation layer being made
 	rho        []float32 // the particles' volume about each cell's centre, per cell volume
 	invOpen    []float32 // 1 / the share of a centre's kernel where liquid can be (kernelShares)
+	rhoOut     []float32 // the columns' liquid within a centre's kernel (columns.go); nil without columns sides
 
 	// Particles, structure of arrays: positions in cells from the origin, velocities
 	// m/s, APIC's affine matrix (row c: the gradient, per cell, of velocity component
@@ -109,7 +112,12 @@ type Sim struct {
 
 	// Accounting (float64, in particle order).
 	added, out float64
+	in         float64 // seeded by inflow through columns sides
 	outflow    []Particle
+
+	// The columns beyond the columns sides (columns.go), indexed by Side; nil for
+	// other sides.
+	cols [4]*sideColumns
 }
 
 // Face states.
@@ -171,6 +179,7 @@ func New(set Settings) (*Sim, error) {
 		s.slabs = []int32{0, int32(na)}
 	}
 	s.sampleSolid()
+	s.newColumns()
 	return s, nil
 }
 
@@ -196,13 +205,17 @@ func (s *Sim) Volume() float64 {
 	return sum
 }
 
-// Accounting is the volume that entered the region (every particle added, float64 in
-// the order added) and the volume that left it through open sides: Volume() equals
-// added - out to float64 rounding.
+// Accounting is the volume put into the region (every particle added through Fill and
+// AddParticles, float64 in the order added) and the volume that left it through open
+// and columns sides: Volume() equals added + Inflow() - out to float64 rounding.
 func (s *Sim) Accounting() (added, out float64) { return s.added, s.out }
 
-// TakeOutflow appends to dst the particles that left the region through its open sides
-// since the last call, in the order they left, and forgets them.
+// Inflow is the volume seeded by the inflow through columns sides (float64, in the
+// order seeded), m^3.
+func (s *Sim) Inflow() float64 { return s.in }
+
+// TakeOutflow appends to dst the particles that left the region through its open and
+// columns sides since the last call, in the order they left, and forgets them.
 func (s *Sim) TakeOutflow(dst []Particle) []Particle {
 	dst = append(dst, s.outflow...)
 	s.outflow = s.outflow[:0]
@@ -260,14 +273,19 @@ func (s *Sim) check(p Particle) error {
 }
 
 func (s *Sim) push(x, y, z float32, vel terrain.Vec3, vol float64) {
+	s.place(x, y, z, float32(vel.X), float32(vel.Y), float32(vel.Z), vol)
+	s.added += vol
+}
+
+// place appends a particle (no affine velocity) without booking its volume.
+func (s *Sim) place(x, y, z, vx, vy, vz float32, vol float64) {
 	s.px, s.py, s.pz = append(s.px, x), append(s.py, y), append(s.pz, z)
-	s.vx, s.vy, s.vz = append(s.vx, float32(vel.X)), append(s.vy, float32(vel.Y)), append(s.vz, float32(vel.Z))
+	s.vx, s.vy, s.vz = append(s.vx, vx), append(s.vy, vy), append(s.vz, vz)
 	for c := range s.cm {
 		s.cm[c] = append(s.cm[c], 0)
 	}
 	s.vol = append(s.vol, vol)
 	s.np++
-	s.added += vol
 	s.sortPending = true
 }
 
@@ -342,9 +360,10 @@ func (s *Sim) Step(dt float64) error {
 		} else if sub > left/2 {
 			sub = left / 2 // two even substeps rather than one full and a sliver
 		}
-		s.dt = float32(sub)
+		s.dt, s.dtSub = float32(sub), sub
 		s.substep(st)
 		t0 := time.Now()
+		st.Seeded += s.seedInflow()
 		n, err := s.sort()
 		st.Sort += time.Since(t0)
 		if err != nil {
@@ -371,12 +390,15 @@ func (s *Sim) substepLimit() float64 {
 	return lim
 }
 
-// substep: particles to grid, gravity and viscosity, the pressure projection, the
-// velocities extrapolated into the air, grid to particles and the particles moved.
+// substep: particles to grid, gravity and viscosity (the columns' velocities on the
+// faces below their levels before and after), the pressure projection, the velocities
+// extrapolated into the air, grid to particles and the particles moved.
 func (s *Sim) substep(st *StepStats) {
 	t0 := time.Now()
 	s.p2g()
+	s.imposeColumns()
 	s.forces()
+	s.imposeColumns()
 	t1 := time.Now()
 	it, capped := s.project()
 	t2 := time.Now()

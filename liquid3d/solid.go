@@ -105,17 +105,18 @@ func (s *Sim) sampleSolid() {
 // wall or the solid as well as in the open. A cell's own share of the kernel is 0.75^3
 // per axis product, each neighbour's 0.125 along the axes it is off by; a cell's room
 // for liquid is the mean of its faces' open shares (the solid's alone), a wall side's
-// outside has none and an open side's outside (air) all. The share is taken as at least
+// outside has none and an open or columns side's outside (air, or the columns' liquid,
+// which normalize adds: rhoOut) all. The share is taken as at least
 // 1/4, so that a sliver of liquid in a nearly solid cell does not read as full.
 func (s *Sim) kernelShares() {
 	nx, ny, nz := s.nx, s.ny, s.nz
 	room := func(i, j, k int) float32 {
 		out := func(lo, hi Side, c, n int) (bool, bool) {
 			if c < 0 {
-				return true, s.set.Sides[lo] == Open
+				return true, s.set.Sides[lo] != Wall
 			}
 			if c >= n {
-				return true, s.set.Sides[hi] == Open
+				return true, s.set.Sides[hi] != Wall
 			}
 			return false, false
 		}

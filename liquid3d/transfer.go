@@ -126,7 +126,8 @@ func splatWeight(m []float32, n0, n1, n2 int, tx, ty, tz, vol float32) {
 
 // normalize divides the faces' momenta by their weights, closes the closed faces (the
 // solid's velocity, 0), adds gravity to the vertical faces the particles reach, and
-// turns the centres' volumes into fractions of the room for liquid about them.
+// turns the centres' volumes into fractions of the room for liquid about them (with the
+// columns' liquid beyond a columns side, rhoOut).
 func (s *Sim) normalize(w int) {
 	div := func(f, m, a []float32, dv float32) {
 		lo, hi := parallel.Chunk(len(f), s.kc, w)
@@ -146,8 +147,16 @@ func (s *Sim) normalize(w int) {
 	div(s.w, s.mw, s.aw, -float32(s.set.Gravity)*s.dt)
 	lo, hi := parallel.Chunk(len(s.rho), s.kc, w)
 	inv := float32(1 / (s.h * s.h * s.h))
+	if s.rhoOut == nil {
+		for c := lo; c < hi; c++ {
+			s.rho[c] *= inv * s.invOpen[c]
+		}
+		return
+	}
 	for c := lo; c < hi; c++ {
-		s.rho[c] *= inv * s.invOpen[c]
+		// The conversion rounds the product as the loop above does (no fused add): a
+		// cell without the columns' liquid gets the same bits as without columns.
+		s.rho[c] = float32(s.rho[c]*(inv*s.invOpen[c])) + s.rhoOut[c]*s.invOpen[c]
 	}
 }
 

@@ -1,0 +1,284 @@
+package liquid3d
+
+import (
+	"fmt"
+	"math"
+)
+
+// The columns beyond a Columns side. Each column (one per cell along the side) has a
+// liquid level and a depth-averaged velocity normal to the side. The side's face of
+// column col and layer k spans [k, k+1] cells above the origin; the share of that span
+// below the level is the face's liquid share. A face whose centre lies below the level
+// is wet: its normal velocity is the column's (set on the grid before and after the
+// forces, a known term of the divergence in the pressure solve, left as it is and
+// marked valid by the projection), and the liquid it carries in is seeded as particles
+// from a reservoir per face (seedInflow). A face above the level is an open side's:
+// air beyond, pressure 0. The columns' liquid also counts in the liquid fraction (rho)
+// of the cells whose kernel reaches beyond the side, so that a full cell beside the
+// columns reads full, as beside a wall, and one beside their surface reads it there.
+type sideColumns struct {
+	n          int       // columns along the side
+	level, vel []float64 // per column: m (absolute z); m/s, positive into the region
+	lvl        []float64 // per column: the level in cells above the origin
+	share      []float64 // per face (col + n k): the liquid share of the face's span
+	wet        []bool    // per face: its centre below the level
+	res        []float64 // per face: the inflow's volume not yet seeded, m^3
+	cnt        []uint32  // per face: the particles seeded (the seeding pattern's phase)
+}
+
+// newColumns makes the columns of the region's Columns sides, with no liquid beyond
+// them (every level -Inf) until SetSideColumns.
+func (s *Sim) newColumns() {
+	for side := XMin; side <= YMax; side++ {
+		if s.set.Sides[side] != Columns {
+			continue
+		}
+		n := s.nx
+		if side <= XMax {
+			n = s.ny
+		}
+		nf := n * s.nz
+		c := &sideColumns{
+			n: n, level: make([]float64, n), vel: make([]float64, n), lvl: make([]float64, n),
+			share: make([]float64, nf), wet: make([]bool, nf), res: make([]float64, nf), cnt: make([]uint32, nf),
+		}
+		for i := range c.level {
+			c.level[i], c.lvl[i] = math.Inf(-1), math.Inf(-1)
+		}
+		s.cols[side] = c
+		if s.rhoOut == nil {
+			s.rhoOut = make([]float32, s.ncell)
+		}
+	}
+}
+
+// SetSideColumns sets the columns beyond a Columns side: level (m, absolute z) and
+// velocity (m/s, normal to the side, positive into the region), one per cell along the
+// side (NY for an x side, NX for a y side, in the order of the cells). The values are
+// copied. A side that is not Columns, a wrong length or a value that is not finite is an
+// error, and then nothing changes.
+func (s *Sim) SetSideColumns(side Side, level, velocity []float64) error {
+	if side < XMin || side > ZMax {
+		return fmt.Errorf("liquid3d: %v is not a side", side)
+	}
+	if side > YMax || s.cols[side] == nil {
+		return fmt.Errorf("liquid3d: side %v is %v, not columns", side, s.set.Sides[side])
+	}
+	c := s.cols[side]
+	if len(level) != c.n || len(velocity) != c.n {
+		return fmt.Errorf("liquid3d: side %v: %d levels and %d velocities, want %d of each (one per cell along the side)", side, len(level), len(velocity), c.n)
+	}
+	for i := range level {
+		if math.IsNaN(level[i]) || math.IsInf(level[i], 0) {
+			return fmt.Errorf("liquid3d: side %v: level %d is %g: it must be finite", side, i, level[i])
+		}
+		if math.IsNaN(velocity[i]) || math.IsInf(velocity[i], 0) {
+			return fmt.Errorf("liquid3d: side %v: velocity %d is %g: it must be finite", side, i, velocity[i])
+		}
+	}
+	copy(c.level, level)
+	copy(c.vel, velocity)
+	for col := range c.level {
+		c.lvl[col] = (c.level[col] - s.set.Origin.Z) / s.h
+		for k := 0; k < s.nz; k++ {
+			f := col + c.n*k
+			c.share[f] = liquidShare(c.lvl[col], k)
+			c.wet[f] = float64(k)+0.5 < c.lvl[col]
+		}
+	}
+	s.columnsLiquid()
+	return nil
+}
+
+// liquidShare is the share of layer k's span [k, k+1] (cells) below level l (cells).
+func liquidShare(l float64, k int) float64 {
+	return min(max(l-float64(k), 0), 1)
+}
+
+// outsideLiquid is the liquid share of the cell (i, j, k) outside the box, from the
+// columns beyond the side it lies past (the first axis out: x, then y; as kernelShares
+// takes it), 0 past any other side.
+func (s *Sim) outsideLiquid(i, j, k int) float32 {
+	var c *sideColumns
+	col := 0
+	switch {
+	case i < 0 || i >= s.nx:
+		c = s.cols[XMin]
+		if i >= s.nx {
+			c = s.cols[XMax]
+		}
+		col = min(max(j, 0), s.ny-1)
+	case j < 0 || j >= s.ny:
+		c = s.cols[YMin]
+		if j >= s.ny {
+			c = s.cols[YMax]
+		}
+		col = min(max(i, 0), s.nx-1)
+	default:
+		return 0
+	}
+	if c == nil {
+		return 0
+	}
+	return float32(liquidShare(c.lvl[col], k))
+}
+
+// columnsLiquid sets s.rhoOut: for each cell beside a vertical side, the columns'
+// liquid within its centre's kernel (the weights of kernelShares), to be added to the
+// particles' (normalize).
+func (s *Sim) columnsLiquid() {
+	wt := [3]float32{0.125, 0.75, 0.125}
+	for k := 0; k < s.nz; k++ {
+		for j := 0; j < s.ny; j++ {
+			for i := 0; i < s.nx; i++ {
+				if i > 0 && i < s.nx-1 && j > 0 && j < s.ny-1 {
+					continue
+				}
+				sum := float32(0)
+				for c := -1; c <= 1; c++ {
+					for b := -1; b <= 1; b++ {
+						for a := -1; a <= 1; a++ {
+							if l := s.outsideLiquid(i+a, j+b, k+c); l > 0 {
+								sum += wt[a+1] * wt[b+1] * wt[c+1] * l
+							}
+						}
+					}
+				}
+				s.rhoOut[s.cellIndex(i, j, k)] = sum
+			}
+		}
+	}
+}
+
+// columnFace is the index, in the grid of its component (u for an x side, v for a y
+// side), of a Columns side's face of column col and layer k.
+func (s *Sim) columnFace(side Side, col, k int) int {
+	switch side {
+	case XMin:
+		return s.uIndex(0, col, k)
+	case XMax:
+		return s.uIndex(s.nx, col, k)
+	case YMin:
+		return s.vIndex(col, 0, k)
+	}
+	return s.vIndex(col, s.ny, k)
+}
+
+// wetFace says whether the face of side's column col and layer k is a columns side's
+// face below its column's level (its velocity prescribed).
+func (s *Sim) wetFace(side Side, col, k int) bool {
+	c := s.cols[side]
+	return c != nil && c.wet[col+c.n*k]
+}
+
+// imposeColumns sets the wet faces' velocities to their columns' (the faces closed by
+// the solid hold 0).
+func (s *Sim) imposeColumns() {
+	for side := XMin; side <= YMax; side++ {
+		c := s.cols[side]
+		if c == nil {
+			continue
+		}
+		f, a := s.u, s.au
+		if side >= YMin {
+			f, a = s.v, s.av
+		}
+		sign := float32(1)
+		if side == XMax || side == YMax {
+			sign = -1
+		}
+		for k := 0; k < s.nz; k++ {
+			for col := 0; col < c.n; col++ {
+				if !c.wet[col+c.n*k] {
+					continue
+				}
+				if fi := s.columnFace(side, col, k); a[fi] != 0 {
+					f[fi] = sign * float32(c.vel[col])
+				}
+			}
+		}
+	}
+}
+
+// seedInflow adds the substep's inflow through each wet face with a velocity into the
+// region to the face's reservoir (velocity x H^2 x open share x liquid share x dt) and
+// seeds a particle of Fill's volume (H^3/8) for each whole one the reservoir holds, just
+// inside the face: in the half cell next to it, at the centres of the quarters of the
+// face's square (their heights scaled to the span below the level), in turn; a place
+// inside the solid is passed over (and after four, the volume waits in the reservoir).
+// The particle moves at the column's velocity, into the region, with no affine part; its
+// volume is booked as inflow. Serial, sides and faces in a fixed order: the same bits for
+// any number of workers. It returns the particles seeded.
+func (s *Sim) seedInflow() int {
+	pv := s.h * s.h * s.h / 8
+	seeded := 0
+	for side := XMin; side <= YMax; side++ {
+		c := s.cols[side]
+		if c == nil {
+			continue
+		}
+		a := s.au
+		if side >= YMin {
+			a = s.av
+		}
+		for k := 0; k < s.nz; k++ {
+			for col := 0; col < c.n; col++ {
+				f := col + c.n*k
+				vel := c.vel[col]
+				if !c.wet[f] || !(vel > 0) {
+					continue
+				}
+				open := a[s.columnFace(side, col, k)]
+				if open == 0 {
+					continue
+				}
+				c.res[f] += vel * s.h * s.h * float64(open) * c.share[f] * s.dtSub
+				span := min(c.lvl[col]-float64(k), 1)
+				for c.res[f] >= pv {
+					ok := false
+					var x, y, z float32
+					for try := 0; try < 4 && !ok; try++ {
+						m := c.cnt[f] % 4
+						c.cnt[f]++
+						t := float64(col) + 0.25 + 0.5*float64(m&1)
+						z = float32(float64(k) + span*(0.25+0.5*float64(m>>1)))
+						switch side {
+						case XMin:
+							x, y = 0.25, float32(t)
+						case XMax:
+							x, y = float32(s.nx)-0.25, float32(t)
+						case YMin:
+							x, y = float32(t), 0.25
+						default:
+							x, y = float32(t), float32(s.ny)-0.25
+						}
+						ok = true
+						if s.set.Solid != nil {
+							if d, _, _, _ := s.solidAt(x, y, z); d <= 0 {
+								ok = false
+							}
+						}
+					}
+					if !ok {
+						break
+					}
+					v := float32(vel)
+					switch side {
+					case XMin:
+						s.place(x, y, z, v, 0, 0, pv)
+					case XMax:
+						s.place(x, y, z, -v, 0, 0, pv)
+					case YMin:
+						s.place(x, y, z, 0, v, 0, pv)
+					default:
+						s.place(x, y, z, 0, -v, 0, pv)
+					}
+					c.res[f] -= pv
+					s.in += pv
+					seeded++
+				}
+			}
+		}
+	}
+	return seeded
+}
