@@ -156,3 +156,91 @@ func timeFrames(b *testing.B, s *System, f Flow, tt float64, least int) {
 	b.ReportMetric(float64(s.Count()), "particles")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 }
+
+// fountain is the wave load of scripts/fountain.lua: a bowl 90 mm across (the bottom of
+// a sphere 70 mm in radius about (50, 50, 72) mm, in a box 20 mm high) on a 200 x 200
+// grid, dx 0.5 mm, with a pedestal 10 mm across in its middle rising to 16 mm, filled to
+// 14 mm: a round pool 78 mm across with an island, shores all round. The surface
+// carries small bumps (0.05 mm) and a slow swirl (5 mm/s), so depths and velocities vary
+// from cell to cell as in the scene.
+func fountain(t testing.TB) (*terrain.Columns, Flow) {
+	t.Helper()
+	const n, top = 200, 50e-3
+	cells := make([][]terrain.Interval, n*n)
+	for k := range cells {
+		x, y := (float64(k%n)+0.5)*tdx-50e-3, (float64(k/n)+0.5)*tdx-50e-3
+		r := math.Hypot(x, y)
+		b := 20e-3
+		if r < 70e-3 {
+			b = min(b, 72e-3-math.Sqrt(70e-3*70e-3-r*r))
+		}
+		if r < 5e-3 {
+			b = 16e-3
+		}
+		cells[k] = []terrain.Interval{{Min: 0, Base: float32(b), Max: top}}
+	}
+	cols, err := terrain.FromIntervals(n, n, tdx, top, 1, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := current(Flow{Height: make([]float32, cols.NumColumns())}, 0, 0)
+	for i, b := range cols.Base {
+		f.Height[i] = b
+		if b < 14e-3 {
+			x, y := (float64(i%n)+0.5)*tdx-50e-3, (float64(i/n)+0.5)*tdx-50e-3
+			f.Height[i] = float32(14e-3 + 0.05e-3*math.Sin(x/1.7e-3)*math.Cos(y/2.3e-3))
+			f.VX[i], f.VY[i] = float32(-0.1*y), float32(0.1*x)
+		}
+	}
+	return cols, f
+}
+
+// BenchmarkWavesFountain: the wave load of scripts/fountain.lua's spray: the scene's
+// settings (step 1/60 s, 3,000 particles at most, removal at 3 microns, water's
+// viscosity) and, each frame, 16 landings on a ring 6 to 15 mm about the pedestal
+// (amplitudes 150 to 400 microns, as the scene's merged landings), in a third of the
+// frames a leaf's wake (radius 7 mm), then Advance by 1/60 s: the particles stay at the
+// cap, most impacts are dropped, and a third of the moves run into the shore or the
+// pedestal and walk their cells. A headless run builds no surface: no Displacement.
+func BenchmarkWavesFountain(b *testing.B) {
+	cols, f := fountain(b)
+	st := Water()
+	st.Amplitude = 2
+	st.MinAmplitude = 3e-6
+	st.MaxParticles = 3000
+	st.Step = 1.0 / 60
+	s := newSystem(b, cols, st)
+	seed := uint32(1)
+	rnd := func() float64 {
+		seed = seed*1664525 + 1013904223
+		return float64(seed>>8) / (1 << 24)
+	}
+	tt := 0.0
+	frame := func() {
+		for q := range 16 {
+			a, r := 2*math.Pi*rnd(), (6+9*rnd())*1e-3
+			s.Impact(Impact{X: 50e-3 + r*math.Cos(a), Y: 50e-3 + r*math.Sin(a), Z: 14e-3,
+				Amplitude: (150 + 250*rnd()) * 1e-6, Time: tt + float64(q)/(16*60)})
+		}
+		if rnd() < 1.0/3 {
+			a, r := 2*math.Pi*rnd(), (18+12*rnd())*1e-3
+			s.Impact(Impact{X: 50e-3 + r*math.Cos(a), Y: 50e-3 + r*math.Sin(a), Z: 14e-3,
+				Amplitude: 5e-6, Radius: 7e-3, Time: tt})
+		}
+		tt += 1.0 / 60
+		s.Advance(tt, f)
+	}
+	for range 120 {
+		frame()
+	}
+	b.ResetTimer()
+	for range b.N {
+		frame()
+	}
+	b.StopTimer()
+	if s.Count() < 2500 {
+		b.Fatalf("%d particles left", s.Count())
+	}
+	b.ReportMetric(float64(s.Count()), "particles")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
