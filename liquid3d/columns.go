@@ -3,6 +3,8 @@ package liquid3d
 import (
 	"fmt"
 	"math"
+
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // The columns beyond a Columns side. Each column (one per cell along the side) has a
@@ -24,6 +26,11 @@ type sideColumns struct {
 	wet        []bool    // per face: its centre below the level
 	res        []float64 // per face: the inflow's volume not yet seeded, m^3
 	cnt        []uint32  // per face: the particles seeded (the seeding pattern's phase)
+	// Per wet face: up to four places to seed its inflow at, each (along the side,
+	// height) in cells, outside the solid (seedPlaces), and how many it has; a wet face
+	// with none lets nothing in.
+	place  [][4][2]float32
+	nplace []uint8
 }
 
 // newColumns makes the columns of the region's Columns sides, with no liquid beyond
@@ -41,6 +48,7 @@ func (s *Sim) newColumns() {
 		c := &sideColumns{
 			n: n, level: make([]float64, n), vel: make([]float64, n), lvl: make([]float64, n),
 			share: make([]float64, nf), wet: make([]bool, nf), res: make([]float64, nf), cnt: make([]uint32, nf),
+			place: make([][4][2]float32, nf), nplace: make([]uint8, nf),
 		}
 		for i := range c.level {
 			c.level[i], c.lvl[i] = math.Inf(-1), math.Inf(-1)
@@ -84,6 +92,7 @@ func (s *Sim) SetSideColumns(side Side, level, velocity []float64) error {
 			f := col + c.n*k
 			c.share[f] = liquidShare(c.lvl[col], k)
 			c.wet[f] = float64(k)+0.5 < c.lvl[col]
+			s.seedPlaces(side, col, k)
 		}
 	}
 	s.columnsLiquid()
@@ -171,8 +180,72 @@ func (s *Sim) wetFace(side Side, col, k int) bool {
 	return c != nil && c.wet[col+c.n*k]
 }
 
+// seedPlaces finds the places to seed the inflow of side's face of column col and layer
+// k at (when it is wet and open): in the half cell next to the face, at the centres of
+// the quarters of the face's square (their heights scaled to the span below the level),
+// those outside the solid; when all four are in it (a face the solid leaves open only
+// in a corner), the centres of the squares of a 4 x 4, then 8 x 8, then 16 x 16 grid
+// over the face, the first four outside it. A place is outside the solid when both the
+// region's solid (interpolated from the corners, as the particles' move reads it) and
+// the solid's own Dist say so (as Fill asks): the interpolation alone puts places
+// inside a solid's edges and corners. A face with no place in the 16 x 16 grid (a
+// sliver) gets none and lets nothing in (imposeColumns holds it at 0).
+func (s *Sim) seedPlaces(side Side, col, k int) {
+	c := s.cols[side]
+	f := col + c.n*k
+	c.nplace[f] = 0
+	a := s.au
+	if side >= YMin {
+		a = s.av
+	}
+	if !c.wet[f] || a[s.columnFace(side, col, k)] == 0 {
+		return
+	}
+	span := min(c.lvl[col]-float64(k), 1)
+	for n := 2; n <= 16 && c.nplace[f] == 0; n *= 2 {
+		for m := 0; m < n*n && c.nplace[f] < 4; m++ {
+			t := float32(float64(col) + (float64(m%n)+0.5)/float64(n))
+			z := float32(float64(k) + span*(float64(m/n)+0.5)/float64(n))
+			x, y := s.sidePlace(side, t)
+			if s.outsideSolid(x, y, z) {
+				c.place[f][c.nplace[f]] = [2]float32{t, z}
+				c.nplace[f]++
+			}
+		}
+	}
+}
+
+// sidePlace is the position (cells) of a place a quarter cell inside side at t cells
+// along it.
+func (s *Sim) sidePlace(side Side, t float32) (x, y float32) {
+	switch side {
+	case XMin:
+		return 0.25, t
+	case XMax:
+		return float32(s.nx) - 0.25, t
+	case YMin:
+		return t, 0.25
+	}
+	return t, float32(s.ny) - 0.25
+}
+
+// outsideSolid says whether a position (cells) lies outside the solid both as the
+// corners sample it and by the solid's own Dist.
+func (s *Sim) outsideSolid(x, y, z float32) bool {
+	if s.set.Solid == nil {
+		return true
+	}
+	if d, _, _, _ := s.solidAt(x, y, z); !(d > 0) {
+		return false
+	}
+	o := s.set.Origin
+	p := terrain.Vec3{X: o.X + float64(x)*s.h, Y: o.Y + float64(y)*s.h, Z: o.Z + float64(z)*s.h}
+	return s.set.Solid.Dist(p) > 0
+}
+
 // imposeColumns sets the wet faces' velocities to their columns' (the faces closed by
-// the solid hold 0).
+// the solid hold 0, and so do those with a velocity into the region and no place to
+// seed it at: seedPlaces).
 func (s *Sim) imposeColumns() {
 	for side := XMin; side <= YMax; side++ {
 		c := s.cols[side]
@@ -193,7 +266,11 @@ func (s *Sim) imposeColumns() {
 					continue
 				}
 				if fi := s.columnFace(side, col, k); a[fi] != 0 {
-					f[fi] = sign * float32(c.vel[col])
+					v := c.vel[col]
+					if v > 0 && c.nplace[col+c.n*k] == 0 {
+						v = 0
+					}
+					f[fi] = sign * float32(v)
 				}
 			}
 		}
@@ -201,14 +278,12 @@ func (s *Sim) imposeColumns() {
 }
 
 // seedInflow adds the substep's inflow through each wet face with a velocity into the
-// region to the face's reservoir (velocity x H^2 x open share x liquid share x dt) and
-// seeds a particle of Fill's volume (H^3/8) for each whole one the reservoir holds, just
-// inside the face: in the half cell next to it, at the centres of the quarters of the
-// face's square (their heights scaled to the span below the level), in turn; a place
-// inside the solid is passed over (and after four, the volume waits in the reservoir).
-// The particle moves at the column's velocity, into the region, with no affine part; its
-// volume is booked as inflow. Serial, sides and faces in a fixed order: the same bits for
-// any number of workers. It returns the particles seeded.
+// region and a place to seed at (seedPlaces) to the face's reservoir (velocity x H^2 x
+// open share x liquid share x dt) and seeds a particle of Fill's volume (H^3/8) for each
+// whole one the reservoir holds, at the face's places in turn, moving at the column's
+// velocity, into the region, with no affine part; its volume is booked as inflow.
+// Serial, sides and faces in a fixed order: the same bits for any number of workers. It
+// returns the particles seeded.
 func (s *Sim) seedInflow() int {
 	pv := s.h * s.h * s.h / 8
 	seeded := 0
@@ -225,53 +300,25 @@ func (s *Sim) seedInflow() int {
 			for col := 0; col < c.n; col++ {
 				f := col + c.n*k
 				vel := c.vel[col]
-				if !c.wet[f] || !(vel > 0) {
+				if !c.wet[f] || !(vel > 0) || c.nplace[f] == 0 {
 					continue
 				}
 				open := a[s.columnFace(side, col, k)]
-				if open == 0 {
-					continue
-				}
 				c.res[f] += vel * s.h * s.h * float64(open) * c.share[f] * s.dtSub
-				span := min(c.lvl[col]-float64(k), 1)
+				v := float32(vel)
 				for c.res[f] >= pv {
-					ok := false
-					var x, y, z float32
-					for try := 0; try < 4 && !ok; try++ {
-						m := c.cnt[f] % 4
-						c.cnt[f]++
-						t := float64(col) + 0.25 + 0.5*float64(m&1)
-						z = float32(float64(k) + span*(0.25+0.5*float64(m>>1)))
-						switch side {
-						case XMin:
-							x, y = 0.25, float32(t)
-						case XMax:
-							x, y = float32(s.nx)-0.25, float32(t)
-						case YMin:
-							x, y = float32(t), 0.25
-						default:
-							x, y = float32(t), float32(s.ny)-0.25
-						}
-						ok = true
-						if s.set.Solid != nil {
-							if d, _, _, _ := s.solidAt(x, y, z); d <= 0 {
-								ok = false
-							}
-						}
-					}
-					if !ok {
-						break
-					}
-					v := float32(vel)
+					pl := c.place[f][c.cnt[f]%uint32(c.nplace[f])]
+					c.cnt[f]++
+					x, y := s.sidePlace(side, pl[0])
 					switch side {
 					case XMin:
-						s.place(x, y, z, v, 0, 0, pv)
+						s.place(x, y, pl[1], v, 0, 0, pv)
 					case XMax:
-						s.place(x, y, z, -v, 0, 0, pv)
+						s.place(x, y, pl[1], -v, 0, 0, pv)
 					case YMin:
-						s.place(x, y, z, 0, v, 0, pv)
+						s.place(x, y, pl[1], 0, v, 0, pv)
 					default:
-						s.place(x, y, z, 0, -v, 0, pv)
+						s.place(x, y, pl[1], 0, -v, 0, pv)
 					}
 					c.res[f] -= pv
 					s.in += pv
