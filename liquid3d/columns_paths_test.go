@@ -334,14 +334,7 @@ func TestColumnsCorner(t *testing.T) {
 			}
 			continue
 		}
-		if len(ps) != len(refPs) {
-			t.Fatalf("%d workers: %d particles, 1 worker %d", workers, len(ps), len(refPs))
-		}
-		for p := range ps {
-			if ps[p] != refPs[p] {
-				t.Fatalf("%d workers: particle %d is %+v, with 1 worker %+v", workers, p, ps[p], refPs[p])
-			}
-		}
+		sameParticles(t, workers, ps, refPs)
 		added, out := s.Accounting()
 		ra, ro := ref.Accounting()
 		if s.Inflow() != ref.Inflow() || added != ra || out != ro {

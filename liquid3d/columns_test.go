@@ -178,14 +178,7 @@ func TestColumnsWorkersSameBits(t *testing.T) {
 			ref, refIn, refAdded, refOut = ps, s.Inflow(), added, out
 			continue
 		}
-		if len(ps) != len(ref) {
-			t.Fatalf("%d workers: %d particles, 1 worker %d", workers, len(ps), len(ref))
-		}
-		for p := range ps {
-			if ps[p] != ref[p] {
-				t.Fatalf("%d workers: particle %d is %+v, with 1 worker %+v", workers, p, ps[p], ref[p])
-			}
-		}
+		sameParticles(t, workers, ps, ref)
 		if s.Inflow() != refIn || added != refAdded || out != refOut {
 			t.Errorf("%d workers: inflow %v, accounting %v %v; 1 worker %v, %v %v", workers, s.Inflow(), added, out, refIn, refAdded, refOut)
 		}
@@ -240,5 +233,19 @@ func TestColumnsBadInput(t *testing.T) {
 	}
 	if Columns.String() != "columns" {
 		t.Errorf("Columns is %q", Columns.String())
+	}
+}
+
+// sameParticles fails t unless ps, made with workers workers, are ref, made with one, bit
+// for bit.
+func sameParticles(t *testing.T, workers int, ps, ref []Particle) {
+	t.Helper()
+	if len(ps) != len(ref) {
+		t.Fatalf("%d workers: %d particles, 1 worker %d", workers, len(ps), len(ref))
+	}
+	for p := range ps {
+		if ps[p] != ref[p] {
+			t.Fatalf("%d workers: particle %d is %+v, with 1 worker %+v", workers, p, ps[p], ref[p])
+		}
 	}
 }

@@ -7,16 +7,21 @@ import (
 	"github.com/vpbench/vpbench/terrain"
 )
 
+// benchRand is the benchmarks' fixed sequence of numbers in [0, 1) from seed (a linear
+// congruential generator: the same impacts on every run).
+func benchRand(seed uint32) func() float64 {
+	return func() float64 {
+		seed = seed*1664525 + 1013904223
+		return float64(seed>>8) / (1 << 24)
+	}
+}
+
 // seed20k fills s with 20,000 live particles: impacts at scattered points, one frame
 // apart, until the cap (MaxParticles 20,000) stops them. The viscosity is 0 and the
 // minimum amplitude tiny, so none die during the benchmark.
 func seed20k(b *testing.B, s *System, f Flow) float64 {
 	tt := 0.0
-	seed := uint32(1)
-	rnd := func() float64 {
-		seed = seed*1664525 + 1013904223
-		return float64(seed>>8) / (1 << 24)
-	}
+	rnd := benchRand(1)
 	for s.Count() < 20000 {
 		for range 8 {
 			s.Impact(Impact{X: (5 + 90*rnd()) * 1e-3, Y: (5 + 90*rnd()) * 1e-3, Amplitude: 1e-4, Time: tt})
@@ -112,11 +117,7 @@ func BenchmarkWavesSmallPools(b *testing.B) {
 	st.MaxParticles = 4000
 	st.Step = 1.0 / 60
 	s := newSystem(b, cols, st)
-	seed := uint32(1)
-	rnd := func() float64 {
-		seed = seed*1664525 + 1013904223
-		return float64(seed>>8) / (1 << 24)
-	}
+	rnd := benchRand(1)
 	tt := 0.0
 	for s.Count() < 4000 {
 		for range 4 {
@@ -210,11 +211,7 @@ func BenchmarkWavesFountain(b *testing.B) {
 	st.MaxParticles = 3000
 	st.Step = 1.0 / 60
 	s := newSystem(b, cols, st)
-	seed := uint32(1)
-	rnd := func() float64 {
-		seed = seed*1664525 + 1013904223
-		return float64(seed>>8) / (1 << 24)
-	}
+	rnd := benchRand(1)
 	tt := 0.0
 	frame := func() {
 		for q := range 16 {
