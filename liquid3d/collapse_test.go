@@ -13,39 +13,6 @@ var (
 	collapseNu    = flag.Float64("liquid3d.nu", 0, "TestCollapse: the liquid's kinematic viscosity, m^2/s, with no slip at the walls (0: inviscid, free slip)")
 )
 
-// martinMoyce is Martin and Moyce's (1952) surge front of a collapsing column of water
-// twice as tall as wide (n^2 = 2): T = t sqrt(2 g / a), Z = x / a.
-var martinMoyce = [][2]float64{
-	{0.41, 1.11}, {0.84, 1.22}, {1.19, 1.44}, {1.43, 1.67}, {1.63, 1.89}, {1.83, 2.11},
-	{1.98, 2.33}, {2.20, 2.56}, {2.32, 2.78}, {2.51, 3.00}, {2.65, 3.22}, {2.83, 3.44},
-	{2.98, 3.67}, {3.11, 3.89}, {3.33, 4.11},
-}
-
-// measured interpolates Martin and Moyce's curve linearly at T.
-func measured(T float64) float64 {
-	d := martinMoyce
-	for i := 1; i < len(d); i++ {
-		if T <= d[i][0] {
-			f := (T - d[i-1][0]) / (d[i][0] - d[i-1][0])
-			return d[i-1][1] + f*(d[i][1]-d[i-1][1])
-		}
-	}
-	return d[len(d)-1][1]
-}
-
-// front is the surge front, m from the -x wall: the farthest particle in the lowest
-// layer of cells, plus a quarter cell (half the particles' spacing: the edge of the
-// volume it stands for).
-func front(s *Sim) float64 {
-	x := 0.0
-	for p := 0; p < s.np; p++ {
-		if s.pz[p] < 1 {
-			x = max(x, float64(s.px[p]))
-		}
-	}
-	return (x + 0.25) * s.h
-}
-
 type collapseRun struct {
 	T, Z []float64 // every sample
 	at   [3]float64
@@ -74,7 +41,7 @@ func collapse(t testing.TB, cells int, nu float64, workers int) collapseRun {
 		st := step(t, s, T/scale-s.Time())
 		r.sub += st.Substeps
 		r.it += st.Iterations
-		z := front(s) / a
+		z := SurgeFront(s) / a
 		r.T, r.Z = append(r.T, T), append(r.Z, z)
 		for k, want := range []float64{1, 2, 3} {
 			if math.Abs(T-want) < 1e-9 {
@@ -108,21 +75,45 @@ func TestCollapse(t *testing.T) {
 	var b strings.Builder
 	for i := range r.T {
 		if i%4 == 3 {
-			fmt.Fprintf(&b, " T=%.2f Z=%.3f (MM %.3f);", r.T[i], r.Z[i], measured(r.T[i]))
+			fmt.Fprintf(&b, " T=%.2f Z=%.3f (MM %.3f);", r.T[i], r.Z[i], MartinMoyceAt(r.T[i]))
 		}
 	}
 	t.Logf("%d cells across a, viscosity %g: %d substeps, %.1f CG iterations a substep;%s", cells, *collapseNu, r.sub, float64(r.it)/float64(r.sub), b.String())
 	for k, T := range []float64{1, 2, 3} {
-		want := measured(T)
+		want := MartinMoyceAt(T)
 		lead := r.at[k]/want - 1
 		t.Logf("T = %g: Z = %.3f, Martin and Moyce %.3f (%+.1f%%)", T, r.at[k], want, 100*lead)
 		if lim := [3]float64{0.20, 0.15, 0.12}[k]; lead > lim || lead < -0.05 {
 			t.Errorf("T = %g: Z = %.3f, Martin and Moyce %.3f: %+.1f%%, want -5%% to %+.0f%%", T, r.at[k], want, 100*lead, 100*lim)
 		}
 	}
-	speed, want := r.at[2]-r.at[1], measured(3)-measured(2)
+	speed, want := r.at[2]-r.at[1], MartinMoyceAt(3)-MartinMoyceAt(2)
 	t.Logf("dZ/dT between T = 2 and 3: %.3f, Martin and Moyce %.3f (%+.1f%%)", speed, want, 100*(speed/want-1))
 	if math.Abs(speed/want-1) > 0.10 {
 		t.Errorf("the front's speed between T = 2 and 3 is %.3f, Martin and Moyce's %.3f: more than 10%% apart", speed, want)
+	}
+}
+
+// TestMartinMoyce: Martin and Moyce's curve as MartinMoyce gives it: their points in
+// increasing T, a copy, and MartinMoyceAt through its points.
+func TestMartinMoyce(t *testing.T) {
+	mm := MartinMoyce()
+	if len(mm) != 15 || mm[0] != [2]float64{0.41, 1.11} || mm[14] != [2]float64{3.33, 4.11} {
+		t.Fatalf("MartinMoyce() = %v", mm)
+	}
+	for i, p := range mm {
+		if i > 0 && !(p[0] > mm[i-1][0] && p[1] > mm[i-1][1]) {
+			t.Errorf("point %d %v does not follow %v", i, p, mm[i-1])
+		}
+		if got := MartinMoyceAt(p[0]); math.Abs(got-p[1]) > 1e-12 {
+			t.Errorf("MartinMoyceAt(%g) = %g, want %g", p[0], got, p[1])
+		}
+	}
+	mm[0][1] = 99
+	if MartinMoyce()[0][1] != 1.11 {
+		t.Error("MartinMoyce() hands out its own table")
+	}
+	if got := MartinMoyceAt(1); math.Abs(got-(1.22+0.16/0.35*0.22)) > 1e-12 {
+		t.Errorf("MartinMoyceAt(1) = %g", got)
 	}
 }

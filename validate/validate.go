@@ -4,7 +4,9 @@
 // a ballistic drop, the wave particles' ring, and the liquid's edge: a fast pour's
 // puddle, a sessile drop's Young-Laplace shape, a poured drop pinned on a slope), runs
 // the solver on it with the virtual pipes and the shallow water equations, and compares
-// a few measured numbers with the analytic ones. `vpbench validate` runs it; docs/validation.md describes every case.
+// a few measured numbers with the analytic ones; one case is an experiment instead, the
+// collapse of a water column (Martin and Moyce), run by the 3D region (package liquid3d)
+// against their measured front. `vpbench validate` runs it; docs/validation.md describes every case.
 package validate
 
 import (
@@ -139,6 +141,7 @@ func Cases() []Case {
 		{"vessels", "communicating vessels", true, runVessels},
 		{"ballistic", "a falling and a thrown drop", false, runBallistic},
 		{"wave_ring", "the wave particles' ring speed", false, runWaveRing},
+		{"collapse", "a water column's collapse, the 3D region against Martin and Moyce", false, runCollapse},
 		{"puddle", "a fast pour ends as one disc as thick as the wetting head", true, runPuddle},
 		{"sessile_drop", "a small drop takes the Young-Laplace shape", true, runSessileDrop},
 		{"pinning", "a drop with contact-angle hysteresis pins on a gentle slope", true, runPinning},

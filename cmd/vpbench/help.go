@@ -50,7 +50,9 @@ func commands() []command {
 				"Needs an X display for OpenGL; without DISPLAY it starts a private Xvfb when Xvfb is installed.", renderCommand},
 		{"validate", "validate [--only NAME[,NAME]] [--method pipes|swe|both] [--short] [--out DIR]",
 			"Runs the analytic validation suite (docs/validation.md): dam breaks, Thacker's oscillation, viscous " +
-				"gravity currents, communicating vessels, a ballistic drop, the wave ring; prints each measured number " +
+				"gravity currents, communicating vessels, a ballistic drop, the wave ring, the liquid's edge (a fast " +
+				"pour's puddle, a sessile drop, a drop pinned on a slope), a water column's collapse (the 3D region " +
+				"against Martin and Moyce's measurements); prints each measured number " +
 				"against its analytic value and, with --out, writes DIR/report.md with a plot per case. Exit status 1 " +
 				"when a result expected to pass fails.", validateCommand},
 		{"sweep", "sweep plan|run|task|slurm|k8s|collect [flags] study.toml|study-folder",
