@@ -287,3 +287,64 @@ func TestHoleHeals(t *testing.T) {
 		}
 	}
 }
+
+// TestStripHeals: a dry line one column wide through liquid resting at least the receding
+// head deep (the line between two rivulets of a coat running down a slope) fills again,
+// along x and along y and with either layout: a strip reads as wet (capDryHead). A line
+// two columns wide stays open, as a hole two wide does, and so does a line one wide
+// through a film thinner than the receding head (a draining film's neck: it breaks
+// there). Both layouts give the same bits.
+func TestStripHeals(t *testing.T) {
+	t.Parallel()
+	const n = 24
+	for _, c := range []struct {
+		film   float32 // m
+		width  int
+		filled bool
+	}{{0.002, 1, true}, {0.002, 2, false}, {0.001, 1, false}} {
+		for _, alongY := range []bool{false, true} {
+			var heights [2][]float32
+			for g, general := range []bool{false, true} {
+				// Advancing 60 degrees (h_a 2.71 mm), receding 30 (h_r 1.40 mm): a 2 mm
+				// film rests, a 1 mm one recedes.
+				st := wettingSettings(60*math.Pi/180, 2)
+				st.ContactHysteresis = 30 * math.Pi / 180
+				sim := newSimWith(t, flatScene(t, n, n, 0.0005), st, backendOptions{general: general})
+				cols := sim.Columns()
+				h := append([]float32(nil), cols.Base...)
+				at := func(u, v int) int { // the column u across the line, v along it
+					if alongY {
+						return u*n + v
+					}
+					return v*n + u
+				}
+				for u := range n {
+					for v := range 20 { // the film over v < 20, but for the line
+						if !(u >= 10 && u < 10+c.width && v >= 6 && v < 18) {
+							h[at(u, v)] += c.film
+						}
+					}
+				}
+				if err := sim.SetHeights(h); err != nil {
+					t.Fatal(err)
+				}
+				sim.Step(100)
+				heights[g] = snapshot(sim).Height
+				depth := func(u, v int) float32 { return heights[g][at(u, v)] - cols.Base[at(u, v)] }
+				mid := depth(10, 12)
+				t.Logf("film %g mm, alongY=%v, general=%v: a line %d wide: %.3g m deep after 100 steps", c.film*1e3, alongY, general, c.width, mid)
+				if c.filled != (mid > DryDepth) {
+					t.Errorf("film %g mm, alongY=%v, general=%v: a line %d wide: %.3g m deep after 100 steps: want filled %v", c.film*1e3, alongY, general, c.width, mid, c.filled)
+				}
+				if d := depth(10, 22); d > DryDepth {
+					t.Errorf("film %g mm, alongY=%v, general=%v: the dry ground beyond the film's edge is wet (%.3g m)", c.film*1e3, alongY, general, d)
+				}
+			}
+			for i := range heights[0] {
+				if math.Float32bits(heights[0][i]) != math.Float32bits(heights[1][i]) {
+					t.Fatalf("film %g mm, alongY=%v, width %d: column %d: dense %v, general %v", c.film*1e3, alongY, c.width, i, heights[0][i], heights[1][i])
+				}
+			}
+		}
+	}
+}

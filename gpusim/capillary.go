@@ -2,6 +2,7 @@ package gpusim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/vpbench/vpbench/gpusim/internal/rows"
 )
@@ -161,11 +162,11 @@ func capSmoothColumn(i int, h, b, in, out []float32, adjStart, adjOther []int32)
 
 // capHeadColumn is column i's driving height h + X (see the file comment), s the
 // smoothed surface (h itself when there are no passes).
-func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, p *capParams, rise float32, wet, wetNext []uint8) {
+func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, adjDir []uint8, p *capParams, rise float32, wet, wetNext []uint8) {
 	hi := h[i]
 	d := hi - b[i]
 	if d <= DryDepth {
-		drive[i], wetNext[i] = capWettedDry(i, h, b, adjStart, adjOther, p.heal, wet)
+		drive[i], wetNext[i] = capWettedDry(i, h, b, adjStart, adjOther, adjDir, p.recede, p.heal, wet)
 		if p.dropA > 0 && drive[i] == hi {
 			drive[i] = capGate(i, h, b, s, adjStart, adjOther, p, wet)
 		}
@@ -289,10 +290,13 @@ type capState struct {
 	// the law was turned on, takes a rise of 0 and starts it).
 	prev  []float32
 	fresh bool
-	// near is each column's neighbour nearest in memory (entry 1 of its list: usually its
-	// -x neighbour), -1 for a column with fewer than two: capEdges' first look at a dry
-	// column, without the list's two indirections.
-	near []int32
+	// near and nearX are each column's first neighbour (entry 0 of its list: its -y
+	// neighbour where it has one, a row back in memory) and its first -x neighbour, -1
+	// where it has none (near: fewer than two): capEdges' first look at a dry column,
+	// without the list's indirections. A gap a column wide (capDryHead) has one of them
+	// wet: a hole all of them, a strip along x its -x side, one along y its -y side.
+	near, nearX []int32
+	nearOf      *topology // the topology near and nearX are of
 	// wet are the wetted flags (contactline.go): 1 for a wet column or wetted ground. A
 	// pass reads wet and writes wetNext, and copies its columns' back after its barrier;
 	// the dense sweep (capRow) reads one and writes the other in turn, and so prev and
@@ -308,12 +312,21 @@ func (cs *capState) ensure(t *topology, p *capParams) {
 	if len(cs.drive) != n {
 		cs.drive = make([]float32, n)
 		cs.prev, cs.prevNext = make([]float32, n), make([]float32, n)
-		cs.near = make([]int32, n)
 		cs.wet, cs.wetNext = make([]uint8, n), make([]uint8, n)
+	}
+	if cs.nearOf != t {
+		cs.near, cs.nearX, cs.nearOf = slices.Grow(cs.near[:0], n)[:n], slices.Grow(cs.nearX[:0], n)[:n], t
 		for i := range n {
-			cs.near[i] = -1
-			if s := t.adjStart[i]; t.adjStart[i+1]-s >= 2 {
-				cs.near[i] = t.adjOther[s+1]
+			cs.near[i], cs.nearX[i] = -1, -1
+			s, e := t.adjStart[i], t.adjStart[i+1]
+			if e-s >= 2 {
+				cs.near[i] = t.adjOther[s]
+			}
+			for k := s; k < e; k++ {
+				if t.adjDir[k] == sideMinusX {
+					cs.nearX[i] = t.adjOther[k]
+					break
+				}
 			}
 		}
 	}
@@ -351,7 +364,7 @@ func (c *cpuBackend) capColumns(lo, hi int, fresh bool) {
 		if !fresh {
 			rise = c.h[i] - cs.prev[i]
 		}
-		capHeadColumn(i, c.h, c.base, s, cs.drive, t.adjStart, t.adjOther, p, rise, cs.wet, cs.wetNext)
+		capHeadColumn(i, c.h, c.base, s, cs.drive, t.adjStart, t.adjOther, t.adjDir, p, rise, cs.wet, cs.wetNext)
 	}
 	copy(cs.prev[lo:hi], c.h[lo:hi])
 	c.bar.wait()
@@ -361,29 +374,44 @@ func (c *cpuBackend) capColumns(lo, hi int, fresh bool) {
 // the dry depth, so that the contact-line law takes it for wet.
 const capHole = 2 * DryDepth
 
-// capDryHead is the driving height of dry column i: h, or, where every neighbour (at
-// least two) is wet, b + capHole. A hole one cell wide in a film (a trough of a wave that
-// the outflow scaling emptied) is smaller than any hole surface tension can hold open
-// against the film around it: read as wet, it lets the film back in as any wet column
-// does, instead of holding it off until the film stands the wetting head higher.
-func capDryHead(i int, h, b []float32, adjStart, adjOther []int32) float32 {
+// capDryHead is the driving height of dry column i: b + capHole where it is a gap one
+// cell wide in the liquid, else h. A gap that narrow is a hole (every neighbour wet, at
+// least two) or a strip (both sides along one axis wet at least hr deep, the receding
+// head: a dry line a column wide through a film or between two films, or a notch a
+// column wide in a resting edge). It is smaller than any gap surface tension can hold
+// open against the liquid beside it (a trough of a wave that the outflow scaling
+// emptied; a line between two rivulets of a coat running down a slope, which each
+// column's flow there passes by): read as wet, it lets the liquid in as any wet column
+// does, instead of holding it off until it stands the wetting head higher. Beside liquid
+// thinner than hr the line is receding: a neck of a draining film that has just dried
+// is no strip, and the film breaks there. A side is wet where it has neighbours and all
+// are (a dense row's four: rows.CapHeadColumn, the same tests).
+func capDryHead(i int, h, b []float32, adjStart, adjOther []int32, adjDir []uint8, hr float32) float32 {
 	lo, hi := adjStart[i], adjStart[i+1]
 	if hi-lo < 2 {
 		return h[i]
 	}
-	// Most dry columns lie in dry ground: look first at the neighbour nearest in memory.
-	// A column's list runs -y, -x, +x, +y where it has them (pipe order), so entry 1 is
-	// usually its -x neighbour, a few columns before it, and entry 0 one a row away.
-	adj := adjOther[lo:hi]
-	for _, j := range adj[1:] {
-		if h[j]-b[j] <= DryDepth {
-			return h[i]
+	adj, dir := adjOther[lo:hi], adjDir[lo:hi]
+	dir = dir[:len(adj)]
+	anyDry := false
+	var wet, notWet [4]bool // per side: a neighbour at least hr deep, a neighbour not
+	for k, j := range adj {
+		d := h[j] - b[j]
+		anyDry = anyDry || d <= DryDepth
+		if d > DryDepth && d >= hr {
+			wet[dir[k]] = true
+		} else {
+			notWet[dir[k]] = true
 		}
 	}
-	if j := adj[0]; h[j]-b[j] <= DryDepth {
-		return h[i]
+	if !anyDry {
+		return b[i] + capHole // a hole
 	}
-	return b[i] + capHole
+	side := func(q uint8) bool { return wet[q] && !notWet[q] }
+	if (side(sideMinusX) && side(sidePlusX)) || (side(sideMinusY) && side(sidePlusY)) {
+		return b[i] + capHole // a strip
+	}
+	return h[i]
 }
 
 // capEdges is capHeadColumn without capillary pressure, for columns [lo, hi): the same
@@ -411,12 +439,12 @@ func (c *cpuBackend) capEdgeColumns(lo, hi int, damp float32) {
 	if lo >= hi {
 		return
 	}
-	h, b, drive, near, prev := c.h[lo:hi], c.base[lo:hi], c.capSt.drive[lo:hi], c.capSt.near[lo:hi], c.capSt.prev[lo:hi]
-	b, drive, near, prev = b[:len(h)], drive[:len(h)], near[:len(h)], prev[:len(h)]
+	h, b, drive, near, nearX, prev := c.h[lo:hi], c.base[lo:hi], c.capSt.drive[lo:hi], c.capSt.near[lo:hi], c.capSt.nearX[lo:hi], c.capSt.prev[lo:hi]
+	b, drive, near, nearX, prev = b[:len(h)], drive[:len(h)], near[:len(h)], nearX[:len(h)], prev[:len(h)]
 	copy(drive, h)
 	defer copy(prev, h)
 	hAll, bAll := c.h, c.base
-	adjStart, adjOther := c.topo.adjStart, c.topo.adjOther
+	adjStart, adjOther, adjDir := c.topo.adjStart, c.topo.adjOther, c.topo.adjDir
 	hr, corner, heal := c.p.cap.recede, c.p.cap.corner, c.p.cap.heal
 	wet, wetNext := c.capSt.wet, c.capSt.wetNext[lo:hi]
 	wetNext = wetNext[:len(h)]
@@ -424,15 +452,15 @@ func (c *cpuBackend) capEdgeColumns(lo, hi int, damp float32) {
 		d := hk - b[k]
 		if d <= DryDepth {
 			if wet[lo+k] != 0 { // wetted ground (contactline.go)
-				drive[k], wetNext[k] = capWettedDry(lo+k, hAll, bAll, adjStart, adjOther, heal, wet)
+				drive[k], wetNext[k] = capWettedDry(lo+k, hAll, bAll, adjStart, adjOther, adjDir, hr, heal, wet)
 				continue
 			}
 			wetNext[k] = 0
-			// Most dry columns lie in dry ground, their -x neighbour (entry 1 of the list,
-			// near in memory) dry too: only the others can be holes (capDryHead).
+			// Most dry columns lie in dry ground, their first and -x neighbours dry too:
+			// only the others can be gaps (capDryHead).
 			if heal {
-				if j := near[k]; j >= 0 && hAll[j]-bAll[j] > DryDepth {
-					drive[k] = capDryHead(lo+k, hAll, bAll, adjStart, adjOther)
+				if j, jx := near[k], nearX[k]; (j >= 0 && hAll[j]-bAll[j] > DryDepth) || (jx >= 0 && hAll[jx]-bAll[jx] > DryDepth) {
+					drive[k] = capDryHead(lo+k, hAll, bAll, adjStart, adjOther, adjDir, hr)
 				}
 			}
 			continue

@@ -437,7 +437,7 @@ var checkpointLedger = map[string]map[string]string{
 		"flyDt": "scratch", "recordImpacts": "the reader's (the scene sets it)", "impacts": "not state (read and forgotten by the waves)",
 		"now": "scratch (set every step)",
 	},
-	"capState": {"drive": "computed every step", "s": "scratch", "prev": "saved", "fresh": "saved", "near": "derived",
+	"capState": {"drive": "computed every step", "s": "scratch", "prev": "saved", "fresh": "saved", "near": "derived", "nearX": "derived", "nearOf": "derived",
 		"wet": "saved (version 6)", "wetNext": "computed every step", "prevNext": "computed every step (the dense sweep's prev, swapped in)"},
 	"extended": {
 		"mode": "derived (settings)", "cols": "derived", "topo": "derived", "capped": "derived", "dirY": "derived", "fullTol": "derived",

@@ -42,8 +42,8 @@ func markWetted(wet []uint8, h, b []float32, mark uint8) {
 // capWettedDry is dry column i's driving height and new wetted flag from the last pass's
 // flags wet: b + capHole and 1 when it is wetted ground that liquid or wetted ground lies
 // beside and no dry ground does (an empty, unwetted neighbour whose floor lies no higher
-// than its own); else its height, or a one-cell hole's head (capDryHead, when heal), and 0.
-func capWettedDry(i int, h, b []float32, adjStart, adjOther []int32, heal bool, wet []uint8) (float32, uint8) {
+// than its own); else its height, or a one-cell gap's head (capDryHead, when heal), and 0.
+func capWettedDry(i int, h, b []float32, adjStart, adjOther []int32, adjDir []uint8, hr float32, heal bool, wet []uint8) (float32, uint8) {
 	hi := h[i]
 	if wet[i] != 0 {
 		near, dry := false, false
@@ -59,7 +59,7 @@ func capWettedDry(i int, h, b []float32, adjStart, adjOther []int32, heal bool, 
 		}
 	}
 	if heal {
-		return capDryHead(i, h, b, adjStart, adjOther), 0
+		return capDryHead(i, h, b, adjStart, adjOther, adjDir, hr), 0
 	}
 	return hi, 0
 }

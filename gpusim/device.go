@@ -95,12 +95,12 @@ type deviceBackend struct {
 	// The shallow water equations (swe.go; nil for the pipes): the host keeps sweState for
 	// the substeps' parameters and count (its per-pipe and per-column arrays live on the
 	// device: sweD, sweQ, ...). taken is the substeps of the frames taken (Stats).
-	swe                               *sweState
-	sweD, sweQ, sweUs, sweCuv, sweSd  uint64
-	pipeA, pipeB, side8, regular, axs uint64
-	sweSpeed                          uint64 // the fastest wave's bits (vp_swe_columns)
-	sweHost                           pinned // its read-back
-	taken                             int64
+	swe                              *sweState
+	sweD, sweQ, sweUs, sweCuv, sweSd uint64
+	pipeA, pipeB, regular, axs       uint64
+	sweSpeed                         uint64 // the fastest wave's bits (vp_swe_columns)
+	sweHost                          pinned // its read-back
+	taken                            int64
 
 	ext       *extended // nil when no column is capped
 	extOn     bool      // ext != nil and its mode is not off
@@ -111,6 +111,7 @@ type deviceBackend struct {
 
 	h, r, k, s, base, top                   uint64
 	adjStart, adjPipe, adjOther, adjSign    uint64
+	adjDir                                  uint64 // topology.adjDir (the SWE's side8 too)
 	f, raw, fx, fy, rx, ry                  uint64
 	extOut, extIn, extNet, capped, full, fl uint64
 	// The capillary head (capillary.go): driving heights and smoothing buffers, made when
@@ -246,7 +247,7 @@ func (d *deviceBackend) allocate() error {
 	} else {
 		d.adjStart = d.alloc(4*(n+1), &err)
 		d.adjPipe, d.adjOther = d.alloc(8*d.np, &err), d.alloc(8*d.np, &err)
-		d.adjSign = d.alloc(8*d.np, &err)
+		d.adjSign, d.adjDir = d.alloc(8*d.np, &err), d.alloc(2*d.np, &err)
 		d.f, d.raw = d.alloc(4*d.np, &err), d.alloc(4*d.np, &err)
 	}
 	if d.ext != nil {
@@ -258,7 +259,7 @@ func (d *deviceBackend) allocate() error {
 		d.sweQ, d.sweUs, d.sweCuv = d.alloc(8*n, &err), d.alloc(8*n, &err), d.alloc(8*n, &err)
 		d.sweSd = d.alloc(16*n, &err)
 		d.pipeA, d.pipeB, d.axs = d.alloc(4*d.np, &err), d.alloc(4*d.np, &err), d.alloc(d.np, &err)
-		d.side8, d.regular = d.alloc(len(t.adjPipe), &err), d.alloc(n, &err)
+		d.regular = d.alloc(n, &err)
 		d.sweSpeed = d.alloc(4, &err)
 		if err == nil {
 			err = d.growPinned(&d.sweHost, 4)
@@ -280,6 +281,7 @@ func (d *deviceBackend) allocate() error {
 		upload(d.rt, d.adjPipe, t.adjPipe)
 		upload(d.rt, d.adjOther, t.adjOther)
 		upload(d.rt, d.adjSign, t.adjSign)
+		upload(d.rt, d.adjDir, t.adjDir)
 	}
 	if d.ext != nil {
 		upload(d.rt, d.capped, d.ext.isCapped)
@@ -288,19 +290,18 @@ func (d *deviceBackend) allocate() error {
 		upload(d.rt, d.pipeA, t.pipeA)
 		upload(d.rt, d.pipeB, t.pipeB)
 		upload(d.rt, d.axs, s.axis)
-		upload(d.rt, d.side8, s.side8)
 		upload(d.rt, d.regular, regularColumns(t))
 		// The host keeps the substeps' parameters only: the state is on the device.
 		s.d, s.q, s.us, s.cuv, s.sides, s.axis, s.alongX, s.side8 = nil, nil, nil, nil, nil, nil, nil, nil
 		*d.wa = kernels.SWEArgs{H: d.h, Hd: d.h, Base: d.base, F: d.f, Raw: d.raw, D: d.sweD,
 			Q: d.sweQ, Us: d.sweUs, Cuv: d.sweCuv, Sides: d.sweSd,
 			AdjStart: d.adjStart, AdjPipe: d.adjPipe, AdjOther: d.adjOther,
-			PipeA: d.pipeA, PipeB: d.pipeB, Side8: d.side8, Regular: d.regular, Axis: d.axs,
+			PipeA: d.pipeA, PipeB: d.pipeB, Side8: d.adjDir, Regular: d.regular, Axis: d.axs,
 			Speed: d.sweSpeed, Halt: d.halt(), N: int32(n), Np: int32(d.np)}
 	}
 	*d.sa = kernels.StepArgs{
 		H: d.h, R: d.r, K: d.k, S: d.s, Base: d.base, Top: d.top,
-		AdjStart: d.adjStart, AdjPipe: d.adjPipe, AdjOther: d.adjOther, AdjSign: d.adjSign,
+		AdjStart: d.adjStart, AdjPipe: d.adjPipe, AdjOther: d.adjOther, AdjSign: d.adjSign, AdjDir: d.adjDir,
 		F: d.f, Raw: d.raw, Fx: d.fx, Fy: d.fy, Rx: d.rx, Ry: d.ry,
 		ExtOut: d.extOut, ExtIn: d.extIn, ExtNet: d.extNet,
 		Capped: d.capped, Full: d.full, Flips: d.fl, Halt: d.halt(),

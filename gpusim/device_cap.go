@@ -27,15 +27,16 @@ func (d *deviceBackend) setCapParams(p capParams) {
 			d.capS[0], d.capS[1] = d.alloc(4*d.n, &err), d.alloc(4*d.n, &err)
 			d.capWet, d.capWetNext = d.alloc(d.n, &err), d.alloc(d.n, &err)
 			if d.dense && err == nil {
-				d.adjStart, d.adjOther = d.alloc(4*(d.n+1), &err), d.alloc(8*d.np, &err)
+				d.adjStart, d.adjOther, d.adjDir = d.alloc(4*(d.n+1), &err), d.alloc(8*d.np, &err), d.alloc(2*d.np, &err)
 				if err == nil {
 					upload(d.rt, d.adjStart, d.topo.adjStart)
 					upload(d.rt, d.adjOther, d.topo.adjOther)
+					upload(d.rt, d.adjDir, d.topo.adjDir)
 				}
 			}
 		})
 		d.must(err)
-		sa.AdjStart, sa.AdjOther = d.adjStart, d.adjOther
+		sa.AdjStart, sa.AdjOther, sa.AdjDir = d.adjStart, d.adjOther, d.adjDir
 	}
 	sa.Hd, sa.CapPrev = d.capDrive, d.capPrev
 	sa.CapWet, sa.CapWetNext = d.capWet, d.capWetNext

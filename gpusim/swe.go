@@ -79,7 +79,7 @@ type sweState struct {
 	axis   []uint8 // per pipe: 0 along x, 1 along y
 	alongX []bool  // per pipe: joins +x neighbours (else +y)
 	// side8: per entry of the topology's adjacency, which side of its column the pipe
-	// leaves by: 0 -x, 1 +x, 2 -y, 3 +y.
+	// leaves by: 0 -x, 1 +x, 2 -y, 3 +y (topology.adjDir; the device's copy is sweSides').
 	side8 []uint8
 	speed []float32 // per worker: its columns' fastest wave, m/s
 	// The chunks of the SWE's own passes that the workers claim (swe_step.go): the
@@ -103,30 +103,15 @@ func newSWEState(t *topology) *sweState {
 	s := &sweState{d: make([]float32, np),
 		q: make([]float32, 2*n), us: make([]float32, 2*n), cuv: make([]float32, 2*n), wet: make([]uint8, n),
 		alongX: make([]bool, np), axis: make([]uint8, np)}
-	c := t.cols
-	cellOf := make([]int32, n)
-	for k := 0; k < c.Nx*c.Ny; k++ {
-		for i := c.CellStart[k]; i < c.CellStart[k+1]; i++ {
-			cellOf[i] = int32(k)
-		}
-	}
-	for p := range np {
-		s.alongX[p] = c.Nx > 1 && cellOf[t.pipeB[p]]-cellOf[t.pipeA[p]] == 1
-		if !s.alongX[p] {
-			s.axis[p] = 1
-		}
-	}
-	s.side8 = make([]uint8, len(t.adjPipe))
 	for k, p := range t.adjPipe {
-		side := uint8(2)
-		if s.alongX[p] {
-			side = 0
+		if t.adjSign[k] > 0 { // the column is the pipe's a: adjDir says which way it runs
+			s.alongX[p] = t.adjDir[k] == sidePlusX
+			if !s.alongX[p] {
+				s.axis[p] = 1
+			}
 		}
-		if t.adjSign[k] > 0 { // the column is the pipe's a: the face is on its + side
-			side++
-		}
-		s.side8[k] = side
 	}
+	s.side8 = t.adjDir
 	return s
 }
 

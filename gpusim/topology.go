@@ -14,7 +14,8 @@ import (
 //
 // adj lists, for each column i, the pipes it is an end of (CSR: adjStart[i] ..
 // adjStart[i+1]-1, in pipe order): adjPipe = the pipe, adjOther = the column at its other
-// end, adjSign = +1 if i is the pipe's a (a positive flux leaves i), -1 if it is b.
+// end, adjSign = +1 if i is the pipe's a (a positive flux leaves i), -1 if it is b,
+// adjDir = the side of i the other end lies on.
 type topology struct {
 	cols  *terrain.Columns
 	pipeA []int32
@@ -24,15 +25,27 @@ type topology struct {
 	adjPipe  []int32
 	adjOther []int32
 	adjSign  []float32
+	adjDir   []uint8 // the side of the column adjOther lies on: sideMinusX ... sidePlusY
 }
+
+// The sides of a column (topology.adjDir). A column's list runs -y, -x, +x, +y: its -y
+// neighbours' pipes come first (their a is a row back), then its -x neighbours', then its
+// own, +x before +y (forEachPipe).
+const (
+	sideMinusX uint8 = iota
+	sidePlusX
+	sideMinusY
+	sidePlusY
+)
 
 // overlaps tells whether two columns' liquid ranges share a stretch of positive length.
 func overlaps(c *terrain.Columns, i, j int) bool {
 	return max(c.Base[i], c.Base[j]) < min(c.Max[i], c.Max[j])
 }
 
-// forEachPipe calls fn(a, b) for every pipe in pipe order.
-func forEachPipe(c *terrain.Columns, fn func(a, b int)) {
+// forEachPipe calls fn(a, b, alongY) for every pipe in pipe order, alongY telling
+// whether b is in a's +y neighbour cell (else its +x one).
+func forEachPipe(c *terrain.Columns, fn func(a, b int, alongY bool)) {
 	for y := 0; y < c.Ny; y++ {
 		for x := 0; x < c.Nx; x++ {
 			lo, hi := c.Cell(x, y)
@@ -41,7 +54,7 @@ func forEachPipe(c *terrain.Columns, fn func(a, b int)) {
 					nlo, nhi := c.Cell(x+1, y)
 					for b := nlo; b < nhi; b++ {
 						if overlaps(c, a, b) {
-							fn(a, b)
+							fn(a, b, false)
 						}
 					}
 				}
@@ -49,7 +62,7 @@ func forEachPipe(c *terrain.Columns, fn func(a, b int)) {
 					nlo, nhi := c.Cell(x, y+1)
 					for b := nlo; b < nhi; b++ {
 						if overlaps(c, a, b) {
-							fn(a, b)
+							fn(a, b, true)
 						}
 					}
 				}
@@ -62,7 +75,7 @@ func forEachPipe(c *terrain.Columns, fn func(a, b int)) {
 // checked before anything large is made.
 func countPipes(c *terrain.Columns) int {
 	n := 0
-	forEachPipe(c, func(int, int) { n++ })
+	forEachPipe(c, func(int, int, bool) { n++ })
 	return n
 }
 
@@ -95,9 +108,12 @@ func newTopology(c *terrain.Columns, npipes int) *topology {
 		adjPipe:  make([]int32, 2*npipes),
 		adjOther: make([]int32, 2*npipes),
 		adjSign:  make([]float32, 2*npipes),
+		adjDir:   make([]uint8, 2*npipes),
 	}
-	forEachPipe(c, func(a, b int) {
+	alongY := make([]bool, 0, npipes) // whether pipe p joins a column to its +y neighbour (else +x)
+	forEachPipe(c, func(a, b int, y bool) {
 		t.pipeA = append(t.pipeA, int32(a))
+		alongY = append(alongY, y)
 		t.pipeB = append(t.pipeB, int32(b))
 		t.adjStart[a+1]++
 		t.adjStart[b+1]++
@@ -109,9 +125,13 @@ func newTopology(c *terrain.Columns, npipes int) *topology {
 	copy(fill, t.adjStart[:n])
 	for p := range t.pipeA {
 		a, b := t.pipeA[p], t.pipeB[p]
-		t.adjPipe[fill[a]], t.adjOther[fill[a]], t.adjSign[fill[a]] = int32(p), b, 1
+		toB, toA := sidePlusX, sideMinusX
+		if alongY[p] {
+			toB, toA = sidePlusY, sideMinusY
+		}
+		t.adjPipe[fill[a]], t.adjOther[fill[a]], t.adjSign[fill[a]], t.adjDir[fill[a]] = int32(p), b, 1, toB
 		fill[a]++
-		t.adjPipe[fill[b]], t.adjOther[fill[b]], t.adjSign[fill[b]] = int32(p), a, -1
+		t.adjPipe[fill[b]], t.adjOther[fill[b]], t.adjSign[fill[b]], t.adjDir[fill[b]] = int32(p), a, -1, toA
 		fill[b]++
 	}
 	return t

@@ -24,6 +24,7 @@ typedef struct VPStep {
 	// general layout: per-column pipe lists (topology.adj*), fluxes per pipe
 	const int *adjStart, *adjPipe, *adjOther;
 	const float *adjSign;
+	const unsigned char *adjDir; // the side of its column each entry's other end lies on (topology.adjDir)
 	float *f, *raw;              // final flux (the state) and raw flux of this step
 	// dense layout: +x flux of column i at [i+1], +y flux at [i+nx] (see kernels_dense.go)
 	float *fx, *fy, *rx, *ry;

@@ -22,6 +22,7 @@ static const size_t vp_args_layout[] = {
 	offsetof(VPStep, adjPipe), sizeof(((VPStep *)0)->adjPipe),
 	offsetof(VPStep, adjOther), sizeof(((VPStep *)0)->adjOther),
 	offsetof(VPStep, adjSign), sizeof(((VPStep *)0)->adjSign),
+	offsetof(VPStep, adjDir), sizeof(((VPStep *)0)->adjDir),
 	offsetof(VPStep, f), sizeof(((VPStep *)0)->f),
 	offsetof(VPStep, raw), sizeof(((VPStep *)0)->raw),
 	offsetof(VPStep, fx), sizeof(((VPStep *)0)->fx),

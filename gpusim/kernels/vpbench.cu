@@ -673,16 +673,21 @@ VP_KERNEL vp_cap_head(const VPStep a)
 			}
 		}
 		a.capWetNext[i] = 0;
-		float out = hi; // capDryHead: a hole one cell wide reads as wet
+		float out = hi; // capDryHead: a gap one cell wide (a hole, a strip) reads as wet
 		if (a.wet > 0 && up - lo >= 2) {
-			out = a.base[i] + 2.0f * a.dryDepth;
+			// by side (-x, +x, -y, +y): a neighbour wet at least capRecede deep, one not
+			int wet[4] = {0, 0, 0, 0}, notWet[4] = {0, 0, 0, 0}, anyDry = 0;
 			for (int e = lo; e < up; e++) {
 				int j = a.adjOther[e];
-				if (a.h[j] - a.base[j] <= a.dryDepth) {
-					out = hi;
-					break;
-				}
+				float dj = a.h[j] - a.base[j];
+				if (dj <= a.dryDepth) anyDry = 1;
+				if (dj > a.dryDepth && dj >= a.capRecede) wet[a.adjDir[e]] = 1;
+				else notWet[a.adjDir[e]] = 1;
 			}
+			int hole = !anyDry;
+			int sx = wet[0] && !notWet[0] && wet[1] && !notWet[1];
+			int sy = wet[2] && !notWet[2] && wet[3] && !notWet[3];
+			if (hole || sx || sy) out = a.base[i] + 2.0f * a.dryDepth;
 		}
 		if (a.capDropA > 0 && out == hi) out = vp_cap_gate(a, i);
 		a.hd[i] = out;

@@ -86,6 +86,7 @@ func capHead() {
 	n := Load(Param("drive").Len(), GP64())
 	base := func(name string) Register { return Load(Param(name).Base(), GP64()) }
 	dry, zero, low, below := bcast("dry"), YMM(), GP32(), GP32()
+	stripMem := AllocLocal(32) // a group's strip test (below)
 	VXORPS(zero, zero, zero)
 	XORL(low, low)
 	XORL(below, below)
@@ -173,6 +174,27 @@ func capHead() {
 		// The neighbours -y, -x, +x, +y: their tests, or-ed (notN and-ed) over the four;
 		// the edge's masks (each -1) added up in faces, minus the number of faces onto dry
 		// ground: its sign bit is the edge test or-ed.
+		// A strip (capDryHead): both sides along one axis wet at least recede deep (an
+		// absent neighbour's NaN depth is not). Made first, while registers are free, and
+		// kept on the stack: none is free across the tests below.
+		{
+			rc := YMM()
+			VBROADCASTSS(param("recede"), rc)
+			var w [4]VecVirtual
+			for q := range 4 {
+				hm, bm, _, _ := nbr(q, i)
+				dj, ge := l.ldr(hm), YMM()
+				VSUBPS(l.ld(bm), dj, dj)
+				VCMPPS(U8(cmpGE), rc, dj, ge)  // dq >= recede
+				VCMPPS(U8(cmpGT), dry, dj, dj) // dq > dry
+				VANDPS(ge, dj, dj)
+				w[q] = dj
+			}
+			VANDPS(w[1], w[2], w[1])
+			VANDPS(w[0], w[3], w[0])
+			VORPS(w[0], w[1], w[1])
+			VMOVUPS(w[1], stripMem)
+		}
 		var anyUp, notN, anyD, anyDry, faces VecVirtual
 		for q := range 4 {
 			hm, bm, wname, wdisp := nbr(q, i)
@@ -206,14 +228,17 @@ func capHead() {
 		VSUBPS(bc, hc, d)
 		VCMPPS(U8(cmpLE), dry, d, dryc)
 		// Dry: b + hole where wetted ground (w != 0, some neighbour wet or wetted, none dry
-		// ground) or a healed hole (heal, no neighbour dry); flag 1 for wetted ground.
+		// ground) or a healed gap (heal, and no neighbour dry or a strip); flag 1 for
+		// wetted ground.
 		wzc := ldBytes("w", i, n, 1, l)
 		VPCMPEQD(zero, wzc, wzc)
 		t, ho, hole, dDrive, dFlag := YMM(), YMM(), YMM(), YMM(), YMM()
 		VORPS(notN, wzc, t)
 		VORPS(anyD, t, t)               // not wetted ground
 		VBROADCASTSS(param("heal"), ho) // a bit pattern: SS, which vet reads as 4 bytes
-		VANDNPS(ho, anyDry, ho)         // heal and no neighbour dry: ^anyDry & heal
+		VANDNPS(ho, anyDry, anyDry)     // heal and no neighbour dry: ^anyDry & heal
+		VANDPS(stripMem, ho, ho)        // heal and a strip
+		VORPS(anyDry, ho, ho)           // a healed gap
 		VANDNPS(t, ho, ho)              // neither: ^ho & t
 		VBROADCASTSS(param("hole"), hole)
 		VADDPS(hole, bc, hole)

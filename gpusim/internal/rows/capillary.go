@@ -15,7 +15,8 @@ package rows
 //	dry (d <= Dry):
 //	    wetted ground that liquid or wetted ground lies beside and no dry ground does
 //	                                        b + Hole, flag 1 (capWettedDry)
-//	    Heal, and no neighbour dry (of at least two)
+//	    Heal, and no neighbour dry (of at least two), or a strip (both sides along
+//	    one axis wet at least Recede deep)
 //	                                        b + Hole, flag 0 (capDryHead)
 //	    else                                h, flag 0
 //	wet:
@@ -45,7 +46,7 @@ type CapParams struct {
 	// Damp is the ripple damping's head per metre the column rose since the last step's
 	// start (0: none, and on the first step after heights were set from outside).
 	Damp float32
-	Heal bool  // a dry column all of whose neighbours are wet reads b + Hole
+	Heal bool  // a dry gap one cell wide (a hole, a strip) reads b + Hole
 	Mark uint8 // the wetted flag a wet column takes (0 or 1)
 }
 
@@ -87,8 +88,8 @@ func CapHeadColumn(p *CapParams, heal bool, h, b float32, w uint8, prev float32,
 		if w != 0 && near && !dryBeside {
 			return b + p.Hole, 1 // wetted ground (capWettedDry)
 		}
-		if heal && !anyDry {
-			return b + p.Hole, 0 // a hole one cell wide (capDryHead)
+		if heal && (!anyDry || strip(p.Dry, p.Recede, nh, nb)) {
+			return b + p.Hole, 0 // a gap one cell wide: a hole or a strip (capDryHead)
 		}
 		return h, 0
 	}
@@ -115,6 +116,18 @@ func CapHeadColumn(p *CapParams, heal bool, h, b float32, w uint8, prev float32,
 		return h + capLimit(x, d), flag
 	}
 	return h, flag
+}
+
+// strip tells whether a dry column whose neighbours are nh, nb (-y, -x, +x, +y) is a strip
+// one cell wide (gpusim's capDryHead): both sides along one axis wet at least hr deep. An
+// absent neighbour (NaN depth) is not.
+func strip(dry, hr float32, nh, nb *[4]float32) bool {
+	var wet [4]bool
+	for q := range 4 {
+		dq := nh[q] - nb[q]
+		wet[q] = dq > dry && dq >= hr
+	}
+	return (wet[1] && wet[2]) || (wet[0] && wet[3])
 }
 
 // capLimit is x, but no less than -d/2 (gpusim's capLimit: the comparison, not Go's max).

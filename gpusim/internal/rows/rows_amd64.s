@@ -2232,7 +2232,7 @@ done:
 
 // func capHeadAVX2(drive []float32, next []uint8, keep []float32, h []float32, b []float32, w []uint8, hm []float32, bm []float32, wm []uint8, hp []float32, bp []float32, wp []uint8, prev []float32, dry float32, hole float32, recede float32, corner float32, damp float32, heal uint32, mark uint32) int
 // Requires: AVX, AVX2
-TEXT ·capHeadAVX2(SB), NOSPLIT, $0-352
+TEXT ·capHeadAVX2(SB), NOSPLIT, $32-352
 	MOVQ         drive_len+8(FP), AX
 	VBROADCASTSS dry+312(FP), Y0
 	VXORPS       Y1, Y1, Y1
@@ -2317,6 +2317,39 @@ edge:
 	VMOVUPS      4(SI)(BX*4), Y2
 	MOVQ         b_base+96(FP), SI
 	VMOVUPS      4(SI)(BX*4), Y3
+	VBROADCASTSS recede+320(FP), Y4
+	MOVQ         hm_base+144(FP), SI
+	MOVQ         bm_base+168(FP), DI
+	VMOVUPS      (SI)(BX*4), Y5
+	VSUBPS       (DI)(BX*4), Y5, Y5
+	VCMPPS       $0x1d, Y4, Y5, Y6
+	VCMPPS       $0x1e, Y0, Y5, Y5
+	VANDPS       Y6, Y5, Y5
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMOVUPS      (SI)(BX*4), Y6
+	VSUBPS       (DI)(BX*4), Y6, Y6
+	VCMPPS       $0x1d, Y4, Y6, Y7
+	VCMPPS       $0x1e, Y0, Y6, Y6
+	VANDPS       Y7, Y6, Y6
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMOVUPS      8(SI)(BX*4), Y7
+	VSUBPS       8(DI)(BX*4), Y7, Y7
+	VCMPPS       $0x1d, Y4, Y7, Y8
+	VCMPPS       $0x1e, Y0, Y7, Y7
+	VANDPS       Y8, Y7, Y7
+	MOVQ         hp_base+216(FP), SI
+	MOVQ         bp_base+240(FP), DI
+	VMOVUPS      (SI)(BX*4), Y8
+	VSUBPS       (DI)(BX*4), Y8, Y8
+	VCMPPS       $0x1d, Y4, Y8, Y4
+	VCMPPS       $0x1e, Y0, Y8, Y8
+	VANDPS       Y4, Y8, Y8
+	VANDPS       Y6, Y7, Y6
+	VANDPS       Y5, Y8, Y5
+	VORPS        Y5, Y6, Y6
+	VMOVUPS      Y6, (SP)
 	MOVQ         hm_base+144(FP), SI
 	MOVQ         bm_base+168(FP), DI
 	VMOVUPS      (SI)(BX*4), Y4
@@ -2412,7 +2445,9 @@ edge:
 	VORPS        Y4, Y11, Y4
 	VORPS        Y5, Y4, Y4
 	VBROADCASTSS heal+332(FP), Y5
-	VANDNPS      Y5, Y6, Y5
+	VANDNPS      Y5, Y6, Y6
+	VANDPS       (SP), Y5, Y5
+	VORPS        Y6, Y5, Y5
 	VANDNPS      Y4, Y5, Y5
 	VBROADCASTSS hole+316(FP), Y6
 	VADDPS       Y6, Y3, Y6
@@ -2567,22 +2602,59 @@ stbytes1:
 	JMP  done
 
 edge_tail:
-	MOVQ       h_base+72(FP), SI
-	VMASKMOVPS 4(SI)(BX*4), Y2, Y3
-	MOVQ       b_base+96(FP), SI
-	VMASKMOVPS 4(SI)(BX*4), Y2, Y4
-	MOVQ       hm_base+144(FP), SI
-	MOVQ       bm_base+168(FP), DI
-	VMASKMOVPS (SI)(BX*4), Y2, Y5
-	VMASKMOVPS (DI)(BX*4), Y2, Y6
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x12, Y0, Y5, Y7
-	VCMPPS     $0x1e, Y0, Y5, Y5
-	MOVQ       wm_base+192(FP), SI
-	LEAQ       (SI)(BX*1), SI
-	MOVQ       AX, DI
-	SUBQ       BX, DI
-	XORQ       R8, R8
+	MOVQ         h_base+72(FP), SI
+	VMASKMOVPS   4(SI)(BX*4), Y2, Y3
+	MOVQ         b_base+96(FP), SI
+	VMASKMOVPS   4(SI)(BX*4), Y2, Y4
+	VBROADCASTSS recede+320(FP), Y5
+	MOVQ         hm_base+144(FP), SI
+	MOVQ         bm_base+168(FP), DI
+	VMASKMOVPS   (SI)(BX*4), Y2, Y6
+	VMASKMOVPS   (DI)(BX*4), Y2, Y7
+	VSUBPS       Y7, Y6, Y6
+	VCMPPS       $0x1d, Y5, Y6, Y7
+	VCMPPS       $0x1e, Y0, Y6, Y6
+	VANDPS       Y7, Y6, Y6
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMASKMOVPS   (SI)(BX*4), Y2, Y7
+	VMASKMOVPS   (DI)(BX*4), Y2, Y8
+	VSUBPS       Y8, Y7, Y7
+	VCMPPS       $0x1d, Y5, Y7, Y8
+	VCMPPS       $0x1e, Y0, Y7, Y7
+	VANDPS       Y8, Y7, Y7
+	MOVQ         h_base+72(FP), SI
+	MOVQ         b_base+96(FP), DI
+	VMASKMOVPS   8(SI)(BX*4), Y2, Y8
+	VMASKMOVPS   8(DI)(BX*4), Y2, Y9
+	VSUBPS       Y9, Y8, Y8
+	VCMPPS       $0x1d, Y5, Y8, Y9
+	VCMPPS       $0x1e, Y0, Y8, Y8
+	VANDPS       Y9, Y8, Y8
+	MOVQ         hp_base+216(FP), SI
+	MOVQ         bp_base+240(FP), DI
+	VMASKMOVPS   (SI)(BX*4), Y2, Y9
+	VMASKMOVPS   (DI)(BX*4), Y2, Y10
+	VSUBPS       Y10, Y9, Y9
+	VCMPPS       $0x1d, Y5, Y9, Y5
+	VCMPPS       $0x1e, Y0, Y9, Y9
+	VANDPS       Y5, Y9, Y9
+	VANDPS       Y7, Y8, Y7
+	VANDPS       Y6, Y9, Y6
+	VORPS        Y6, Y7, Y7
+	VMOVUPS      Y7, (SP)
+	MOVQ         hm_base+144(FP), SI
+	MOVQ         bm_base+168(FP), DI
+	VMASKMOVPS   (SI)(BX*4), Y2, Y5
+	VMASKMOVPS   (DI)(BX*4), Y2, Y6
+	VSUBPS       Y6, Y5, Y5
+	VCMPPS       $0x12, Y0, Y5, Y7
+	VCMPPS       $0x1e, Y0, Y5, Y5
+	MOVQ         wm_base+192(FP), SI
+	LEAQ         (SI)(BX*1), SI
+	MOVQ         AX, DI
+	SUBQ         BX, DI
+	XORQ         R8, R8
 
 ldbytes2:
 	SHLQ       $0x08, R8
@@ -2726,7 +2798,9 @@ ldbytes6:
 	VORPS        Y5, Y12, Y5
 	VORPS        Y6, Y5, Y5
 	VBROADCASTSS heal+332(FP), Y6
-	VANDNPS      Y6, Y7, Y6
+	VANDNPS      Y6, Y7, Y7
+	VANDPS       (SP), Y6, Y6
+	VORPS        Y7, Y6, Y6
 	VANDNPS      Y5, Y6, Y6
 	VBROADCASTSS hole+316(FP), Y7
 	VADDPS       Y7, Y4, Y7
