@@ -6,7 +6,8 @@ import (
 )
 
 // BenchmarkSWEStepVariants: BenchmarkSWEStep's dam break with surface tension (water at
-// 30 degrees, with the capillary pressure, as coffee.lua runs it) for both methods on the
+// 30 degrees, with the capillary pressure, -tension; with the contact line's heads alone,
+// as the library's scenes run it, -heads) for both methods on the
 // general layout, and a pool on mostly dry cells against the same pool under liquid
 // everywhere (the dry cells' cost). Reports as benchDamBreak.
 func BenchmarkSWEStepVariants(b *testing.B) {
@@ -15,6 +16,9 @@ func BenchmarkSWEStepVariants(b *testing.B) {
 		st.SurfaceTension, st.Density, st.ContactAngle, st.CapillaryPressure = 0.072, 1000, 30*math.Pi/180, true
 		return st
 	}
+	// heads: surface tension as the library's scenes run it (the contact line's heads,
+	// no capillary pressure: the default).
+	heads := func(m Method) Settings { st := tension(m); st.CapillaryPressure = false; return st }
 	one := func(st Settings) Settings { st.Workers = 1; return st }
 	b.Run("pipes-general-w1", func(b *testing.B) { benchDamBreak(b, sweSettings(MethodPipes, 0.003, 1), true, b.N) })
 	b.Run("swe-w1", func(b *testing.B) { benchDamBreak(b, sweSettings(MethodSWE, 0.003, 1), true, b.N) })
@@ -22,6 +26,8 @@ func BenchmarkSWEStepVariants(b *testing.B) {
 	b.Run("swe-tension", func(b *testing.B) { benchDamBreak(b, tension(MethodSWE), true, b.N) })
 	b.Run("pipes-general-tension-w1", func(b *testing.B) { benchDamBreak(b, one(tension(MethodPipes)), true, b.N) })
 	b.Run("swe-tension-w1", func(b *testing.B) { benchDamBreak(b, one(tension(MethodSWE)), true, b.N) })
+	b.Run("pipes-general-heads-w1", func(b *testing.B) { benchDamBreak(b, one(heads(MethodPipes)), true, b.N) })
+	b.Run("swe-heads-w1", func(b *testing.B) { benchDamBreak(b, one(heads(MethodSWE)), true, b.N) })
 	for _, w := range []int{2, 1} {
 		for _, m := range []Method{MethodPipes, MethodSWE} {
 			for _, wet := range []bool{false, true} {
