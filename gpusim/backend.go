@@ -65,6 +65,9 @@ type stepParams struct {
 type accounting struct {
 	added, removed, rejected float64
 	outflow                  float64
+	// exchanged is the net volume a holder of columns moved in (held.go); the backends
+	// never book it.
+	exchanged float64
 }
 
 // backendOptions are choices a backend is made with that change how it computes, never

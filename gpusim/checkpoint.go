@@ -78,6 +78,9 @@ func (s *Sim) WriteCheckpoint(w io.Writer) error {
 // 1 (the tests' old files: its sources have no spray fields, and a spray is refused).
 func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 	s.Sync()
+	if s.held != nil || s.acct.exchanged != 0 {
+		return fmt.Errorf("checkpoint: columns are held, or were (Hold): a checkpoint does not save them, or what crossed their border, yet")
+	}
 	if version < 3 && len(s.lift.lifted) > 0 {
 		return fmt.Errorf("checkpoint: bodies lift %d columns' floors: version %d cannot save them", len(s.lift.lifted), version)
 	}
@@ -220,6 +223,9 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		return fmt.Errorf("checkpoint: reading: %w", err)
 	}
 	s.Sync()
+	if s.held != nil {
+		return fmt.Errorf("checkpoint: columns are held (Hold): let them go before restoring a checkpoint")
+	}
 	cb, ok := s.be.(checkpointBackend)
 	if !ok {
 		return fmt.Errorf("checkpoint: the %s backend cannot restore a state", s.be.name())

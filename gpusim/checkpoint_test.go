@@ -421,6 +421,7 @@ var checkpointLedger = map[string]map[string]string{
 		"wall": "not state", "scratch": "scratch", "residual": "scratch", "pipelined": "the reader's", "flight": "waited for (Sync)",
 		"mu": "not state", "published": "published again", "backendName": "derived", "workers": "derived", "back": "scratch",
 		"vel": "derived (velocities: from the fluxes)", "velAt": "scratch", "snapVelocity": "the reader's (the scene sets it)",
+		"held": "not saved: a checkpoint is refused while columns are held (Hold)",
 	},
 	"emitterSet": {
 		"list": "saved", "active": "saved", "tStart": "derived (emitterTargets)", "tCol": "derived", "tWeight": "derived",
@@ -435,7 +436,8 @@ var checkpointLedger = map[string]map[string]string{
 		"took": "saved", "npend": "saved", "edgeHook": "tests", "changed": "scratch", "targets": "scratch", "weights": "scratch",
 		"mark": "scratch", "released": "saved", "landed": "saved", "wall": "not state", "flyRange": "derived", "flyH": "scratch",
 		"flyDt": "scratch", "recordImpacts": "the reader's (the scene sets it)", "impacts": "not state (read and forgotten by the waves)",
-		"now": "scratch (set every step)",
+		"now": "scratch (set every step)", "held": "derived (Sim.held: none in a checkpoint)",
+		"heldLanded": "not saved (refused while columns are held)", "heldOut": "scratch (booked after every step)",
 	},
 	"capState": {"drive": "computed every step", "s": "scratch", "prev": "saved", "fresh": "saved", "near": "derived", "nearX": "derived", "nearOf": "derived",
 		"wet": "saved (version 6)", "wetNext": "computed every step", "prevNext": "computed every step (the dense sweep's prev, swapped in)"},
@@ -457,6 +459,7 @@ var checkpointLedger = map[string]map[string]string{
 		"csrBuf": "scratch", "csrMask": "scratch", "csrFluxBuf": "scratch", "capRuns": "derived", "pipeBase": "derived", "bar": "not state",
 		"pool": "not state", "jobSteps": "scratch", "runJob": "derived", "forN": "scratch", "forFn": "scratch",
 		"runFor": "derived", "em": "scratch", "t": "scratch", "acct": "scratch", "outH": "scratch", "outR": "scratch",
+		"hold": "derived (Sim.held: none in a checkpoint)",
 	},
 	"Settings": {
 		"Dt": "saved", "Viscosity": "saved", "Damping": "saved", "Gravity": "saved", "CrossSection": "saved",
@@ -468,7 +471,8 @@ var checkpointLedger = map[string]map[string]string{
 		"X": "saved", "Y": "saved", "Z": "saved", "Radius": "saved", "Rate": "saved", "Start": "saved", "Stop": "saved",
 		"Falls": "saved", "VX": "saved", "VY": "saved", "VZ": "saved", "Spread": "saved (version 2)", "Seed": "saved (version 2)", "Holds": "saved (version 4)", "Level": "saved (version 4)",
 	},
-	"accounting": {"added": "saved", "removed": "saved", "rejected": "saved", "outflow": "saved"},
+	"accounting": {"added": "saved", "removed": "saved", "rejected": "saved", "outflow": "saved",
+		"exchanged": "not saved: a checkpoint is refused once columns were held (Hold)"},
 }
 
 // TestCheckpointLedger: every field of the state's types is in checkpointLedger.

@@ -69,6 +69,9 @@ type cpuBackend struct {
 	csrMask    [][]uint8
 	csrFluxBuf [][]float32    // per worker: a chunk of pipes' ends' heights (csrFlux), or K and S (csrFinal)
 	capRuns    [][]capStretch // per worker: the stretches its capillary head takes through the row kernel (capruns.go)
+	// hold marks the held columns and the free ones beside them (held.go: markHeld,
+	// markBorder; general layout only); nil when none is held.
+	hold []uint8
 	// pipeBase holds the floors of each pipe's ends a and b, in pipe order, for the
 	// vector flux phase: fixed with the terrain, so read, not gathered, every step.
 	pipeBase [2][]float32

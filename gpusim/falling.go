@@ -129,6 +129,13 @@ type fallState struct {
 	// wall is the time spent in the particle phase (part of Sim's step wall time).
 	wall time.Duration
 
+	// held marks the held columns (held.go; nil: none): no candidate pipe touches one, no
+	// landing spreads into one, and a parcel that lands on one goes to heldLanded (its
+	// volume to heldOut, which the Sim books as exchanged) for the holder to take.
+	held       []uint8
+	heldLanded []Particle
+	heldOut    float64
+
 	// flyRange, bound once (a method value made per step would allocate), flies the
 	// particles of a range with flyH and flyDt.
 	flyRange func(lo, hi int)
@@ -185,7 +192,8 @@ func (f *fallState) configure(st Settings) {
 	base := f.cols.Base
 	n := 0
 	for p := range f.topo.pipeA {
-		if math.Abs(float64(base[f.topo.pipeA[p]])-float64(base[f.topo.pipeB[p]])) > d {
+		a, b := f.topo.pipeA[p], f.topo.pipeB[p]
+		if math.Abs(float64(base[a])-float64(base[b])) > d && !f.isHeld(a) && !f.isHeld(b) {
 			n++
 		}
 	}
@@ -193,7 +201,7 @@ func (f *fallState) configure(st Settings) {
 	f.relCols = make([]int32, 0, 2*n)
 	for p := range f.topo.pipeA {
 		a, b := f.topo.pipeA[p], f.topo.pipeB[p]
-		if math.Abs(float64(base[a])-float64(base[b])) > d {
+		if math.Abs(float64(base[a])-float64(base[b])) > d && !f.isHeld(a) && !f.isHeld(b) {
 			f.cand = append(f.cand, int32(p))
 			f.relCols = append(f.relCols, a, b)
 		}
@@ -209,6 +217,23 @@ func (f *fallState) configure(st Settings) {
 	f.candFlux = make([]float32, len(f.cand))
 	f.pend, f.idle = make([]float64, len(f.cand)), make([]float64, len(f.cand))
 	f.rate, f.took = make([]float64, len(f.cand)), make([]float64, len(f.cand))
+}
+
+// isHeld tells whether column i is held (held.go).
+func (f *fallState) isHeld(i int32) bool { return f.held != nil && f.held[i] == markHeld }
+
+// setHeld marks the held columns (nil: none) and finds the candidate pipes again.
+func (f *fallState) setHeld(mark []uint8, st Settings) {
+	f.held = mark
+	f.cand = nil
+	f.configure(st)
+}
+
+// takeHeldOut returns the volume, m^3, that landed on held columns since the last call.
+func (f *fallState) takeHeldOut() float64 {
+	v := f.heldOut
+	f.heldOut = 0
+	return v
 }
 
 // streamFlow is the flow per unit length of an edge, as a share of sqrt(g l_c^3), from
@@ -731,6 +756,12 @@ func (f *fallState) deposit(h, r []float32) {
 			continue
 		}
 		f.land[i] = -1
+		if f.isHeld(d) { // the holder's: handed out whole, booked
+			f.heldLanded = append(f.heldLanded, Particle{X: f.x[i], Y: f.y[i], Z: f.z[i], VX: f.vx[i], VY: f.vy[i], VZ: f.vz[i], Volume: f.vol[i]})
+			f.heldOut += f.vol[i]
+			f.vol[i] = 0
+			continue
+		}
 		if f.recordImpacts {
 			f.record(i, d)
 		}
@@ -868,7 +899,7 @@ func (f *fallState) spread(i int, d int32, h []float32) {
 					continue
 				}
 				t := c.ColumnAt(cx, cy, z)
-				if t < 0 || !f.reaches(d, t, z, c.Dx, h) {
+				if t < 0 || f.isHeld(int32(t)) || !f.reaches(d, t, z, c.Dx, h) {
 					continue
 				}
 				w := 2.0
@@ -894,8 +925,8 @@ func (f *fallState) spread(i int, d int32, h []float32) {
 				continue
 			}
 			t := c.ColumnAt(cx, cy, z)
-			if t < 0 || int32(t) == d || !f.reaches(d, t, z, rad, h) {
-				continue // solid to the top, the landing column, or a surface far from the drop
+			if t < 0 || int32(t) == d || f.isHeld(int32(t)) || !f.reaches(d, t, z, rad, h) {
+				continue // solid to the top, the landing column, a held one, or a surface far from the drop
 			}
 			f.targets = append(f.targets, int32(t))
 		}
@@ -926,8 +957,8 @@ func (f *fallState) disc(d int32, x, y, z, R, tol float64, h []float32) {
 				continue
 			}
 			t := c.ColumnAt(cx, cy, z)
-			if t < 0 || !f.reaches(d, t, z, tol, h) {
-				continue // solid to the top, or a surface far from the landing
+			if t < 0 || f.isHeld(int32(t)) || !f.reaches(d, t, z, tol, h) {
+				continue // solid to the top, held, or a surface far from the landing
 			}
 			w := 0.5 + 0.5*math.Cos(math.Pi*r/R)
 			f.targets = append(f.targets, int32(t))

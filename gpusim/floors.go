@@ -75,6 +75,9 @@ func (s *Sim) LiftFloors(cols []int32, lift []float32, h []float32) error {
 		if v := lift[k]; !(v >= 0) || math.IsInf(float64(v), 0) {
 			return fmt.Errorf("lift floors: column %d: lift %g must be a finite number >= 0", i, v)
 		}
+		if s.held != nil && s.held.mark[i] == markHeld {
+			return fmt.Errorf("lift floors: column %d is held (Hold)", i)
+		}
 	}
 	s.Sync()
 	l := &s.lift

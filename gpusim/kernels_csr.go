@@ -431,7 +431,12 @@ func (c *cpuBackend) csrOutflowColumns(lo, hi int, ext *extended, flag []int32) 
 	if ext != nil {
 		extOut, extIn = ext.extOut, ext.extIn
 	}
+	hold := c.hold
 	for i := lo; i < hi; i++ {
+		if hold != nil && hold[i] == markHeld {
+			flag = c.heldOutflow(i, flag)
+			continue
+		}
 		var out2, in2 float32
 		for e := as[i]; e < as[i+1]; e++ {
 			out2, in2 = element.SplitSum(out2, in2, raw[ap[e]]*sg[e])
@@ -457,6 +462,16 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 	raw, h, top, kk, ss := c.f, c.h, c.top, c.k, c.s
 	for _, i := range c.flag[w] {
 		var in float32 // <= 0
+		// A held column: its border pipes alone (heldOutflow).
+		if c.hold != nil && c.hold[i] == markHeld {
+			for e := as[i]; e < as[i+1]; e++ {
+				if c.hold[ao[e]] != markHeld {
+					in += min(raw[ap[e]]*sg[e], 0) * kk[ao[e]]
+				}
+			}
+			ss[i] = c.p.InflowFactor(in, (top[i]-h[i])-c.r[i])
+			continue
+		}
 		for e := as[i]; e < as[i+1]; e++ {
 			in += min(raw[ap[e]]*sg[e], 0) * kk[ao[e]]
 		}
@@ -520,7 +535,12 @@ func (c *cpuBackend) csrHeightColumns(lo, hi int, ext, sums *extended) int32 {
 	if sums != nil {
 		extNet = sums.extNet
 	}
+	hold := c.hold
 	for i := lo; i < hi; i++ {
+		if hold != nil && hold[i] != markFree {
+			c.heldHeight(i)
+			continue
+		}
 		var out float64
 		for e := as[i]; e < as[i+1]; e++ {
 			out += float64(f[ap[e]] * sg[e])

@@ -44,6 +44,7 @@ type Sim struct {
 	steps int64
 	acct  accounting
 	wall  time.Duration // spent inside Step
+	held  *heldState    // the held columns (held.go); nil: none
 
 	scratch  []float32 // host copy of the heights for Fill and Volume
 	residual []float32 // host copy of the backend's rounding residuals
@@ -169,6 +170,9 @@ type backendHolder struct{ be backend }
 // nothing changes.
 func (s *Sim) SetTerrain(cols *terrain.Columns) (rejected float64, err error) {
 	s.Sync()
+	if s.held != nil {
+		return 0, fmt.Errorf("terrain: columns are held (Hold): let them go before the terrain changes")
+	}
 	np, err := checkGrid(cols)
 	if err != nil {
 		return 0, fmt.Errorf("terrain: %w", err)
@@ -293,6 +297,9 @@ func (s *Sim) Set(st Settings) error {
 	if st.Backend != s.settings.Backend {
 		return fmt.Errorf("backend cannot change mid-run (%q, asked for %q)", s.settings.Backend, st.Backend)
 	}
+	if s.held != nil && (st.Method != MethodPipes || st.SurfaceTension > 0) {
+		return fmt.Errorf("method %q with surface tension %g N/m: columns are held (Hold) with the pipes and without surface tension only, for now", st.Method, st.SurfaceTension)
+	}
 	if st.Method != s.settings.Method {
 		if err := s.switchMethod(st); err != nil {
 			return err
@@ -403,6 +410,9 @@ func (s *Sim) stepFalling(n int) {
 		if v := s.fall.takeOutflow(); v != 0 {
 			s.acct.outflow += v
 		}
+		if v := s.fall.takeHeldOut(); v != 0 {
+			s.acct.exchanged -= v
+		}
 		s.fall.wall += time.Since(t1)
 	}
 	s.wall += time.Since(t0)
@@ -426,29 +436,38 @@ func (s *Sim) SetSnapshotVelocity(on bool) {
 // (vx, vy, vz) m/s, booked as added: it falls and lands like released liquid (a pour from
 // a height, a drip). The point must lie in free space inside the domain.
 func (s *Sim) Drop(x, y, z, vol, vx, vy, vz float64) error {
+	if err := s.drop("drop", x, y, z, vol, vx, vy, vz); err != nil {
+		return err
+	}
+	s.acct.added += vol
+	s.publish()
+	return nil
+}
+
+// drop is Drop without the booking and the publishing; what names the call in its
+// errors.
+func (s *Sim) drop(what string, x, y, z, vol, vx, vy, vz float64) error {
 	s.Sync()
 	for _, f := range []struct {
 		n string
 		v float64
 	}{{"at[1] (x)", x}, {"at[2] (y)", y}, {"at[3] (z)", z}, {"volume", vol}, {"velocity[1]", vx}, {"velocity[2]", vy}, {"velocity[3]", vz}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("drop: %s is %v: it must be a finite number", f.n, f.v)
+			return fmt.Errorf("%s: %s is %v: it must be a finite number", what, f.n, f.v)
 		}
 	}
 	if vol <= 0 {
-		return fmt.Errorf("drop: volume is %g m^3: it must be > 0", vol)
+		return fmt.Errorf("%s: volume is %g m^3: it must be > 0", what, vol)
 	}
 	cx, cy, ok := s.cols.CellAt(x, y)
 	if !ok || z < 0 || z > s.cols.Height {
-		return fmt.Errorf("drop: at = {%g, %g, %g} is outside the domain [0, %g] x [0, %g] x [0, %g]", x, y, z,
+		return fmt.Errorf("%s: at = {%g, %g, %g} is outside the domain [0, %g] x [0, %g] x [0, %g]", what, x, y, z,
 			float64(s.cols.Nx)*s.cols.Dx, float64(s.cols.Ny)*s.cols.Dx, s.cols.Height)
 	}
 	if c := s.cols.ColumnAt(cx, cy, z); c < 0 || float64(s.cols.Base[c]) > z {
-		return fmt.Errorf("drop: at = {%g, %g, %g} is inside a solid", x, y, z)
+		return fmt.Errorf("%s: at = {%g, %g, %g} is inside a solid", what, x, y, z)
 	}
 	s.fall.add(float32(x), float32(y), float32(z), float32(vx), float32(vy), float32(vz), vol)
-	s.acct.added += vol
-	s.publish()
 	return nil
 }
 
@@ -509,6 +528,14 @@ func (s *Sim) AddEmitter(e Emitter) (int, error) {
 	s.Sync()
 	if e.Stop == 0 {
 		e.Stop = math.Inf(1)
+	}
+	if s.held != nil && !e.Falls {
+		tg, _ := emitterTargets(s.cols, e)
+		for _, c := range tg {
+			if s.held.mark[c] == markHeld {
+				return 0, fmt.Errorf("at = {%g, %g, %g}: column %d is held (Hold): its liquid is its holder's", e.X, e.Y, e.Z, c)
+			}
+		}
 	}
 	return s.em.add(s.cols, e)
 }
@@ -703,13 +730,12 @@ func (s *Sim) SetHeights(h []float32) error {
 	return nil
 }
 
-// Volume is the liquid volume now, m^3 (float64 sum).
+// Volume is the liquid volume now, m^3 (float64 sum), held columns left out (Hold).
 func (s *Sim) Volume() float64 {
 	s.Sync()
 	s.be.readHeight(s.scratch)
 	s.be.readResidual(s.residual)
-	v, _ := volumeOf(s.scratch, s.residual, s.cols.Base, s.cols.Dx)
-	return v + s.fall.airborne() - s.lift.volume
+	return s.volumeFree(s.scratch, s.residual) + s.fall.airborne() - s.lift.volume
 }
 
 // Accounting returns the volume added, removed and rejected since the start, m^3.
@@ -719,7 +745,7 @@ func (s *Sim) Accounting() (added, removed, rejected float64) {
 }
 
 // Outflow returns the volume that left through the open sides since the start, m^3
-// (Settings.Sides): Volume = added - removed - Outflow.
+// (Settings.Sides): Volume = added - removed - Outflow (+ Exchanged, with held columns).
 func (s *Sim) Outflow() float64 {
 	s.Sync()
 	return s.acct.outflow

@@ -1,0 +1,427 @@
+package gpusim
+
+// Held columns: columns whose liquid another solver owns, such as a 3D region over them
+// (docs/solver.md, "Held columns"). The holder writes their heights each step (SetHeld),
+// and the step leaves them alone: their height update is skipped, and the pipes between
+// a held and a free column (the border pipes) are computed as any pipe's, from both
+// heights, and kept as state, but moved by neither end: what crosses the border is the
+// holder's to move, and it does so exactly (Move, Release, TakeLanded), booked as
+// exchanged. Held columns are left out of Volume: Volume = added - removed - Outflow +
+// Exchanged.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/vpbench/vpbench/gpusim/internal/element"
+)
+
+// The mark of a column (heldState.mark, cpuBackend.hold).
+const (
+	markFree   uint8 = iota // a column the solver steps, with no pipe to a held column
+	markHeld                // held: its height is written from outside
+	markBorder              // free, with at least one pipe to a held column
+)
+
+// heldState is the Sim's record of its held columns.
+type heldState struct {
+	cols   []int32 // the held columns, in the order Hold got them
+	mark   []uint8 // per column: markFree, markHeld or markBorder
+	inner  []int32 // the pipes between two held columns, in pipe order
+	border []int32 // the pipes between a held and a free column, in pipe order
+}
+
+// Hold makes the given columns held (docs/solver.md, "Held columns"), replacing the
+// columns held before (none: nothing is held). From then on the step leaves their
+// heights alone and moves nothing through the border pipes (the pipes between a held and
+// a free column; HeldPipes), Volume leaves them out, and their liquid is booked as
+// exchanged: out when a column is held, in when it is let go. The heights they hold
+// stay until SetHeld writes others.
+//
+// For the cpu backend and the pipes method only, without surface tension and where no
+// passage can form (a terrain without capped columns); the dense layout's fast path and
+// the general layout's vector kernels do not take held columns or the free columns
+// beside them (the general layout's column loops do), so a Sim on the dense layout moves
+// to the general one, which gives the same bits. A held column may not lie on an open
+// side's border, be an emitter's target or have a lifted floor. On an error nothing
+// changes.
+func (s *Sim) Hold(cols []int) error {
+	s.Sync()
+	if len(cols) == 0 && s.held == nil {
+		return nil
+	}
+	n := s.cols.NumColumns()
+	mark := make([]uint8, n)
+	for _, i := range cols {
+		if i < 0 || i >= n {
+			return fmt.Errorf("hold: column %d is outside [0, %d)", i, n)
+		}
+		if mark[i] == markHeld {
+			return fmt.Errorf("hold: column %d is listed twice", i)
+		}
+		mark[i] = markHeld
+	}
+	if len(cols) > 0 {
+		if err := s.canHold(mark); err != nil {
+			return err
+		}
+	}
+	if len(cols) > 0 && s.be.(*cpuBackend).dense != nil {
+		s.toGeneral()
+	}
+	var inner, border []int32
+	for p := range s.topo.pipeA {
+		a, b := mark[s.topo.pipeA[p]] == markHeld, mark[s.topo.pipeB[p]] == markHeld
+		switch {
+		case a && b:
+			inner = append(inner, int32(p))
+		case a:
+			border = append(border, int32(p))
+			mark[s.topo.pipeB[p]] = markBorder
+		case b:
+			border = append(border, int32(p))
+			mark[s.topo.pipeA[p]] = markBorder
+		}
+	}
+	// The liquid of the columns let go comes in, that of the columns held goes out.
+	s.be.readHeight(s.scratch)
+	s.be.readResidual(s.residual)
+	dx2 := s.cols.Dx * s.cols.Dx
+	depth := func(i int) float64 {
+		return (float64(s.scratch[i]) - float64(s.Floor(i))) + float64(s.residual[i])
+	}
+	if s.held != nil {
+		for _, i := range s.held.cols {
+			if mark[i] != markHeld {
+				s.acct.exchanged += depth(int(i)) * dx2
+			}
+		}
+	}
+	old := s.held
+	s.held = nil
+	if len(cols) > 0 {
+		s.held = &heldState{mark: mark, inner: inner, border: border}
+		for _, i := range cols {
+			s.held.cols = append(s.held.cols, int32(i))
+			if old == nil || old.mark[i] != markHeld {
+				s.acct.exchanged -= depth(i) * dx2
+			}
+		}
+	}
+	var m []uint8
+	if s.held != nil {
+		m = s.held.mark
+	}
+	s.be.(*cpuBackend).setHeld(m)
+	s.fall.setHeld(m, s.settings)
+	s.publish()
+	return nil
+}
+
+// canHold says why the columns marked held cannot be (Hold), or nil.
+func (s *Sim) canHold(mark []uint8) error {
+	st := s.settings
+	switch {
+	case s.be.name() != "cpu":
+		return fmt.Errorf("hold: the %s backend cannot hold columns (the cpu backend only, for now)", s.be.name())
+	case st.Method != MethodPipes:
+		return fmt.Errorf("hold: method %q cannot hold columns (the pipes only, for now)", st.Method)
+	case st.SurfaceTension > 0:
+		return fmt.Errorf("hold: surface tension is %g N/m: columns are held without surface tension only, for now", st.SurfaceTension)
+	case s.be.(*cpuBackend).ext != nil:
+		return fmt.Errorf("hold: this terrain has capped columns (passages may form): columns are held on terrains without, for now")
+	}
+	c := s.cols
+	for y := range c.Ny {
+		for x := range c.Nx {
+			lo, hi := c.Cell(x, y)
+			for i := lo; i < hi; i++ {
+				if mark[i] != markHeld {
+					continue
+				}
+				for side, on := range [4]bool{x == 0, x == c.Nx-1, y == 0, y == c.Ny-1} {
+					if on && st.Sides[side] == SideOpen {
+						return fmt.Errorf("hold: column %d lies on the open side %s's border", i, SideNames[side])
+					}
+				}
+				if s.lift.at != nil && s.lift.at[i] >= 0 {
+					return fmt.Errorf("hold: column %d has a lifted floor", i)
+				}
+			}
+		}
+	}
+	for id, e := range s.em.list {
+		if !s.em.active[id] {
+			continue
+		}
+		for k := s.em.tStart[id]; k < s.em.tStart[id+1]; k++ {
+			if mark[s.em.tCol[k]] == markHeld {
+				return fmt.Errorf("hold: column %d is source or sink %d's target (at {%g, %g, %g})", s.em.tCol[k], id, e.X, e.Y, e.Z)
+			}
+		}
+	}
+	return nil
+}
+
+// toGeneral moves the CPU backend from the dense layout to the general one (the same
+// bits), with the state carried over.
+func (s *Sim) toGeneral() {
+	n := s.cols.NumColumns()
+	h, r := make([]float32, n), make([]float32, n)
+	s.be.readHeight(h)
+	s.be.readResidual(r)
+	f := s.Fluxes(nil)
+	old := s.be
+	s.opts.general = true
+	be := newCPUBackend(s.topo, s.settings.Workers, s.settings.ExtendedPipes, s.settings.Method, s.opts)
+	old.close()
+	s.be = be
+	s.holder.be = be
+	s.apply(s.settings)
+	be.writeHeight(h)
+	be.writeResidual(r)
+	be.writeFlux(f)
+}
+
+// Held returns the held columns, in the order Hold got them (nil: none).
+func (s *Sim) Held() []int {
+	if s.held == nil {
+		return nil
+	}
+	out := make([]int, len(s.held.cols))
+	for k, i := range s.held.cols {
+		out[k] = int(i)
+	}
+	return out
+}
+
+// HeldPipes returns the pipes between two held columns (inner) and between a held and a
+// free column (border), each in pipe order (Pipe gives their ends).
+func (s *Sim) HeldPipes() (inner, border []int) {
+	if s.held == nil {
+		return nil, nil
+	}
+	for _, p := range s.held.inner {
+		inner = append(inner, int(p))
+	}
+	for _, p := range s.held.border {
+		border = append(border, int(p))
+	}
+	return inner, border
+}
+
+// SetHeld writes the held columns' exact heights (m, absolute, in Hold's order; each in
+// [floor, max]) and, each unless nil, the fluxes of the pipes between held columns and
+// of the border pipes (m^3/s, in HeldPipes' orders): the flow the holder has there, the
+// inner ones for the velocities read from the columns, the border ones as the flux the
+// next step's update starts from (its inertia). Nothing is booked: held columns are the
+// holder's. The snapshot shows them from the next step on. On an error nothing changes.
+func (s *Sim) SetHeld(heights []float64, inner, border []float32) error {
+	s.Sync()
+	if s.held == nil {
+		return fmt.Errorf("set held: no column is held")
+	}
+	if len(heights) != len(s.held.cols) {
+		return fmt.Errorf("set held: %d heights for %d held columns", len(heights), len(s.held.cols))
+	}
+	if inner != nil && len(inner) != len(s.held.inner) {
+		return fmt.Errorf("set held: %d fluxes for %d pipes between held columns", len(inner), len(s.held.inner))
+	}
+	if border != nil && len(border) != len(s.held.border) {
+		return fmt.Errorf("set held: %d fluxes for %d border pipes", len(border), len(s.held.border))
+	}
+	for k, i := range s.held.cols {
+		if v := heights[k]; !(v >= float64(s.Floor(int(i))) && v <= float64(s.cols.Max[i])) {
+			return fmt.Errorf("set held: column %d: h = %g is outside [floor, max] = [%g, %g]", i, v, s.Floor(int(i)), s.cols.Max[i])
+		}
+	}
+	for k, f := range inner {
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return fmt.Errorf("set held: the flux of pipe %d is %g: it must be finite", s.held.inner[k], f)
+		}
+	}
+	for k, f := range border {
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return fmt.Errorf("set held: the flux of pipe %d is %g: it must be finite", s.held.border[k], f)
+		}
+	}
+	c := s.be.(*cpuBackend)
+	for k, i := range s.held.cols {
+		nh := float32(heights[k])
+		c.h[i], c.r[i] = nh, float32(heights[k]-float64(nh))
+	}
+	if inner != nil {
+		for k, p := range s.held.inner {
+			c.f[p] = inner[k]
+		}
+	}
+	if border != nil {
+		for k, p := range s.held.border {
+			c.f[p] = border[k]
+		}
+	}
+	return nil
+}
+
+// Levels fills dst (made when too short) with the exact liquid levels (m, absolute: the
+// height plus its rounding residual) of the columns cols.
+func (s *Sim) Levels(cols []int, dst []float64) []float64 {
+	s.Sync()
+	if cap(dst) < len(cols) {
+		dst = make([]float64, len(cols))
+	}
+	dst = dst[:len(cols)]
+	h, r := s.be.(hostState).columns()
+	for k, i := range cols {
+		dst[k] = float64(h[i]) + float64(r[i])
+	}
+	return dst
+}
+
+// PipeFluxes fills dst (made when too short) with the fluxes of the pipes (m^3/s,
+// positive from a pipe's first column to its second).
+func (s *Sim) PipeFluxes(pipes []int, dst []float32) []float32 {
+	s.Sync()
+	if cap(dst) < len(pipes) {
+		dst = make([]float32, len(pipes))
+	}
+	dst = dst[:len(pipes)]
+	for k, p := range pipes {
+		dst[k] = *s.be.(*cpuBackend).flux(p)
+	}
+	return dst
+}
+
+// Move puts vol m^3 of liquid into the free column col (vol < 0 takes it out), booked as
+// exchanged: how a holder hands the columns what crossed the border. The column's exact
+// level moves by vol / dx^2; taken below its floor, the column owes the rest (its
+// residual goes negative, it lets nothing out until inflows repay it), so the volume
+// stays exact. Up to its max; beyond, it is an error, and nothing changes.
+func (s *Sim) Move(col int, vol float64) error {
+	s.Sync()
+	if col < 0 || col >= s.cols.NumColumns() {
+		return fmt.Errorf("move: column %d is outside [0, %d)", col, s.cols.NumColumns())
+	}
+	if s.held != nil && s.held.mark[col] == markHeld {
+		return fmt.Errorf("move: column %d is held", col)
+	}
+	if math.IsNaN(vol) || math.IsInf(vol, 0) {
+		return fmt.Errorf("move: volume %g: it must be finite", vol)
+	}
+	hs, ok := s.be.(hostState)
+	if !ok {
+		return fmt.Errorf("move: the %s backend cannot move liquid between solvers", s.be.name())
+	}
+	h, r := hs.columns()
+	lvl := float64(h[col]) + float64(r[col]) + vol/(s.cols.Dx*s.cols.Dx)
+	if lvl > float64(s.cols.Max[col]) {
+		return fmt.Errorf("move: column %d would reach %g m, above its max %g m", col, lvl, s.cols.Max[col])
+	}
+	nh := max(float32(lvl), s.Floor(col))
+	h[col], r[col] = nh, float32(lvl-float64(nh))
+	hs.commit([]int32{int32(col)})
+	s.acct.exchanged += vol
+	return nil
+}
+
+// Release puts a parcel of liquid of volume vol (m^3) into the air at (x, y, z) moving at
+// (vx, vy, vz) m/s, as Drop does, booked as exchanged: liquid that left a holder above
+// the columns' surface. It falls and lands like released liquid; where it lands on a held
+// column it goes back to the holder (TakeLanded). The snapshot shows it from the next
+// step on.
+func (s *Sim) Release(x, y, z, vol, vx, vy, vz float64) error {
+	if err := s.drop("release", x, y, z, vol, vx, vy, vz); err != nil {
+		return err
+	}
+	s.acct.exchanged += vol
+	return nil
+}
+
+// TakeLanded appends to dst the parcels of falling liquid that landed on held columns
+// since the last call (where they met the held column's surface, with their velocity
+// and volume), in the order they landed, and forgets them. Their volume left the Sim
+// when they landed, booked as exchanged: they are the holder's to take in.
+func (s *Sim) TakeLanded(dst []Particle) []Particle {
+	dst = append(dst, s.fall.heldLanded...)
+	s.fall.heldLanded = s.fall.heldLanded[:0]
+	return dst
+}
+
+// Exchanged is the net volume, m^3, a holder of columns moved into the Sim (Move,
+// Release, held columns let go) less what it took out (Move, held columns, landings on
+// them): Volume = added - removed - Outflow + Exchanged.
+func (s *Sim) Exchanged() float64 {
+	s.Sync()
+	return s.acct.exchanged
+}
+
+// volumeFree is the volume of the columns h and r describe (volumeOf), less the held
+// ones.
+func (s *Sim) volumeFree(h, r []float32) float64 {
+	if s.held == nil {
+		v, _ := volumeOf(h, r, s.cols.Base, s.cols.Dx)
+		return v
+	}
+	var total float64
+	for i, m := range s.held.mark {
+		if m != markHeld {
+			total += float64(h[i]) - float64(s.cols.Base[i]) + float64(r[i])
+		}
+	}
+	return total * s.cols.Dx * s.cols.Dx
+}
+
+// setHeld marks the held columns and the free ones beside them (nil: none): the vector
+// kernels leave them to the column loops, which skip the held columns' height update
+// and the border pipes' share of the free ones'.
+func (c *cpuBackend) setHeld(mark []uint8) {
+	c.hold = mark
+	if c.regular == nil {
+		return
+	}
+	c.regular = regularColumns(c.topo)
+	for i, m := range mark {
+		if m != markFree {
+			c.regular[i] = false
+		}
+	}
+	n := c.nw
+	c.close()
+	c.setWorkers(n)
+}
+
+// heldOutflow is csrOutflowColumns for a held column i: K and S from its border pipes
+// alone (the pipes to other held columns carry nothing the step moves), flagged for
+// csrInflow where it may overflow.
+func (c *cpuBackend) heldOutflow(i int, flag []int32) []int32 {
+	as, ap, ao, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjOther, c.topo.adjSign
+	var out2, in2 float32
+	for e := as[i]; e < as[i+1]; e++ {
+		if c.hold[ao[e]] != markHeld {
+			out2, in2 = element.SplitSum(out2, in2, c.f[ap[e]]*sg[e])
+		}
+	}
+	c.k[i] = c.p.OutflowFactor(out2*0.5, (c.h[i]-c.base[i])+c.r[i])
+	c.s[i] = 1
+	if c.p.MayOverflow(in2*0.5, (c.top[i]-c.h[i])-c.r[i]) {
+		flag = append(flag, int32(i))
+	}
+	return flag
+}
+
+// heldHeight is csrHeightColumns for a marked column i: a held one keeps its height
+// (the holder writes it), a free one beside held ones is updated without its border
+// pipes (the holder moves what crosses them).
+func (c *cpuBackend) heldHeight(i int) {
+	if c.hold[i] == markHeld {
+		return
+	}
+	as, ap, ao, sg := c.topo.adjStart, c.topo.adjPipe, c.topo.adjOther, c.topo.adjSign
+	var out float64
+	for e := as[i]; e < as[i+1]; e++ {
+		if c.hold[ao[e]] != markHeld {
+			out += float64(c.f[ap[e]] * sg[e])
+		}
+	}
+	c.h[i], c.r[i] = element.SettleHeight(c.p.UpdateHeight(out, c.h[i], c.r[i]), c.base[i], c.top[i])
+}
