@@ -10,8 +10,8 @@ import (
 // The columns beyond a Columns side. Each column (one per cell along the side) has a
 // liquid level and a depth-averaged velocity normal to the side. The side's face of
 // column col and layer k spans [k, k+1] cells above the origin; the share of that span
-// below the level is the face's liquid share. A face whose centre lies below the level
-// is wet: its normal velocity is the column's (set on the grid before and after the
+// below the level is the face's liquid share. A face whose span reaches below the level
+// (a share > 0) is wet: its normal velocity is the column's (set on the grid before and after the
 // forces, a known term of the divergence in the pressure solve, left as it is and
 // marked valid by the projection), and the liquid it carries in is seeded as particles
 // from a reservoir per face (seedInflow). A face above the level is an open side's:
@@ -23,9 +23,10 @@ type sideColumns struct {
 	level, vel []float64 // per column: m (absolute z); m/s, positive into the region
 	lvl        []float64 // per column: the level in cells above the origin
 	share      []float64 // per face (col + n k): the liquid share of the face's span
-	wet        []bool    // per face: its centre below the level
+	wet        []bool    // per face: its bottom below the level (share > 0)
 	res        []float64 // per face: the inflow's volume not yet seeded, m^3
 	cnt        []uint32  // per face: the particles seeded (the seeding pattern's phase)
+	took       []float64 // per column: the volume seeded since the last TakeSideInflow, m^3
 	// Per wet face: up to four places to seed its inflow at, each (along the side,
 	// height) in cells, outside the solid (seedPlaces), and how many it has; a wet face
 	// with none lets nothing in.
@@ -46,7 +47,7 @@ func (s *Sim) newColumns() {
 		}
 		nf := n * s.nz
 		c := &sideColumns{
-			n: n, level: make([]float64, n), vel: make([]float64, n), lvl: make([]float64, n),
+			n: n, level: make([]float64, n), vel: make([]float64, n), lvl: make([]float64, n), took: make([]float64, n),
 			share: make([]float64, nf), wet: make([]bool, nf), res: make([]float64, nf), cnt: make([]uint32, nf),
 			place: make([][4][2]float32, nf), nplace: make([]uint8, nf),
 		}
@@ -66,13 +67,10 @@ func (s *Sim) newColumns() {
 // copied. A side that is not Columns, a wrong length or a value that is not finite is an
 // error, and then nothing changes.
 func (s *Sim) SetSideColumns(side Side, level, velocity []float64) error {
-	if side < XMin || side > ZMax {
-		return fmt.Errorf("liquid3d: %v is not a side", side)
+	c, err := s.columnsSide(side)
+	if err != nil {
+		return err
 	}
-	if side > YMax || s.cols[side] == nil {
-		return fmt.Errorf("liquid3d: side %v is %v, not columns", side, s.set.Sides[side])
-	}
-	c := s.cols[side]
 	if len(level) != c.n || len(velocity) != c.n {
 		return fmt.Errorf("liquid3d: side %v: %d levels and %d velocities, want %d of each (one per cell along the side)", side, len(level), len(velocity), c.n)
 	}
@@ -91,7 +89,7 @@ func (s *Sim) SetSideColumns(side Side, level, velocity []float64) error {
 		for k := 0; k < s.nz; k++ {
 			f := col + c.n*k
 			c.share[f] = liquidShare(c.lvl[col], k)
-			c.wet[f] = float64(k)+0.5 < c.lvl[col]
+			c.wet[f] = c.share[f] > 0
 			s.seedPlaces(side, col, k)
 		}
 	}
@@ -322,10 +320,94 @@ func (s *Sim) seedInflow() int {
 					}
 					c.res[f] -= pv
 					s.in += pv
+					c.took[col] += pv
 					seeded++
 				}
 			}
 		}
 	}
 	return seeded
+}
+
+// columnsSide is side's columns, or an error naming why it has none.
+func (s *Sim) columnsSide(side Side) (*sideColumns, error) {
+	if side < XMin || side > ZMax {
+		return nil, fmt.Errorf("liquid3d: %v is not a side", side)
+	}
+	if side > YMax || s.cols[side] == nil {
+		return nil, fmt.Errorf("liquid3d: side %v is %v, not columns", side, s.set.Sides[side])
+	}
+	return s.cols[side], nil
+}
+
+// perColumn is dst with one value per column of c (made when too short), zeroed.
+func perColumn(c *sideColumns, dst []float64) []float64 {
+	if cap(dst) < c.n {
+		dst = make([]float64, c.n)
+	}
+	dst = dst[:c.n]
+	clear(dst)
+	return dst
+}
+
+// TakeSideInflow fills dst (one value per column of a Columns side, made when too
+// short) with the volume, m^3, the inflow seeded through each column's faces since the
+// last call (float64, in the order seeded), and forgets it: what the columns beyond the
+// side are to give up (the side's share of Inflow's growth).
+func (s *Sim) TakeSideInflow(side Side, dst []float64) ([]float64, error) {
+	c, err := s.columnsSide(side)
+	if err != nil {
+		return dst, err
+	}
+	dst = perColumn(c, dst)
+	copy(dst, c.took)
+	clear(c.took)
+	return dst, nil
+}
+
+// SidePending fills dst (one value per column of a Columns side, made when too short)
+// with the volume, m^3, each column's faces' reservoirs hold: inflow booked but not yet
+// seeded (less than a particle a face), which a later step seeds, whatever the columns'
+// velocity then.
+func (s *Sim) SidePending(side Side, dst []float64) ([]float64, error) {
+	c, err := s.columnsSide(side)
+	if err != nil {
+		return dst, err
+	}
+	dst = perColumn(c, dst)
+	for k := 0; k < s.nz; k++ {
+		for col := 0; col < c.n; col++ {
+			dst[col] += c.res[col+c.n*k]
+		}
+	}
+	return dst, nil
+}
+
+// SideWetArea fills dst (one value per column of a Columns side, made when too short)
+// with the area, m^2, through which the columns' velocity would carry liquid were their
+// levels level (m, absolute, one per column): the wet faces (their bottoms below the
+// level), each H^2 times its open share (not in the solid) times its liquid share (the
+// part of its span below the level); velocity x area x dt is then the volume the side's
+// reservoirs book in a substep of dt (but where a face has no place to seed at, as in a
+// sliver the solid leaves: seedPlaces).
+func (s *Sim) SideWetArea(side Side, level, dst []float64) ([]float64, error) {
+	c, err := s.columnsSide(side)
+	if err != nil {
+		return dst, err
+	}
+	if len(level) != c.n {
+		return dst, fmt.Errorf("liquid3d: side %v: %d levels, want %d (one per cell along the side)", side, len(level), c.n)
+	}
+	dst = perColumn(c, dst)
+	a := s.au
+	if side >= YMin {
+		a = s.av
+	}
+	for col, l := range level {
+		lc := (l - s.set.Origin.Z) / s.h
+		for k := 0; k < s.nz && float64(k) < lc; k++ {
+			dst[col] += s.h * s.h * float64(a[s.columnFace(side, col, k)]) * liquidShare(lc, k)
+		}
+	}
+	return dst, nil
 }

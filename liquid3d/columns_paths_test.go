@@ -130,7 +130,7 @@ func TestColumnsSolidFaces(t *testing.T) {
 			case a < 1:
 				partial++
 			}
-			if float64(k)+0.5 < lvl {
+			if float64(k) < lvl { // a wet face: liquid beyond it
 				rate += vel * h * h * float64(s.au[s.uIndex(0, j, k)]) * share
 				exact += vel * h * h * a * share
 			}
@@ -345,8 +345,9 @@ func TestColumnsCorner(t *testing.T) {
 
 // TestColumnsMovingLevel: columnsBox's -x columns moving in at 0.05 m/s with their level
 // moved between steps: 6 cells (the pool's surface), raised to 9, lowered to 7.3, to 3,
-// then below the floor, 0.1 s each. After every SetSideColumns the faces whose centres lie
-// below the level are the wet ones, and after every step they hold the columns' velocity;
+// then below the floor, 0.1 s each. After every SetSideColumns the faces whose span holds
+// liquid beyond them (their bottom below the level) are the wet ones, and after every
+// step they hold the columns' velocity;
 // the inflow seeded plus what waits in the reservoirs is velocity x H^2 x the wet faces'
 // liquid shares x time over each stretch (to 1e-9); the volume is booked exactly after
 // every step; nothing leaves while the level stands above the pool (9 and 7.3 cells),
@@ -363,7 +364,7 @@ func TestColumnsMovingLevel(t *testing.T) {
 		rate, wet := 0.0, 0
 		for k := 0; k < s.nz; k++ {
 			for j := 0; j < s.ny; j++ {
-				want := float64(k)+0.5 < lvl
+				want := float64(k) < lvl
 				if c.wet[j+c.n*k] != want {
 					t.Fatalf("level %g cells: face (%d, %d) wet %v", lvl, j, k, c.wet[j+c.n*k])
 				}

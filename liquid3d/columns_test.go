@@ -75,6 +75,57 @@ func TestColumnsRest(t *testing.T) {
 	}
 }
 
+// TestColumnsRestLevels: a pool at rest whose surface lies anywhere in a layer, with
+// columns beyond its four sides at its level, stays at rest: after 1 s the fastest
+// particle is under 1 mm/s. The pool is laid in half-cell layers of particles, the last
+// as thick as what is left (its particles' volumes cut to it). The face whose span holds
+// the level is a wet one (prescribed, a wall at rest): were it open (air beyond, as when
+// only faces whose centres lie below the level were wet), a level in a layer's lower
+// half would drain the surface cell beside it sideways (the pressure that holds the
+// surface layer up against gravity, p = 0 a hundredth of a cell beyond, leaks through
+// it: 4.3 and 1.1 cm/s after 1 s at 5.3 and 5.5 cells).
+func TestColumnsRestLevels(t *testing.T) {
+	const nx, ny, nz, h = 12, 8, 12, 4e-3
+	for _, lvl := range []float64{5.3, 5.5, 5.8, 6} {
+		set := DefaultSettings(nx, ny, nz, h)
+		for side := XMin; side <= YMax; side++ {
+			set.Sides[side] = Columns
+		}
+		s := newSim(t, set)
+		d := lvl * h
+		n := int(math.Floor(d / (h / 2)))
+		rest := d - float64(n)*h/2
+		var ps []Particle
+		for j := 0; j < ny; j++ {
+			for i := 0; i < nx; i++ {
+				for o := range 4 {
+					x, y := (float64(i)+0.25+0.5*float64(o&1))*h, (float64(j)+0.25+0.5*float64(o>>1))*h
+					for m := range n {
+						ps = append(ps, Particle{Pos: v3(x, y, (float64(m)+0.5)*h/2), Volume: h * h * h / 8})
+					}
+					if rest > 0 {
+						ps = append(ps, Particle{Pos: v3(x, y, float64(n)*h/2+rest/2), Volume: rest * h * h / 4})
+					}
+				}
+			}
+		}
+		if err := s.AddParticles(ps); err != nil {
+			t.Fatal(err)
+		}
+		for side := XMin; side <= YMax; side++ {
+			setColumns(t, s, side, d, 0)
+		}
+		for s.Time() < 1-1e-9 {
+			step(t, s, 1.0/60)
+			checkInflowVolume(t, s)
+		}
+		t.Logf("level %.1f cells: after 1 s the fastest particle %.3g m/s, inflow %g", lvl, s.MaxSpeed(), s.Inflow())
+		if sp := s.MaxSpeed(); sp >= 1e-3 {
+			t.Errorf("level %.1f cells: the fastest particle %.3g m/s after 1 s, want under 1 mm/s", lvl, sp)
+		}
+	}
+}
+
 // inflowRun steps columnsBox with the -x columns at 3/4 of the height moving in at
 // 0.05 m/s for 0.3 s, checking the volume after every step.
 func inflowRun(t testing.TB, workers int) *Sim {
@@ -106,6 +157,80 @@ func TestColumnsInflow(t *testing.T) {
 	}
 	if x1 <= x0 {
 		t.Errorf("the liquid's centroid went from %.4g to %.4g mm: not towards +x", x0*1e3, x1*1e3)
+	}
+}
+
+// TestColumnsSideInflow: the columns' side of the inflow (the coupling's): each step,
+// what TakeSideInflow hands out sums, over the side's columns, to Inflow's growth (to
+// 1e-13 of Inflow: the two are summed in different orders), the columns, moving in
+// alike, give alike (within a particle a face), and what the side took plus what its
+// reservoirs hold (SidePending) is velocity x SideWetArea x time to 1e-12: the
+// reservoirs' booking. A side that is not columns is refused.
+func TestColumnsSideInflow(t *testing.T) {
+	const h, level, vel = 4e-3, 9 * 4e-3, 0.05
+	s := columnsBox(t, 0, level, vel)
+	lv := make([]float64, 8)
+	for j := range lv {
+		lv[j] = level
+	}
+	area, err := s.SideWetArea(XMin, lv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, a := range area {
+		if math.Abs(a-level*h) > 1e-15 {
+			t.Errorf("wet area %g m^2 a column, want %g", a, level*h)
+		}
+		total += a
+	}
+	var took []float64
+	sum := make([]float64, 8)
+	for s.Time() < 0.2-1e-9 {
+		in0 := s.Inflow()
+		step(t, s, 1.0/60)
+		took, err = s.TakeSideInflow(XMin, took)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := 0.0
+		for j, v := range took {
+			d += v
+			sum[j] += v
+		}
+		if got := s.Inflow() - in0; math.Abs(d-got) > 1e-13*s.Inflow() {
+			t.Errorf("%.3g s: the columns gave %.17g, the inflow grew by %.17g", s.Time(), d, got)
+		}
+	}
+	pend, err := s.SidePending(XMin, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := 0.0
+	for j := range sum {
+		all += sum[j] + pend[j]
+		if math.Abs(sum[j]-sum[0]) > h*h*h/8*float64(s.Settings().NZ)+1e-18 {
+			t.Errorf("column %d gave %g, column 0 %g", j, sum[j], sum[0])
+		}
+	}
+	want := vel * total * s.Time()
+	t.Logf("%.3g s: the columns gave %.6g m^3, pending %.3g, velocity x area x time %.6g (%+.2g)", s.Time(), s.Inflow(), all-s.Inflow(), want, all/want-1)
+	if math.Abs(all/want-1) > 1e-12 {
+		t.Errorf("taken plus pending %.17g, velocity x area x time %.17g", all, want)
+	}
+	for _, side := range []Side{XMax, ZMin, Side(7)} {
+		if _, err := s.TakeSideInflow(side, nil); err == nil {
+			t.Errorf("TakeSideInflow(%v) accepted", side)
+		}
+		if _, err := s.SidePending(side, nil); err == nil {
+			t.Errorf("SidePending(%v) accepted", side)
+		}
+		if _, err := s.SideWetArea(side, lv, nil); err == nil {
+			t.Errorf("SideWetArea(%v) accepted", side)
+		}
+	}
+	if _, err := s.SideWetArea(XMin, lv[:3], nil); err == nil || !strings.Contains(err.Error(), "want 8") {
+		t.Errorf("SideWetArea with 3 levels: %v", err)
 	}
 }
 

@@ -42,7 +42,7 @@ const (
 	Open
 	// Columns: heightfield columns beyond the side, one per cell along it, each with a
 	// liquid level and a depth-averaged velocity (Sim.SetSideColumns). A face whose
-	// centre lies below its column's level carries the column's velocity (prescribed in
+	// span reaches below its column's level carries the column's velocity (prescribed in
 	// the pressure solve) and the liquid that flows in is seeded as particles (booked as
 	// Sim.Inflow); a face above the level is an open side's. Particles that cross the
 	// side leave as through an open side. For the four vertical sides only.
