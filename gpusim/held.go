@@ -211,12 +211,11 @@ func (s *Sim) HeldPipes() (inner, border []int) {
 }
 
 // SetHeld writes the held columns' exact heights (m, absolute, in Hold's order; each in
-// [floor, max]) and, each unless nil, the fluxes of the pipes between held columns and
-// of the border pipes (m^3/s, in HeldPipes' orders): the flow the holder has there, the
-// inner ones for the velocities read from the columns, the border ones as the flux the
-// next step's update starts from (its inertia). Nothing is booked: held columns are the
-// holder's. The snapshot shows them from the next step on. On an error nothing changes.
-func (s *Sim) SetHeld(heights []float64, inner, border []float32) error {
+// [floor, max]), and, unless inner is nil, the fluxes of the pipes between held columns
+// (m^3/s, in HeldPipes' order): the flow the holder has there, for the velocities read
+// from the columns. Nothing is booked: held columns are the holder's. The snapshot shows
+// them from the next step on. On an error nothing changes.
+func (s *Sim) SetHeld(heights []float64, inner []float32) error {
 	s.Sync()
 	if s.held == nil {
 		return fmt.Errorf("set held: no column is held")
@@ -226,9 +225,6 @@ func (s *Sim) SetHeld(heights []float64, inner, border []float32) error {
 	}
 	if inner != nil && len(inner) != len(s.held.inner) {
 		return fmt.Errorf("set held: %d fluxes for %d pipes between held columns", len(inner), len(s.held.inner))
-	}
-	if border != nil && len(border) != len(s.held.border) {
-		return fmt.Errorf("set held: %d fluxes for %d border pipes", len(border), len(s.held.border))
 	}
 	for k, i := range s.held.cols {
 		if v := heights[k]; !(v >= float64(s.Floor(int(i))) && v <= float64(s.cols.Max[i])) {
@@ -240,11 +236,6 @@ func (s *Sim) SetHeld(heights []float64, inner, border []float32) error {
 			return fmt.Errorf("set held: the flux of pipe %d is %g: it must be finite", s.held.inner[k], f)
 		}
 	}
-	for k, f := range border {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return fmt.Errorf("set held: the flux of pipe %d is %g: it must be finite", s.held.border[k], f)
-		}
-	}
 	c := s.be.(*cpuBackend)
 	for k, i := range s.held.cols {
 		nh := float32(heights[k])
@@ -253,11 +244,6 @@ func (s *Sim) SetHeld(heights []float64, inner, border []float32) error {
 	if inner != nil {
 		for k, p := range s.held.inner {
 			c.f[p] = inner[k]
-		}
-	}
-	if border != nil {
-		for k, p := range s.held.border {
-			c.f[p] = border[k]
 		}
 	}
 	return nil

@@ -131,7 +131,7 @@ func TestHoldBorderMovesNothing(t *testing.T) {
 			t.Fatalf("%d border and %d inner pipes, want 28 and 66", len(border), len(inner))
 		}
 		for range 50 {
-			if err := sim.SetHeld(hs, make([]float32, len(inner)), nil); err != nil {
+			if err := sim.SetHeld(hs, make([]float32, len(inner))); err != nil {
 				t.Fatal(err)
 			}
 			sim.Step(1)
@@ -184,7 +184,7 @@ func TestHoldExchange(t *testing.T) {
 		var landed []Particle
 		var gave float64
 		for k := range 200 {
-			if err := sim.SetHeld(hs, nil, nil); err != nil {
+			if err := sim.SetHeld(hs, nil); err != nil {
 				t.Fatal(err)
 			}
 			sim.Step(1)
@@ -292,10 +292,9 @@ func TestHoldRefused(t *testing.T) {
 		}(), "held"},
 		{"move", sim.Move(block[0], 1e-9), "held"},
 		{"move past max", sim.Move(0, 1), "above its max"},
-		{"set held length", sim.SetHeld([]float64{0.002}, nil, nil), "heights for"},
-		{"set held range", sim.SetHeld(slices.Repeat([]float64{0.5}, len(block)), nil, nil), "outside"},
-		{"set held fluxes", sim.SetHeld(slices.Repeat([]float64{0.002}, len(block)), []float32{1}, nil), "fluxes for"},
-		{"set border fluxes", sim.SetHeld(slices.Repeat([]float64{0.002}, len(block)), nil, []float32{1}), "border pipes"},
+		{"set held length", sim.SetHeld([]float64{0.002}, nil), "heights for"},
+		{"set held range", sim.SetHeld(slices.Repeat([]float64{0.5}, len(block)), nil), "outside"},
+		{"set held fluxes", sim.SetHeld(slices.Repeat([]float64{0.002}, len(block)), []float32{1}), "fluxes for"},
 		{"lift", sim.LiftFloors([]int32{int32(block[0])}, []float32{0.001}, nil), "held"},
 		{"swe", sim.Set(settings(0, 1e-6, 1).with(func(s *Settings) { s.Method = MethodSWE })), "held"},
 		{"terrain", func() error { _, err := sim.SetTerrain(cols); return err }(), "held"},
