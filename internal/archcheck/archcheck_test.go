@@ -29,8 +29,9 @@ var layers = map[string]int{
 	"terrain": 3,
 	// 4: the systems on the columns, each on its own (none imports another).
 	"gpusim": 4, "surface": 4, "bodies": 4, "waves": 4, "liquid3d": 4,
-	// 5: the world of one run, and the checks of the solver against analytic answers.
-	"scene": 5, "validate": 5,
+	// 5: the world of one run, the checks of the solver against analytic answers, and the
+	// coupling of the 3D region to the columns.
+	"scene": 5, "validate": 5, "region": 5,
 	// 6: the Lua binding, and the renderer of a scene's frames.
 	"script": 6, "preview": 6, "tools/edgemeasure": 6,
 	// 7: the run loop, and studies over many runs.
