@@ -164,13 +164,21 @@ func (s *Sim) canHold(mark []uint8) error {
 }
 
 // toGeneral moves the CPU backend from the dense layout to the general one (the same
-// bits), with the state carried over.
+// bits), with the state carried over: heights, residuals, fluxes and lifted floors (as
+// switchMethod does; the capillary head and the passages, which Hold refuses, have
+// none).
 func (s *Sim) toGeneral() {
 	n := s.cols.NumColumns()
 	h, r := make([]float32, n), make([]float32, n)
 	s.be.readHeight(h)
 	s.be.readResidual(r)
 	f := s.Fluxes(nil)
+	var cols []int32
+	var floors []float32
+	for _, i := range s.lift.lifted {
+		cols = append(cols, i)
+		floors = append(floors, s.lift.floor[i])
+	}
 	old := s.be
 	s.opts.general = true
 	be := newCPUBackend(s.topo, s.settings.Workers, s.settings.ExtendedPipes, s.settings.Method, s.opts)
@@ -178,6 +186,9 @@ func (s *Sim) toGeneral() {
 	s.be = be
 	s.holder.be = be
 	s.apply(s.settings)
+	if len(cols) > 0 {
+		_ = be.liftFloors(cols, floors)
+	}
 	be.writeHeight(h)
 	be.writeResidual(r)
 	be.writeFlux(f)

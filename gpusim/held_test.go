@@ -96,6 +96,29 @@ func TestHoldLetGoSameBits(t *testing.T) {
 	}
 }
 
+// TestHoldKeepsLifts: a Sim moved to the general layout by Hold keeps the floors bodies
+// lifted elsewhere, and the liquid on them: a lifted tank held in part steps the same
+// bits as one on the general layout from the start.
+func TestHoldKeepsLifts(t *testing.T) {
+	t.Parallel()
+	run := func(o backendOptions, hold bool) []float32 {
+		sim := waveTank(t, settings(0, 1e-6, 2), o)
+		mustDo(t, sim.LiftFloors([]int32{3, 4, 33}, []float32{0.001, 0.002, 0.0005}, sim.LiveHeights(nil)))
+		if hold {
+			mustDo(t, sim.Hold(heldBlock(sim.Columns(), 12, 2, 20, 6)))
+			if f := sim.be.(*cpuBackend).base[4]; f != sim.Floor(4) || f == sim.Columns().Base[4] {
+				t.Errorf("the lifted floor of column 4 is %g in the backend, %g in the Sim", f, sim.Floor(4))
+			}
+			mustDo(t, sim.Hold(nil))
+		}
+		sim.Step(200)
+		return slices.Clone(sim.LiveHeights(nil))
+	}
+	if !slices.Equal(run(backendOptions{}, true), run(backendOptions{general: true}, false)) {
+		t.Error("held and let go, the lifted tank's heights differ from the general layout's")
+	}
+}
+
 // TestHoldBorderMovesNothing: a tank at rest 5 mm deep whose middle block is held at 3
 // mm: the border pipes carry a flux into the held block (from the head difference) and
 // move nothing, so every free column keeps its height to the bit, the held ones keep
