@@ -344,6 +344,14 @@ func (s *Sim) TakeLanded(dst []Particle) []Particle {
 	return dst
 }
 
+// Publish makes the state now the published one (Snapshot, Stats, Heights), as a step
+// does at its end: a holder's changes after a step (Move, SetHeld) are not in the step's
+// snapshot, and a holder that steps the Sim calls it once it has written them.
+func (s *Sim) Publish() {
+	s.Sync()
+	s.publish()
+}
+
 // Exchanged is the net volume, m^3, a holder of columns moved into the Sim (Move,
 // Release, held columns let go) less what it took out (Move, held columns, landings on
 // them): Volume = added - removed - Outflow + Exchanged.

@@ -337,3 +337,30 @@ func (s Settings) with(edit func(*Settings)) Settings {
 	edit(&s)
 	return s
 }
+
+// TestPublish: what a holder moves and writes after a step shows in the snapshot once it
+// publishes, not before.
+func TestPublish(t *testing.T) {
+	t.Parallel()
+	sim := waveTank(t, settings(0, 1e-6, 1), backendOptions{})
+	held := heldBlock(sim.Columns(), 12, 2, 20, 6)
+	mustDo(t, sim.Hold(held))
+	sim.Step(1)
+	hs := sim.Levels(held, nil)
+	for k := range hs {
+		hs[k] += 1e-4
+	}
+	mustDo(t, sim.SetHeld(hs, nil))
+	mustDo(t, sim.Move(3, 2e-9))
+	var before, after Snapshot
+	sim.Snapshot(&before)
+	sim.Publish()
+	sim.Snapshot(&after)
+	live := sim.LiveHeights(nil)
+	if before.Height[held[0]] == live[held[0]] || before.Height[3] == live[3] {
+		t.Errorf("the step's snapshot already shows the writes after it")
+	}
+	if !slices.Equal(after.Height, live) {
+		t.Errorf("after Publish the snapshot's heights are not the live ones")
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/liquid3d"
@@ -73,6 +74,12 @@ type Region struct {
 	cellV   []float64
 	recs    []liquid3d.Particle
 	landed  []gpusim.Particle
+
+	// The wall time of the steps (Timing): the columns' own steps, and the rest (the
+	// region's step and the coupling).
+	steps            int64
+	colWall, ownWall time.Duration
+	lastCol          time.Duration
 }
 
 // side is one of the box's Columns sides, with the columns beyond it.
@@ -302,6 +309,21 @@ func (g *Region) seed(levels []float64) error {
 // region steps it.
 func (g *Region) Liquid() *liquid3d.Sim { return g.liq }
 
+// Settings are the region's settings, as placed (Refine 0 made 1).
+func (g *Region) Settings() Settings { return g.set }
+
+// Volume is the region's liquid, m^3: its particles' (liquid3d's Volume) and what its
+// sides hold in transit (Pending). The coupled volume is the columns' (gpusim's Volume,
+// which leaves the held columns out) plus this.
+func (g *Region) Volume() float64 { return g.liq.Volume() + g.Pending() }
+
+// Timing is the steps taken (Step) and their wall time: the columns' own steps
+// (gpusim's Step), and the rest, the region's step and the coupling (what the region
+// adds to a step).
+func (g *Region) Timing() (steps int64, columns, region time.Duration) {
+	return g.steps, g.colWall, g.ownWall
+}
+
 // Held is the held columns: cell (X+i, Y+j) at i + NX j.
 func (g *Region) Held() []int { return slices.Clone(g.held) }
 
@@ -346,7 +368,7 @@ func (g *Region) Close() {
 // the two solvers cancels in it): equal to float64 rounding.
 func (g *Region) Balance() (volume, books float64) {
 	added, removed, _ := g.sim.Accounting()
-	return g.sim.Volume() + g.liq.Volume() + g.Pending(), added - removed - g.sim.Outflow()
+	return g.sim.Volume() + g.Volume(), added - removed - g.sim.Outflow()
 }
 
 // Pending is the volume, m^3, in transit through the region's sides: what they took
@@ -391,13 +413,26 @@ func (g *Region) Pending() float64 {
 //     reservoirs and the buffers, and the fluxes between them from its velocities
 //     (writeHeld).
 func (g *Region) Step() error {
+	t0 := time.Now()
+	g.lastCol = 0
+	err := g.step()
+	g.steps++
+	g.ownWall += time.Since(t0) - g.lastCol
+	return err
+}
+
+// step is Step's work; it times the columns' step (lastCol, colWall).
+func (g *Region) step() error {
 	dt := g.sim.Dt()
 	for _, sd := range g.sides {
 		if sd != nil {
 			sd.level = g.sim.Levels(sd.out, sd.level)
 		}
 	}
+	t0 := time.Now()
 	g.sim.Step(1)
+	g.lastCol = time.Since(t0)
+	g.colWall += g.lastCol
 	for _, sd := range g.sides {
 		if sd == nil {
 			continue

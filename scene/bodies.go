@@ -49,6 +49,9 @@ func (s *Scene) AddBody(solid terrain.Solid, density float64, at *[3]float64, ro
 	if _, err := s.EnsureSolver(); err != nil {
 		return nil, err
 	}
+	if s.rg.g != nil {
+		return nil, fmt.Errorf("a region is in place: floating bodies do not enter a region yet (its 3D liquid has no moving solids); make the bodies in a scene without one")
+	}
 	if err := s.ensureBodies(); err != nil {
 		return nil, err
 	}
@@ -195,6 +198,11 @@ func (s *Scene) bodyEvery() int64 {
 
 // stepWithBodies runs n solver steps, updating the bodies on every bodyEvery-th step.
 func (s *Scene) stepWithBodies(n int) {
+	if s.rg.g != nil { // a region takes no bodies (PlaceRegion, AddBody)
+		s.stepRegion(n)
+		s.bodies.last = 0
+		return
+	}
 	w := s.bodies.world
 	if w == nil || w.Count() == 0 && !w.Lifting() {
 		s.sim.Step(n)

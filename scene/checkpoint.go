@@ -2,6 +2,7 @@ package scene
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
@@ -36,6 +37,9 @@ type World struct {
 type Restored struct {
 	DroppedMeters, DroppedBodies int
 }
+
+// errRegionCheckpoint refuses a checkpoint of a scene that has or had a region.
+var errRegionCheckpoint = errors.New("the scene has a 3D region, or had one (sim:region): checkpoints do not save a region, or what crossed its border, yet")
 
 // SaveWorld is the world's state at the current step boundary, after the steps in
 // flight. columns saves the solver's columns too (the terrain changed after the set-up).
@@ -111,6 +115,9 @@ func (s *Scene) RestoreWorld(w World) (Restored, error) {
 // are not in it: SaveWorld keeps them beside it.
 func (s *Scene) WriteCheckpoint(w io.Writer) error {
 	s.Sync()
+	if s.rg.ever {
+		return errRegionCheckpoint
+	}
 	return s.sim.WriteCheckpoint(w)
 }
 
@@ -121,6 +128,9 @@ func (s *Scene) WriteCheckpoint(w io.Writer) error {
 // the time follow; the waves start over with none (they are not in checkpoints).
 func (s *Scene) ReadCheckpoint(r io.Reader) error {
 	s.Sync()
+	if s.rg.g != nil {
+		return errRegionCheckpoint
+	}
 	err := s.sim.ReadCheckpoint(r)
 	s.stale()
 	s.storeTime()

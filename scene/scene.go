@@ -49,14 +49,18 @@ type Scene struct {
 	surf        surfaceState
 	waves       waveState
 	bodies      bodyState
-	sinks       sinkState // the sources and sinks added, for the sinks' marks (sinks.go)
-	bodyErr     error     // what the bodies' coupling last met (BodyError)
+	sinks       sinkState   // the sources and sinks added, for the sinks' marks (sinks.go)
+	bodyErr     error       // what the bodies' coupling last met (BodyError)
+	rg          regionState // the 3D region (region.go)
 	closed      bool
 
 	snap   gpusim.Snapshot
 	snapOK bool
 
 	timeBits atomic.Uint64 // math.Float64bits of the simulated time
+	// regionTotal is math.Float64bits of the exact volume while regionOn (bookRegion).
+	regionTotal atomic.Uint64
+	regionOn    atomic.Bool
 }
 
 // New validates cfg (the domain, the grid's memory need, the settings) before anything
@@ -144,6 +148,7 @@ func (s *Scene) Sync() {
 func (s *Scene) stale() {
 	s.snapOK = false
 	s.waves.flowOK = false
+	s.bookRegion()
 }
 
 // Snapshot is the solver's state now, copied once per step boundary: the caller must not
@@ -151,6 +156,9 @@ func (s *Scene) stale() {
 func (s *Scene) Snapshot() *gpusim.Snapshot {
 	if !s.snapOK {
 		s.sim.Snapshot(&s.snap)
+		if v, ok := s.exactVolume(); ok {
+			s.snap.Volume = v
+		}
 		s.snapOK = true
 	}
 	return &s.snap
@@ -159,6 +167,9 @@ func (s *Scene) Snapshot() *gpusim.Snapshot {
 // Fill pours liquid into the free space connected to (x, y, z) up to level (see
 // gpusim.Sim.Fill) and returns the volume added, m^3.
 func (s *Scene) Fill(x, y, z, level float64) (float64, error) {
+	if err := s.regionRefuses("a fill cannot pour into the columns (the region owns those under it)"); err != nil {
+		return 0, err
+	}
 	added, err := s.sim.Fill(x, y, z, level)
 	s.stale()
 	return added, err
@@ -167,6 +178,9 @@ func (s *Scene) Fill(x, y, z, level float64) (float64, error) {
 // FillMoving is Fill with the filled liquid set moving at (u, v) m/s (see
 // gpusim.Sim.FillMoving).
 func (s *Scene) FillMoving(x, y, z, level, u, v float64) (float64, error) {
+	if err := s.regionRefuses("a fill cannot pour into the columns (the region owns those under it)"); err != nil {
+		return 0, err
+	}
 	added, err := s.sim.FillMoving(x, y, z, level, u, v)
 	s.stale()
 	return added, err
@@ -185,6 +199,10 @@ func (s *Scene) Close() {
 		return
 	}
 	s.closed = true
+	if s.rg.g != nil {
+		s.rg.g.Close()
+		s.rg.g = nil
+	}
 	if s.waves.sys != nil {
 		s.waves.sys.Close()
 	}

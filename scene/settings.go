@@ -119,6 +119,9 @@ func (s *Scene) Change(edit func(*Settings)) (warnings []string, err error) {
 		return nil, err
 	}
 	if s.sim != nil && st.Solver != s.settings.Solver { // the surface's and the liquid's are the scene's alone
+		if err := s.regionChange(s.settings.Solver, st.Solver); err != nil {
+			return nil, err
+		}
 		if err := s.sim.Set(st.Solver); err != nil {
 			return nil, err
 		}

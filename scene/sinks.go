@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/vpbench/vpbench/gpusim"
 )
@@ -43,6 +44,9 @@ func (s *Scene) AddEmitter(e gpusim.Emitter) (int, error) {
 		return 0, fmt.Errorf("%s: the scene has no terrain yet", s.name)
 	}
 	id, err := s.sim.AddEmitter(e)
+	if err != nil && s.rg.g != nil && strings.Contains(err.Error(), "is held") {
+		return 0, fmt.Errorf("at = {%g, %g, %g} pours into the columns under the region, which are its own: a source or sink stays off the region's box, for now (a falling source, falls = true, or a spray may pour into it)", e.X, e.Y, e.Z)
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -100,10 +100,18 @@ func (s *Scene) SolverSettings() SolverSettings { return s.sim.Settings() }
 func (s *Scene) Columns() *terrain.Columns { return s.sim.Columns() }
 
 // Stats are the solver's counters (safe from any goroutine, as Snapshot's copy is not).
-func (s *Scene) Stats() Stats { return s.sim.Stats() }
+// With a region in place, Volume is the scene's exact volume, the region's liquid
+// included (the solver's sums the held columns' heights).
+func (s *Scene) Stats() Stats {
+	st := s.sim.Stats()
+	if v, ok := s.exactVolume(); ok {
+		st.Volume = v
+	}
+	return st
+}
 
-// Volume is the liquid on the columns and in the air, m^3.
-func (s *Scene) Volume() float64 { return s.sim.Volume() }
+// Volume is the liquid on the columns, in the air and in the region, m^3.
+func (s *Scene) Volume() float64 { return s.sim.Volume() + s.regionVolume() }
 
 // Accounting is what the sources added, the sinks and open sides removed and what could
 // not be placed, m^3, since the start.
@@ -190,7 +198,7 @@ type Readout struct {
 // Read fills r from the scene now, reusing r's slices.
 func (s *Scene) Read(r *Readout) {
 	r.Snap = s.Snapshot()
-	r.Stats = s.sim.Stats()
+	r.Stats = s.Stats()
 	r.Settings = s.sim.Settings()
 	r.FallDrop = s.sim.FallDrop()
 	r.Waves, r.WaveCount = s.WavesOn(), s.WaveCount()
@@ -246,4 +254,10 @@ func (s *Scene) LiveHeights(dst []float32) []float32 { return s.sim.LiveHeights(
 
 // CopySnapshot copies the solver's last published state into dst, reusing its slices
 // (safe from any goroutine while another steps, unlike Snapshot's shared copy).
-func (s *Scene) CopySnapshot(dst *Snapshot) { s.sim.Snapshot(dst) }
+// With a region in place its Volume is the scene's exact volume, as Snapshot's.
+func (s *Scene) CopySnapshot(dst *Snapshot) {
+	s.sim.Snapshot(dst)
+	if v, ok := s.exactVolume(); ok {
+		dst.Volume = v
+	}
+}

@@ -1,0 +1,223 @@
+package scene
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// channel is a 60 x 10 mm channel of 2 mm cells, 30 mm high, capillarity off, one
+// worker, filled to 8 mm and running at 0.1 m/s along +x; edit changes the config first.
+func channel(t *testing.T, edit func(*Config)) *Scene {
+	t.Helper()
+	cfg := Config{Name: "channel", Domain: terrain.Domain{SizeX: 0.06, SizeY: 0.01, Height: 0.03, Dx: 0.002}, Layers: 1,
+		Settings: DefaultSettings(), Workers: -1}
+	cfg.Settings.Solver.Workers = 1
+	cfg.Settings.Capillarity = false
+	if edit != nil {
+		edit(&cfg)
+	}
+	s, _, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	if _, err := s.EnsureSolver(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FillMoving(0.001, 0.001, 0.001, 0.008, 0.1, 0); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// checkBooks: the scene's volume (the columns', the air's and the region's), the
+// snapshot's and Stats' are one, and what the books say (added - removed - outflow), to
+// 1e-9 of it; it returns the relative error.
+func checkBooks(t *testing.T, s *Scene, when string) float64 {
+	t.Helper()
+	v := s.Volume()
+	added, removed, _ := s.Accounting()
+	books := added - removed - s.Stats().Outflow
+	if sv, st := s.Snapshot().Volume, s.Stats().Volume; sv != v || st != v {
+		t.Fatalf("%s: the scene's volume %.17g, its snapshot's %.17g, its stats' %.17g", when, v, sv, st)
+	}
+	e := (v - books) / books
+	if math.Abs(e) > 1e-9 {
+		t.Fatalf("%s: volume %.17g, the books %.17g (%.3g relative)", when, v, books, e)
+	}
+	return e
+}
+
+// TestRegionInScene: a region placed over the middle of a running channel with a
+// source upstream and a sink downstream: the liquid runs into it and out of it, the
+// scene's volume is the books' to 1e-9 after every frame (and the snapshot's and Stats'
+// agree with it), the held columns show the region's liquid (their depth near the
+// channel's), and removing it gives its liquid back to the columns exactly.
+func TestRegionInScene(t *testing.T) {
+	s := channel(t, nil)
+	if _, err := s.AddEmitter(Emitter{X: 0.005, Y: 0.005, Z: 0.001, Radius: 0.002, Rate: 2e-7}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddEmitter(Emitter{X: 0.055, Y: 0.005, Z: 0.001, Radius: 0.002, Rate: -1e-7}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := s.PlaceRegion([3]float64{0.021, 0, 0}, [3]float64{0.039, 0.01, 0.02}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.ID != 1 || in.X != 10 || in.CellsX != 10 || in.CellsY != 5 || in.NX != 20 || in.NY != 10 || in.NZ != 20 || in.H != 0.001 ||
+		in.Min != [3]float64{0.02, 0, 0} || math.Abs(in.Max[0]-0.04) > 1e-15 || in.Max[2] != 0.02 || in.Particles == 0 {
+		t.Errorf("placed: %+v, want the box [0.02, 0.04] x [0, 0.01] x [0, 0.02] of 20 x 10 x 20 cells of 1 mm", in)
+	}
+	checkBooks(t, s, "placed")
+	worst := 0.0
+	for s.Time() < 1 {
+		s.Step(6)
+		if err := s.RegionError(); err != nil {
+			t.Fatal(err)
+		}
+		worst = max(worst, math.Abs(checkBooks(t, s, "step")))
+	}
+	in, _ = s.RegionInfo()
+	sn := s.Snapshot()
+	c := sn.Columns
+	mid, _ := c.Cell(15, 2) // under the region
+	out, _ := c.Cell(25, 2) // beyond it
+	dIn, dOut := sn.Depth(mid), sn.Depth(out)
+	t.Logf("1 s: %d particles, in %.4g ml, out %.4g ml, %d substeps and %d iterations the last step, %.3g ms a step over %d steps; depth under the region %.3f mm, beyond %.3f mm; volume within %.3g",
+		in.Particles, in.In*1e6, in.Out*1e6, in.Substeps, in.Iterations, in.StepWall.Seconds()*1e3/float64(in.Steps), in.Steps, dIn*1e3, dOut*1e3, worst)
+	if !(in.In > 1e-7) || !(in.Out > 1e-7) || in.Steps != s.Steps() || in.Iterations == 0 {
+		t.Errorf("the liquid did not run through the region: %+v", in)
+	}
+	if !(dIn > 0.004 && dIn < 0.012) {
+		t.Errorf("the held column under the region is %.3f mm deep: the picture would not show the region's liquid", dIn*1e3)
+	}
+	v := s.Volume()
+	s.RemoveRegion()
+	if s.HasRegion() {
+		t.Fatal("removed, yet in place")
+	}
+	if got := s.Volume(); math.Abs(got-v) > 1e-12*v {
+		t.Errorf("the columns hold %.17g m^3 after the removal, the scene held %.17g", got, v)
+	}
+	checkBooks(t, s, "removed")
+	s.Step(30)
+	checkBooks(t, s, "stepped after the removal")
+	if _, err := s.PlaceRegion([3]float64{0.02, 0, 0}, [3]float64{0.04, 0.01, 0.02}, 1); err != nil {
+		t.Fatal(err)
+	} else if in, _ := s.RegionInfo(); in.ID != 2 {
+		t.Errorf("the second region placed has id %d, want 2", in.ID)
+	}
+	s.Step(30)
+	checkBooks(t, s, "the second region")
+	if err := s.WriteCheckpoint(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "checkpoints do not save a region") {
+		t.Errorf("a checkpoint with a region: %v", err)
+	}
+	s.RemoveRegion()
+	if _, err := s.SaveWorld(false); err == nil || !strings.Contains(err.Error(), "or had one") {
+		t.Errorf("a checkpoint of a scene that had a region: %v", err)
+	}
+}
+
+// TestRegionRefused: what a region cannot be placed with, and what the scene cannot do
+// while one is in place, are errors that say why and what to do, and change nothing.
+func TestRegionRefused(t *testing.T) {
+	lo, hi := [3]float64{0.02, 0, 0}, [3]float64{0.04, 0.01, 0.02}
+	for _, k := range []struct {
+		name   string
+		edit   func(*Config)
+		before func(*Scene)
+		lo, hi [3]float64
+		refine int
+		want   string
+	}{
+		{name: "capillarity", edit: func(c *Config) { c.Settings.Capillarity = true }, want: `set capillarity = "off"`},
+		{name: "swe", edit: func(c *Config) { c.Method = "swe" }, want: `method is "swe"`},
+		{name: "outside", lo: [3]float64{0.05, 0, 0}, hi: [3]float64{0.07, 0.01, 0.02}, want: "reaches out of the domain"},
+		{name: "empty", lo: [3]float64{0.02, 0, 0}, hi: [3]float64{0.02, 0.01, 0.02}, want: "the box would be empty along x"},
+		{name: "sliver", lo: [3]float64{0.02, 0, 0}, hi: [3]float64{0.02 + 1e-12, 0.01, 0.02}, want: "covers no column cell"},
+		{name: "above the floor", lo: [3]float64{0.02, 0, 0.001}, want: "above the floor under the box"},
+		{name: "below the liquid", hi: [3]float64{0.04, 0.01, 0.005}, want: "above the box's top"},
+		{name: "refine", refine: 33, want: "refine is 33"},
+		{name: "too many cells", refine: 32, want: "region cells (refine 32): at most"},
+		{name: "open side", edit: func(c *Config) { c.Settings.Solver.Sides[gpusim.SideMinusX] = gpusim.SideOpen }, lo: [3]float64{0.0005, 0, 0}, want: "open minus_x side"},
+		{name: "bodies", before: func(s *Scene) {
+			b, _ := terrain.Box(terrain.Vec3{X: 0.005, Y: 0.002, Z: 0.006}, terrain.Vec3{X: 0.009, Y: 0.006, Z: 0.01})
+			if _, err := s.AddBody(b, 500, nil, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+		}, want: "floating bodies"},
+		{name: "source", before: func(s *Scene) {
+			if _, err := s.AddEmitter(Emitter{X: 0.03, Y: 0.005, Z: 0.001, Rate: 1e-8}); err != nil {
+				t.Fatal(err)
+			}
+		}, want: "no source or sink may pour into a region's columns"},
+	} {
+		s := channel(t, k.edit)
+		if k.before != nil {
+			k.before(s)
+		}
+		l, h, r := lo, hi, k.refine
+		if k.lo != ([3]float64{}) {
+			l = k.lo
+		}
+		if k.hi != ([3]float64{}) {
+			h = k.hi
+		}
+		if r == 0 {
+			r = 2
+		}
+		v := s.Volume()
+		if _, err := s.PlaceRegion(l, h, r); err == nil || !strings.Contains(err.Error(), k.want) {
+			t.Errorf("%s: %v, want an error with %q", k.name, err, k.want)
+		}
+		if s.HasRegion() || s.Volume() != v {
+			t.Errorf("%s: refused, yet a region is in place or the volume changed", k.name)
+		}
+	}
+
+	s := channel(t, nil)
+	if _, err := s.PlaceRegion(lo, hi, 2); err != nil {
+		t.Fatal(err)
+	}
+	before := s.Settings()
+	for _, k := range []struct {
+		name string
+		do   func() error
+		want string
+	}{
+		{"a second", func() error { _, err := s.PlaceRegion(lo, hi, 2); return err }, "one at a time"},
+		{"terrain", func() error { _, _, err := s.SetTerrain(nil); return err }, "the terrain cannot change while a region is in place"},
+		{"fill", func() error { _, err := s.Fill(0.005, 0.005, 0.001, 0.01); return err }, "a fill cannot pour"},
+		{"source", func() error { _, err := s.AddEmitter(Emitter{X: 0.03, Y: 0.005, Z: 0.001, Rate: 1e-8}); return err }, "pours into the columns under the region"},
+		{"body", func() error {
+			b, _ := terrain.Box(terrain.Vec3{X: 0.005, Y: 0.002, Z: 0.006}, terrain.Vec3{X: 0.009, Y: 0.006, Z: 0.01})
+			_, err := s.AddBody(b, 500, nil, nil, nil)
+			return err
+		}, "floating bodies do not enter a region"},
+		{"swe", func() error {
+			_, err := s.Change(func(st *Settings) { st.Solver.Method = gpusim.MethodSWE })
+			return err
+		}, "couples to the pipes only"},
+		{"capillarity", func() error { _, err := s.Change(func(st *Settings) { st.Capillarity = true }); return err }, `capillarity = "on"`},
+		{"gravity", func() error { _, err := s.Change(func(st *Settings) { st.Solver.Gravity = 5 }); return err }, "gravity = 5"},
+		{"checkpoint", func() error { return s.WriteCheckpoint(&bytes.Buffer{}) }, "checkpoints do not save a region"},
+	} {
+		if err := k.do(); err == nil || !strings.Contains(err.Error(), k.want) {
+			t.Errorf("with a region, %s: %v, want an error with %q", k.name, err, k.want)
+		}
+	}
+	if s.Settings() != before || !s.HasRegion() {
+		t.Error("the refusals changed the settings, or took the region out")
+	}
+	if _, err := s.Change(func(st *Settings) { st.Solver.Viscosity = 1e-6; st.Solver.Falling = gpusim.FallingOff }); err != nil {
+		t.Errorf("a change the region can follow: %v", err)
+	}
+	s.Step(10)
+	checkBooks(t, s, "after the refusals")
+}
