@@ -37,7 +37,7 @@ func decls(groups ...[]decl) []decl {
 
 // declared are the script functions of each object, by the prefix scripts write before
 // their names: "vp." (the module), "sim:", "solid:", "source:" (sources and sinks share
-// their methods), "timer:", "body:" and "meter:".
+// their methods), "timer:", "body:", "meter:" and "region:".
 func (s *Scenario) declared() map[string][]decl {
 	return map[string][]decl{
 		"vp.":     s.vpFuncs(),
@@ -47,5 +47,6 @@ func (s *Scenario) declared() map[string][]decl {
 		"timer:":  s.timerMethods(),
 		"body:":   s.bodyHandleMethods(),
 		"meter:":  s.meterMethods(),
+		"region:": s.regionHandleMethods(),
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // TestDocsDeclareTheSameNames: docs/scripting.md documents, in its headings, exactly the
 // functions the declaration tables give scripts (vp.*, sim:*, solid:*, source:*, body:*,
-// timer:*), and each declaration has a one-line doc naming it.
+// timer:*, meter:*, region:*), and each declaration has a one-line doc naming it.
 func TestDocsDeclareTheSameNames(t *testing.T) {
 	s := mustLoad(t, "decl.lua", small, opts(nil))
 	declared := map[string]bool{"vp.version": true} // vp's one value, beside its functions
@@ -26,7 +26,7 @@ func TestDocsDeclareTheSameNames(t *testing.T) {
 		}
 	}
 	// The tables scripts see are the declared ones.
-	for prefix, mt := range map[string]*lua.LTable{"sim:": s.mt.sim, "solid:": s.mt.solid, "source:": s.mt.emitter, "timer:": s.mt.timer, "body:": s.mt.body, "meter:": s.mt.meter} {
+	for prefix, mt := range map[string]*lua.LTable{"sim:": s.mt.sim, "solid:": s.mt.solid, "source:": s.mt.emitter, "timer:": s.mt.timer, "body:": s.mt.body, "meter:": s.mt.meter, "region:": s.mt.region} {
 		idx := mt.RawGetString("__index").(*lua.LTable)
 		idx.ForEach(func(k, _ lua.LValue) {
 			if !declared[prefix+k.String()] {
@@ -45,7 +45,7 @@ func TestDocsDeclareTheSameNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	documented := map[string]bool{}
-	name := regexp.MustCompile("`(?:function )?((?:vp\\.|sim:|solid:|source:|timer:|body:|meter:)[a-z_]+)")
+	name := regexp.MustCompile("`(?:function )?((?:vp\\.|sim:|solid:|source:|timer:|body:|meter:|region:)[a-z_]+)")
 	for _, line := range strings.Split(string(md), "\n") {
 		if !strings.HasPrefix(line, "### ") {
 			continue

@@ -49,6 +49,7 @@ type progGen struct {
 	unprot map[string]bool // functions called without pcall: an error may come out of Load or Advance
 	calls  int             // calls written
 	hfs    int             // heightfield fns written (each runs once a cell: they hold no calls after the first)
+	region bool            // the program places a region (REG): region:* calls are written then only
 }
 
 func (g *progGen) n(n int) int { return g.c.intn(n) }
@@ -72,7 +73,8 @@ local function P(name, ok, ...)
   print("\1" .. name .. "\1" .. tostring((...)))
 end
 `)
-	if g.chance(15) {
+	fuzzedSim := g.chance(15)
+	if fuzzedSim {
 		g.calls++
 		t := g.table(apiSpecs["vp.sim"][0], 1)
 		if !g.chance(25) { // a small grid unless the table says otherwise
@@ -92,6 +94,16 @@ local TMR = sim:at(1e9, function() end)
 local BOD = sim:body{ solid = vp.box{ min = {0.004, 0.004, 0.001}, max = {0.008, 0.008, 0.003} }, density = 500 }
 local _, MET = pcall(sim.flow, sim, { from = {I.dx * 2, 0}, to = {I.dx * 2, I.dx * 4} })
 `)
+	// A region in place in some of the programs on the plain grid (it takes no bodies and
+	// no capillarity: the body goes); the region's methods are called in those only (a
+	// region placed and removed would leave a mark, no checkpoint, on every program).
+	if !fuzzedSim && g.chance(30) {
+		g.region = true
+		b.WriteString(`pcall(BOD.remove, BOD)
+sim:set{ capillarity = "off" }
+local REG = sim:region{ min = {0.004, 0.004, 0}, max = {0.012, 0.012, 0.006}, refine = 2 }
+`)
+	}
 	for i := 0; i < 2+g.n(10); i++ {
 		b.WriteString(g.stmt("top", 0))
 	}
@@ -133,12 +145,15 @@ func (g *progGen) stmt(ctx string, depth int) string {
 	if (name == "vp.sim" || name == "vp.wait") && g.n(3) > 0 { // (errors but once)
 		name = g.names[g.n(len(g.names))]
 	}
+	for strings.HasPrefix(name, "region:") && !g.region {
+		name = g.names[g.n(len(g.names))]
+	}
 	g.calls++
 	prefix, method, _ := strings.Cut(name, ":")
 	fnExpr, self := name, ""
 	if method != "" {
 		obj, s := map[string][2]string{"sim": {"sim", "sim"}, "solid": {"SOL", g.pick("SOL", "SOL", "SOL:scale(0.5)", g.slot())},
-			"source": {"SRC", g.pick("SRC", "SNK")}, "timer": {"TMR", "TMR"}, "body": {"BOD", "BOD"}, "meter": {"MET", "MET"}}[prefix], ""
+			"source": {"SRC", g.pick("SRC", "SNK")}, "timer": {"TMR", "TMR"}, "body": {"BOD", "BOD"}, "meter": {"MET", "MET"}, "region": {"REG", "REG"}}[prefix], ""
 		if obj[0] == "" { // a new kind of object: call it on the values there are
 			obj = [2]string{"SOL", "SOL"}
 		}
@@ -372,6 +387,10 @@ func (g *progGen) value(kind string, depth int) string {
 		return g.pick("0.001", "0.002", "0.0005", "0.004")
 	case "layers":
 		return g.pick("5", "1", "8", "65536")
+	case "rdx":
+		return g.pick("0.0005", "0.00025", "0.0003", "0", "-1")
+	case "refine":
+		return g.pick("2", "1", "0", "33", "2.5", "-1")
 	}
 	return g.weird()
 }

@@ -127,6 +127,9 @@ var apiSpecs = map[string][]apiArg{
 	"sim:flow":           {tableArg("from:vec2!", "to:vec2!", "zmin:z", "zmax:z")},
 	"meter:rate":         {},
 	"meter:total":        {},
+	"sim:region":         {tableArg("min:lo3!", "max:hi3!", "dx:rdx", "refine:refine")},
+	"region:info":        {},
+	"region:remove":      {},
 }
 
 // apiRecord is one call's outcome as the program printed it.

@@ -17,7 +17,7 @@ const maxRepBytes = 64 << 20
 
 // metatables are the metatables of the userdata scripts see.
 type metatables struct {
-	sim, solid, emitter, timer, body, meter *lua.LTable
+	sim, solid, emitter, timer, body, meter, region *lua.LTable
 }
 
 // newState makes the sandboxed Lua state: base (without dofile, loadfile, load,
@@ -73,6 +73,7 @@ func (s *Scenario) newState() {
 		timer:   s.newMetatable("timer", s.timerMethods()),
 		body:    s.newMetatable("body", s.bodyHandleMethods()),
 		meter:   s.newMetatable("meter", s.meterMethods()),
+		region:  s.newMetatable("region", s.regionHandleMethods()),
 	}
 	s.vpMod = s.newVPModule()
 	L.SetGlobal("vp", s.vpMod)

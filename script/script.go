@@ -110,9 +110,10 @@ type Scenario struct {
 	mt     metatables
 	vpMod  *lua.LTable
 
-	scene    *scene.Scene // nil until vp.sim
-	simPlace place        // the vp.sim call
-	simUD    *lua.LUserData
+	scene       *scene.Scene // nil until vp.sim
+	simPlace    place        // the vp.sim call
+	regionPlace place        // the last sim:region call (its step's errors are placed there)
+	simUD       *lua.LUserData
 
 	events    eventQueue
 	seq       int64
@@ -421,6 +422,10 @@ func (s *Scenario) Advance(maxSteps int) (Advanced, error) {
 	t0 := time.Now()
 	s.scene.Step(n)
 	s.warnAll(s.scene.Warnings()) // a body that left through an open side
+	if err := s.scene.RegionError(); err != nil {
+		s.err = &Error{File: s.regionPlace.file, Line: s.regionPlace.line, Msg: "sim:region: " + err.Error()}
+		return Advanced{Steps: int64(n)}, s.err
+	}
 	a := Advanced{Steps: int64(n), Waves: s.scene.LastWaves()}
 	a.Solver = time.Since(t0) - a.Waves
 	s.advances.Add(a.Solver)
@@ -530,6 +535,8 @@ func typeName(v lua.LValue) string {
 				return "a source or sink"
 			case *event:
 				return "a timer"
+			case *regionVal:
+				return "a region"
 			}
 		}
 		return "a userdata"

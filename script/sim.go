@@ -10,11 +10,11 @@ import (
 
 // The sim object vp.sim returns: its methods are declared by concept, each file beside
 // the Go code that does the work (sim_terrain.go, sim_sources.go, sim_settings.go,
-// sim_spray.go, sim_time.go, sim_queries.go, sim_output.go); simMethods is their union.
+// sim_spray.go, sim_time.go, sim_queries.go, sim_output.go, sim_region.go, ...); simMethods is their union.
 
 // simMethods are the sim object's methods.
 func (s *Scenario) simMethods() []decl {
-	return decls(s.terrainMethods(), s.sourceMethods(), s.sprayMethods(), s.bodyMethods(), s.flowMethods(), s.settingsMethods(), s.timeMethods(), s.queryMethods(), s.waveMethods(), s.outputMethods(), s.checkpointMethods(), s.reportMethods())
+	return decls(s.terrainMethods(), s.sourceMethods(), s.sprayMethods(), s.bodyMethods(), s.flowMethods(), s.settingsMethods(), s.timeMethods(), s.queryMethods(), s.waveMethods(), s.outputMethods(), s.checkpointMethods(), s.reportMethods(), s.regionMethods())
 }
 
 // simCall starts a sim method: it checks self and that no heightfield fn is running.

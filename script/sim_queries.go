@@ -13,7 +13,7 @@ func (s *Scenario) queryMethods() []decl {
 		{"volume", s.simVolume, "sim:volume([region]) -> m^3: the liquid's volume, in all or in a region"},
 		{"depth", s.simDepth, "sim:depth(x, y) -> m: the depth of the topmost wet column at (x, y)"},
 		{"columns", s.simColumns, "sim:columns(x, y) -> array: the columns at (x, y), {min, base, max, h}"},
-		{"stats", s.simStats, "sim:stats() -> table: steps, volumes, accounting and Table 1's timings"},
+		{"stats", s.simStats, "sim:stats() -> table: steps, volumes, accounting and Table 1's timings, and the region's figures"},
 		{"info", s.simInfo, "sim:info() -> table: the grid, the columns, the time step, the backend and the settings"},
 	}
 }
@@ -103,6 +103,9 @@ func (s *Scenario) statsTable(L *lua.LState) *lua.LTable {
 	set("waves", float64(s.scene.WaveCount()))
 	set("bodies", float64(s.scene.BodyCount()))
 	set("bodies_left", float64(s.scene.BodiesLeft()))
+	if in, ok := s.scene.RegionInfo(); ok {
+		t.RawSetString("region", regionTable(L, in))
+	}
 	t.RawSetString("backend", lua.LString(st.Backend))
 	if st.Steps > 0 {
 		set("step_ms", st.StepWall.Seconds()*1e3/float64(st.Steps))

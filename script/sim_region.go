@@ -1,0 +1,147 @@
+package script
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vpbench/vpbench/scene"
+)
+
+// regionVal is what a region userdata holds: the scenario and the id of the region it
+// placed (scene.RegionInfo.ID): a handle of a region removed is stale, even when another
+// is in place.
+type regionVal struct {
+	s  *Scenario
+	id int
+}
+
+func (v *regionVal) describe() string { return fmt.Sprintf("region %d", v.id) }
+
+// regionMethods are the sim methods of the 3D region (docs/scripting.md, "The 3D region").
+func (s *Scenario) regionMethods() []decl {
+	return []decl{
+		{"region", s.simRegion,
+			"sim:region{min = {x0, y0, z0}, max = {x1, y1, z1}, dx = h, refine = n} -> region: a box where the liquid is simulated in 3D, coupled to the columns around it both ways"},
+	}
+}
+
+// simRegion is sim:region{ min = {x0, y0, z0}, max = {x1, y1, z1}, dx = h } (or refine
+// = n instead of dx).
+func (s *Scenario) simRegion(L *lua.LState) int {
+	c := s.simCall(L, "region")
+	t := c.table(2, "{min = {x0, y0, z0}, max = {x1, y1, z1}, dx = h}")
+	c.keys(t, "min", "max", "dx", "refine")
+	lo, hi := c.vec(t, "min", 3), c.vec(t, "max", 3)
+	hasDx, hasRefine := t.RawGetString("dx") != lua.LNil, t.RawGetString("refine") != lua.LNil
+	if hasDx && hasRefine {
+		c.fail("dx and refine say one thing two ways: give one (refine = n makes the region's cells the columns' dx / n)")
+	}
+	refine := c.integer(t, "refine", intField{def: 1, min: 1, max: scene.MaxRefine})
+	c.ensureSolver()
+	if hasDx {
+		colDx := s.scene.Columns().Dx
+		h := c.num(t, "dx", numField{required: true, hasMin: true, above: true, unit: "m"})
+		n := colDx / h
+		r := math.Round(n)
+		if r < 1 || math.Abs(n-r) > 1e-6*n {
+			c.fail("dx = %s is not the columns' dx (%s m) over a whole number: a region's cells cut the columns' cells in n along each axis (dx = %s, %s, %s, ...; or refine = n)",
+				fmtNum(h), fmtNum(colDx), fmtNum(colDx), fmtNum(colDx/2), fmtNum(colDx/3))
+		}
+		if r > scene.MaxRefine {
+			c.fail("dx = %s is the columns' dx (%s m) over %d: at most over %d", fmtNum(h), fmtNum(colDx), int(r), scene.MaxRefine)
+		}
+		refine = int(r)
+	}
+	// The region samples the terrain inside its box: a heightfield's fn runs then.
+	s.hf.epoch++
+	s.hf.err = nil
+	resume := s.pauseWatchdog()
+	info, err := s.scene.PlaceRegion([3]float64{lo[0], lo[1], lo[2]}, [3]float64{hi[0], hi[1], hi[2]}, refine)
+	resume()
+	if s.hf.err != nil {
+		s.scene.RemoveRegion()
+		c.raise(s.hf.err)
+	}
+	if err != nil {
+		c.fail("%s", err)
+	}
+	s.regionPlace = c.where()
+	ud := L.NewUserData()
+	ud.Value = &regionVal{s: s, id: info.ID}
+	ud.Metatable = s.mt.region
+	L.Push(ud)
+	return 1
+}
+
+// regionHandleMethods are a region's methods.
+func (s *Scenario) regionHandleMethods() []decl {
+	self := func(L *lua.LState, name string) (call, *regionVal) {
+		c := call{s, L, name}
+		if ud, ok := L.Get(1).(*lua.LUserData); ok {
+			if v, ok := ud.Value.(*regionVal); ok {
+				c.notInHeightfield()
+				return c, v
+			}
+		}
+		c.fail("call it with a colon on a region (r%s...)", name[strings.IndexByte(name, ':'):])
+		return c, nil
+	}
+	return []decl{
+		{"info", func(L *lua.LState) int {
+			c, v := self(L, "region:info")
+			in, ok := s.scene.RegionInfo()
+			if !ok || in.ID != v.id {
+				c.fail("region %d was removed", v.id)
+			}
+			L.Push(regionTable(L, in))
+			return 1
+		}, "region:info() -> table: its box as placed, cells, particles, volume, inflow and outflow, the last step's substeps and solver iterations, its time a step"},
+		{"remove", func(L *lua.LState) int {
+			_, v := self(L, "region:remove")
+			if in, ok := s.scene.RegionInfo(); ok && in.ID == v.id {
+				s.scene.RemoveRegion()
+			}
+			return 0
+		}, "region:remove(): takes the region out, its liquid back to the columns under it, exactly"},
+	}
+}
+
+// regionTable is region:info() and sim:stats().region.
+func regionTable(L *lua.LState, in scene.RegionInfo) *lua.LTable {
+	t := L.CreateTable(0, 20)
+	set := func(k string, v float64) { t.RawSetString(k, lua.LNumber(v)) }
+	vec := func(k string, v [3]float64) {
+		a := L.CreateTable(3, 0)
+		for _, x := range v {
+			a.Append(lua.LNumber(x))
+		}
+		t.RawSetString(k, a)
+	}
+	set("id", float64(in.ID))
+	vec("min", in.Min)
+	vec("max", in.Max)
+	set("dx", in.H)
+	set("refine", float64(in.Refine))
+	set("nx", float64(in.NX))
+	set("ny", float64(in.NY))
+	set("nz", float64(in.NZ))
+	set("cells", float64(in.NX*in.NY*in.NZ))
+	set("particles", float64(in.Particles))
+	set("volume", in.Volume)
+	set("inflow", in.In)
+	set("outflow", in.Out)
+	set("steps", float64(in.Steps))
+	set("substeps", float64(in.Substeps))
+	set("iterations", float64(in.Iterations))
+	set("max_iterations", float64(in.MaxIterations))
+	set("liquid_cells", float64(in.LiquidCells))
+	ms := 0.0
+	if in.Steps > 0 {
+		ms = in.StepWall.Seconds() * 1e3 / float64(in.Steps)
+	}
+	set("step_ms", ms)
+	return t
+}
