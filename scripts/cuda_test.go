@@ -43,7 +43,7 @@ func TestLibraryCUDAMatchesCPU(t *testing.T) {
 	for _, name := range names {
 		t.Run(strings.TrimSuffix(name, ".lua"), func(t *testing.T) {
 			load := func(backend string) *script.Scenario {
-				sc, err := script.Load(name, script.Options{Print: func(string) {}, Backend: backend, Workers: 1})
+				sc, err := script.Load(name, script.Options{Print: func(string) {}, Backend: backend, Workers: 1, Params: cpuOnlyOff[name]})
 				if err != nil {
 					t.Fatalf("%s backend: %v", backend, err)
 				}

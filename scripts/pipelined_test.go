@@ -36,7 +36,7 @@ func TestLibraryPipelinedMatchesCPU(t *testing.T) {
 		t.Run(strings.TrimSuffix(name, ".lua"), func(t *testing.T) {
 			var outCPU, outDev []string
 			load := func(backend string, out *[]string) *script.Scenario {
-				sc, err := script.Load(name, script.Options{Print: func(s string) { *out = append(*out, s) }, Backend: backend, Workers: 1})
+				sc, err := script.Load(name, script.Options{Print: func(s string) { *out = append(*out, s) }, Backend: backend, Workers: 1, Params: cpuOnlyOff[name]})
 				if err != nil {
 					t.Fatalf("%s backend: %v", backend, err)
 				}
