@@ -249,7 +249,7 @@ func (s *Scene) stepRegion(n int) {
 	}
 	for range n {
 		if err := s.rg.g.Step(); err != nil {
-			s.rg.err = fmt.Errorf("the region at t = %.6g s: %w", s.sim.Time(), err)
+			s.rg.err = fmt.Errorf("the region's step at t = %.6g s: %s", s.sim.Time(), strings.TrimPrefix(err.Error(), "region: "))
 			break
 		}
 	}

@@ -57,7 +57,9 @@ func checkBooks(t *testing.T, s *Scene, when string) float64 {
 // source upstream and a sink downstream: the liquid runs into it and out of it, the
 // scene's volume is the books' to 1e-9 after every frame (and the snapshot's and Stats'
 // agree with it), the held columns show the region's liquid (their depth near the
-// channel's), and removing it gives its liquid back to the columns exactly.
+// channel's; the surface steps no more across the box's sides than between free columns,
+// so the picture is continuous there), and removing it gives its liquid back to the
+// columns exactly.
 func TestRegionInScene(t *testing.T) {
 	s := channel(t, nil)
 	if _, err := s.AddEmitter(Emitter{X: 0.005, Y: 0.005, Z: 0.001, Radius: 0.002, Rate: 2e-7}); err != nil {
@@ -75,13 +77,15 @@ func TestRegionInScene(t *testing.T) {
 		t.Errorf("placed: %+v, want the box [0.02, 0.04] x [0, 0.01] x [0, 0.02] of 20 x 10 x 20 cells of 1 mm", in)
 	}
 	checkBooks(t, s, "placed")
-	worst := 0.0
+	worst, border, free := 0.0, 0.0, 0.0
 	for s.Time() < 1 {
 		s.Step(6)
 		if err := s.RegionError(); err != nil {
 			t.Fatal(err)
 		}
 		worst = max(worst, math.Abs(checkBooks(t, s, "step")))
+		b, f := surfaceSteps(s.Snapshot(), 10, 20)
+		border, free = max(border, b), max(free, f)
 	}
 	in, _ = s.RegionInfo()
 	sn := s.Snapshot()
@@ -96,6 +100,10 @@ func TestRegionInScene(t *testing.T) {
 	}
 	if !(dIn > 0.004 && dIn < 0.012) {
 		t.Errorf("the held column under the region is %.3f mm deep: the picture would not show the region's liquid", dIn*1e3)
+	}
+	t.Logf("the largest step of the surface across the region's sides over the run %.3f mm, between free neighbours %.3f mm", border*1e3, free*1e3)
+	if border > 1.5*free {
+		t.Errorf("the surface steps %.3f mm across the region's sides, %.3f mm at most between free columns: the picture is not continuous", border*1e3, free*1e3)
 	}
 	v := s.Volume()
 	s.RemoveRegion()
@@ -122,6 +130,28 @@ func TestRegionInScene(t *testing.T) {
 	if _, err := s.SaveWorld(false); err == nil || !strings.Contains(err.Error(), "or had one") {
 		t.Errorf("a checkpoint of a scene that had a region: %v", err)
 	}
+}
+
+// surfaceSteps is the largest step of the surface along x between a held column (the
+// region's over column cells [x0, x1) of every row) and the free one beside it, and
+// between two free neighbours: the picture is continuous across the region's sides when
+// the first is no larger than the second.
+func surfaceSteps(sn *Snapshot, x0, x1 int) (border, free float64) {
+	c := sn.Columns
+	for j := range c.Ny {
+		for i := range c.Nx - 1 {
+			a, _ := c.Cell(i, j)
+			b, _ := c.Cell(i+1, j)
+			d := math.Abs(float64(sn.Height[a]) - float64(sn.Height[b]))
+			switch {
+			case i == x0-1 || i == x1-1:
+				border = max(border, d)
+			case i+1 < x0 || i >= x1:
+				free = max(free, d)
+			}
+		}
+	}
+	return border, free
 }
 
 // TestRegionRefused: what a region cannot be placed with, and what the scene cannot do

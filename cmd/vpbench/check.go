@@ -61,7 +61,7 @@ const checkListMax = 10
 
 // writeSceneContents lists what the script put in the scene at load: its sources and
 // sinks (place, radius, rate, schedule), the sprays among the sources, the floating
-// bodies, the flow meters and whether waves run. What main or a callback adds later is
+// bodies, the flow meters, the 3D region and whether waves run. What main or a callback adds later is
 // not there yet.
 func writeSceneContents(w io.Writer, sc *scene.Scene) {
 	var sources, sinks []scene.EmitterState
@@ -109,6 +109,12 @@ func writeSceneContents(w io.Writer, sc *scene.Scene) {
 		meters = append(meters, fmt.Sprintf("from (%.4g, %.4g) to (%.4g, %.4g) mm, %s (sim:flow)", m.X1*1e3, m.Y1*1e3, m.X2*1e3, m.Y2*1e3, z))
 	}
 	listLines(w, "meters", "meter", meters)
+	if in, ok := sc.RegionInfo(); ok {
+		fmt.Fprintf(w, "  region      [%.4g, %.4g] x [%.4g, %.4g] x [%.4g, %.4g] mm, %d x %d x %d cells of %.4g mm (refine %d), %d particles (sim:region)\n",
+			in.Min[0]*1e3, in.Max[0]*1e3, in.Min[1]*1e3, in.Max[1]*1e3, in.Min[2]*1e3, in.Max[2]*1e3, in.NX, in.NY, in.NZ, in.H*1e3, in.Refine, in.Particles)
+	} else {
+		fmt.Fprintf(w, "  region      none\n")
+	}
 	if sc.WavesOn() {
 		fmt.Fprintf(w, "  waves       on\n")
 	} else {

@@ -219,8 +219,8 @@ func TestRenderPictureFormat(t *testing.T) {
 }
 
 // TestCheckListsScene: check lists the sources and sinks with their place, radius, rate,
-// schedule and kind (a spray), the sprays, the floating bodies, the flow meters' lines
-// and whether waves run.
+// schedule and kind (a spray), the sprays, the floating bodies, the flow meters' lines,
+// the 3D region and whether waves run.
 func TestCheckListsScene(t *testing.T) {
 	path := writeScript(t, "things.lua", `
 local sim = vp.sim{ size = {0.04, 0.04}, height = 0.02, dx = 0.001, layers = 1, waves = "on" }
@@ -260,10 +260,21 @@ sim:flow{ from = {0.02, 0.005}, to = {0.02, 0.035} }
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"  sinks       none\n", "  sprays      none\n", "  bodies      none\n", "  meters      none\n", "  waves       off\n"} {
+	for _, want := range []string{"  sinks       none\n", "  sprays      none\n", "  bodies      none\n", "  meters      none\n", "  region      none\n", "  waves       off\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check's report of a bare scene lacks %q:\n%s", want, out)
 		}
+	}
+	code, out, errOut = runCLI(t, "check", writeScript(t, "region.lua", `
+local sim = vp.sim{ size = {0.06, 0.01}, height = 0.03, dx = 0.002, capillarity = "off" }
+sim:fill{ at = {0.001, 0.001, 0.001}, level = 0.008 }
+sim:region{ min = {0.021, 0, 0}, max = {0.039, 0.01, 0.02}, refine = 2 }
+`))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "  region      [20, 40] x [0, 10] x [0, 20] mm, 20 x 10 x 20 cells of 1 mm (refine 2), 13600 particles (sim:region)\n"; !strings.Contains(out, want) {
+		t.Errorf("check's report of a scene with a region lacks %q:\n%s", want, out)
 	}
 }
 
