@@ -59,6 +59,22 @@ func (c call) notInHeightfield() {
 	}
 }
 
+// colonSelf is the call of method name (as scripts write it: "meter:rate") and the
+// handle it was called on, the *T in the userdata before the colon; called with a dot,
+// or on anything else, it fails saying so (what the handle is, and the letter the
+// example calls it by: "a flow meter", "m" gives "(m:rate...)").
+func colonSelf[T any](s *Scenario, L *lua.LState, name, what, letter string) (call, *T) {
+	c := call{s, L, name}
+	if ud, ok := L.Get(1).(*lua.LUserData); ok {
+		if v, ok := ud.Value.(*T); ok {
+			c.notInHeightfield()
+			return c, v
+		}
+	}
+	c.fail("call it with a colon on %s (%s%s...)", what, letter, name[strings.IndexByte(name, ':'):])
+	return c, nil
+}
+
 // fmtNum prints a number for a message the way Lua users write it (nan, inf): every
 // script error and warning formats its numbers through it. A number as a user writes
 // one (0.0005, 1.5e-6, 0.1234567: at most maxWrittenDigits significant digits) prints

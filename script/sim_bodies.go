@@ -151,18 +151,11 @@ func (s *Scenario) simBodies(L *lua.LState) int {
 // bodyHandleMethods are a body's methods.
 func (s *Scenario) bodyHandleMethods() []decl {
 	self := func(L *lua.LState, name string, live bool) (call, *bodies.Body) {
-		c := call{s, L, name}
-		if ud, ok := L.Get(1).(*lua.LUserData); ok {
-			if v, ok := ud.Value.(*bodyVal); ok {
-				c.notInHeightfield()
-				if live && v.b.Removed() {
-					c.fail("body %d was removed", v.b.ID())
-				}
-				return c, v.b
-			}
+		c, v := colonSelf[bodyVal](s, L, name, "a body", "b")
+		if live && v.b.Removed() {
+			c.fail("body %d was removed", v.b.ID())
 		}
-		c.fail("call it with a colon on a body (b%s...)", name[strings.IndexByte(name, ':'):])
-		return c, nil
+		return c, v.b
 	}
 	push3 := func(L *lua.LState, x, y, z float64) int {
 		L.Push(lua.LNumber(x))

@@ -51,15 +51,7 @@ func (s *Scenario) simFlow(L *lua.LState) int {
 // meterMethods are a flow meter's methods.
 func (s *Scenario) meterMethods() []decl {
 	self := func(L *lua.LState, name string) (call, *meterVal) {
-		c := call{s, L, name}
-		if ud, ok := L.Get(1).(*lua.LUserData); ok {
-			if v, ok := ud.Value.(*meterVal); ok {
-				c.notInHeightfield()
-				return c, v
-			}
-		}
-		c.fail("call it with a colon on a flow meter (m%s...)", name[strings.IndexByte(name, ':'):])
-		return c, nil
+		return colonSelf[meterVal](s, L, name, "a flow meter", "m")
 	}
 	return []decl{
 		{"rate", func(L *lua.LState) int {

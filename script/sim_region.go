@@ -3,7 +3,6 @@ package script
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -79,15 +78,7 @@ func (s *Scenario) simRegion(L *lua.LState) int {
 // regionHandleMethods are a region's methods.
 func (s *Scenario) regionHandleMethods() []decl {
 	self := func(L *lua.LState, name string) (call, *regionVal) {
-		c := call{s, L, name}
-		if ud, ok := L.Get(1).(*lua.LUserData); ok {
-			if v, ok := ud.Value.(*regionVal); ok {
-				c.notInHeightfield()
-				return c, v
-			}
-		}
-		c.fail("call it with a colon on a region (r%s...)", name[strings.IndexByte(name, ':'):])
-		return c, nil
+		return colonSelf[regionVal](s, L, name, "a region", "r")
 	}
 	return []decl{
 		{"info", func(L *lua.LState) int {

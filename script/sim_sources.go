@@ -213,18 +213,11 @@ func (c call) pushEmitter(e scene.Emitter, val emitterVal) int {
 // emitterMethods are a source's (and a sink's) methods.
 func (s *Scenario) emitterMethods() []decl {
 	self := func(L *lua.LState, name string) (call, *emitterVal) {
-		c := call{s, L, name}
-		if ud, ok := L.Get(1).(*lua.LUserData); ok {
-			if e, ok := ud.Value.(*emitterVal); ok {
-				c.notInHeightfield()
-				if e.sink {
-					c.fn = strings.Replace(c.fn, "source", "sink", 1)
-				}
-				return c, e
-			}
+		c, e := colonSelf[emitterVal](s, L, name, "a source or sink", "s")
+		if e.sink {
+			c.fn = strings.Replace(c.fn, "source", "sink", 1)
 		}
-		c.fail("call it with a colon on a source or sink (s%s...)", name[strings.IndexByte(name, ':'):])
-		return c, nil
+		return c, e
 	}
 	setRate := func(c call, e *emitterVal, q float64) {
 		if q < 0 {
