@@ -198,7 +198,17 @@ var liquidVS = loadShader("liquid.vert.glsl")
 //     meniscus on, the liquid's edge shows a bright band; with it off, it does not
 //     (waves still glint). The band lies where the liquid is already deeper than 0.3 mm
 //     a cell or so from the contact line (the meniscus is 2.8 mm long), so the wetness
-//     leaves it.
+//     leaves it. The ring is lit only where the liquid's thickness changes along the
+//     surface (thicknessSlope from 0.15 to 0.3, m/m: an edge, a front, a steep wave),
+//     not where liquid of even thickness lies over curved ground: a coat on a dome,
+//     tilted 5 to 20 degrees over a wide area, mirrored it in white washes that hid the
+//     paint's colour (the rock at 3 s: 22 specks and roughness 1.51 in
+//     TestLiquidEdgeSpecksAndRoughness, 8 and 1.29 with the rule). Where the ramp lies
+//     was measured by moving it: the band (TestMeniscusHighlightBand) keeps all its
+//     highlights with the ramp anywhere under 0.3 to 0.6 and loses them with it at 0.6
+//     to 1.2; the rock's specks are 16 with it at 0.03 to 0.08 and 8 from 0.08 to 0.6.
+//     So the band's slopes lie above 0.6 and the coat's under 0.08 or so, and the ramp
+//     sits a factor of 2 from each.
 //
 // The room and the strip are fixed in the world (they depend on elevation only); the key
 // light and the ring turn with the camera. A studio fixed in the world cannot give the
