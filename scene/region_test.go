@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/liquid3d"
+	"github.com/vpbench/vpbench/surface"
 	"github.com/vpbench/vpbench/terrain"
 )
 
@@ -250,4 +252,58 @@ func TestRegionRefused(t *testing.T) {
 	}
 	s.Step(10)
 	checkBooks(t, s, "after the refusals")
+}
+
+// TestRegionAirborneDrawn: the region's liquid above its held columns is drawn as liquid
+// in the air (regionDrops): the running channel's surface mesh has no vertex far above
+// the liquid over the box, and a blob of the region's liquid let go 10 mm above it shows as
+// a body of the blob's size there after a step, where the held columns alone (their
+// heights, the blob's volume spread over a cell) would show nothing.
+func TestRegionAirborneDrawn(t *testing.T) {
+	s := channel(t, nil)
+	if _, err := s.PlaceRegion([3]float64{0.02, 0, 0}, [3]float64{0.04, 0.01, 0.03}, 2); err != nil {
+		t.Fatal(err)
+	}
+	s.Step(12)
+	high := func(m *surface.Mesh, z float64) (n int, lo, hi [3]float64) {
+		lo, hi = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+		for v := range m.NumVertices() {
+			p := m.Positions[3*v : 3*v+3]
+			if float64(p[2]) > z && p[0] >= 0.02 && p[0] <= 0.04 { // over the box
+				n++
+				for a := range 3 {
+					lo[a], hi[a] = min(lo[a], float64(p[a])), max(hi[a], float64(p[a]))
+				}
+			}
+		}
+		return n, lo, hi
+	}
+	m, err := s.BuildSurface()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, lo, hi := high(m, 0.012); n != 0 {
+		t.Fatalf("the running channel: %d surface vertices above 12 mm over the box (%v to %v), want none", n, lo, hi)
+	}
+	var blob []liquid3d.Particle
+	const k, sp = 8, 0.25e-3
+	for i := range k * k * k {
+		x, y, z := i%k, i/k%k, i/(k*k)
+		blob = append(blob, liquid3d.Particle{Pos: terrain.Vec3{X: 0.029 + float64(x)*sp, Y: 0.004 + float64(y)*sp, Z: 0.018 + float64(z)*sp},
+			Vel: terrain.Vec3{X: 0.1}, Volume: sp * sp * sp})
+	}
+	if err := s.rg.g.Liquid().AddParticles(blob); err != nil {
+		t.Fatal(err)
+	}
+	s.Step(1)
+	m, err = s.BuildSurface()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, lo, hi := high(m, 0.012)
+	t.Logf("a step after the blob: %d surface vertices above 12 mm over the box, from %.2f to %.2f mm in x, %.2f to %.2f in y, %.2f to %.2f in z",
+		n, lo[0]*1e3, hi[0]*1e3, lo[1]*1e3, hi[1]*1e3, lo[2]*1e3, hi[2]*1e3)
+	if n < 20 || lo[0] < 0.027 || hi[0] > 0.033 || lo[1] < 0.002 || hi[1] > 0.008 || lo[2] < 0.015 || hi[2] > 0.022 {
+		t.Errorf("the blob of 2 mm at (29-31, 4-6, 18-20) mm is not drawn there: %d vertices above 12 mm, within %v to %v", n, lo, hi)
+	}
 }

@@ -2,9 +2,11 @@ package scene
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/internal/meshio"
+	"github.com/vpbench/vpbench/liquid3d"
 	"github.com/vpbench/vpbench/surface"
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -23,6 +25,8 @@ type surfaceState struct {
 	particles []gpusim.Particle
 	drops     []surface.Drop
 	air       *surface.AirSurface
+	// The region's particles above its held columns' surface (regionDrops), reused.
+	airborne []liquid3d.Particle
 }
 
 // View is what a viewer asks of the liquid surface, beside the scenario's settings.
@@ -126,6 +130,7 @@ func (s *Scene) BuildSurface() (*surface.Mesh, error) {
 		s.surf.drops = append(s.surf.drops, surface.Drop{X: p.X, Y: p.Y, Z: p.Z, Radius: float32(p.Radius()),
 			VX: p.VX, VY: p.VY, VZ: p.VZ})
 	}
+	s.regionDrops()
 	if len(s.surf.drops) == 0 {
 		return m, nil
 	}
@@ -135,6 +140,22 @@ func (s *Scene) BuildSurface() (*surface.Mesh, error) {
 		s.surf.air = surface.NewAirSurface(as)
 	}
 	return s.surf.air.Append(m, s.surf.drops, s.airBox()), nil
+}
+
+// regionDrops adds to the drops the region's liquid that its held columns cannot show
+// (region.Airborne: a splash, a jet, a crest, what fell into the box), each particle a
+// drop of its volume, so that the liquid in the air is drawn as one body with the
+// falling liquid around it (docs/method.md, "The region in the picture").
+func (s *Scene) regionDrops() {
+	if s.rg.g == nil {
+		return
+	}
+	s.surf.airborne = s.rg.g.Airborne(s.surf.airborne[:0])
+	for _, p := range s.surf.airborne {
+		r := math.Cbrt(3 * p.Volume / (4 * math.Pi))
+		s.surf.drops = append(s.surf.drops, surface.Drop{X: float32(p.Pos.X), Y: float32(p.Pos.Y), Z: float32(p.Pos.Z), Radius: float32(r),
+			VX: float32(p.Vel.X), VY: float32(p.Vel.Y), VZ: float32(p.Vel.Z)})
+	}
 }
 
 // airBox is the box the liquid in the air is drawn in: the domain, and as much again
