@@ -20,6 +20,10 @@ type clocks struct {
 	render timing.PhaseClock
 	waves  timing.PhaseClock
 	total  timing.PhaseClock
+	// region is the 3D region's share of sim per frame that stepped one, over
+	// regionSteps of its steps (addRegion).
+	region      timing.PhaseClock
+	regionSteps int64
 }
 
 // addFrame records a frame: its solver time sim for steps steps, its surface time surf
@@ -42,6 +46,19 @@ func (c *clocks) addFrame(sim time.Duration, steps int64, surf, waves, total tim
 	c.mu.Unlock()
 }
 
+// addRegion records the 3D region's wall time d over its steps in a frame (part of the
+// frame's sim, which addFrame records); a frame in which no region stepped is not one of
+// its frames.
+func (c *clocks) addRegion(d time.Duration, steps int64) {
+	if steps <= 0 {
+		return
+	}
+	c.mu.Lock()
+	c.region.Add(d)
+	c.regionSteps += steps
+	c.mu.Unlock()
+}
+
 // addRender records one drawn frame's render time (from any goroutine: the preview's,
 // a screenshot's, a recording's).
 func (c *clocks) addRender(d time.Duration) {
@@ -54,14 +71,16 @@ func (c *clocks) addRender(d time.Duration) {
 func (c *clocks) reset() {
 	c.mu.Lock()
 	c.sim, c.surf, c.render, c.waves, c.total, c.steps = timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, timing.PhaseClock{}, 0
+	c.region, c.regionSteps = timing.PhaseClock{}, 0
 	c.mu.Unlock()
 }
 
-// timings reads the simulation, surface and render clocks and the steps.
+// timings reads the simulation, surface, render, waves and region clocks and the steps.
 func (c *clocks) timings() timing.Timings {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return timing.Timings{Simulation: c.sim.Timing(), Surface: c.surf.Timing(), Render: c.render.Timing(), Waves: c.waves.Timing(), Steps: c.steps}
+	return timing.Timings{Simulation: c.sim.Timing(), Surface: c.surf.Timing(), Render: c.render.Timing(), Waves: c.waves.Timing(),
+		Region: c.region.Timing(), RegionSteps: c.regionSteps, Steps: c.steps}
 }
 
 // totalClock reads the frames' whole wall time.

@@ -80,3 +80,30 @@ func TestClocksWaves(t *testing.T) {
 		t.Errorf("simulation %+v: the waves' time went into it", got.Simulation)
 	}
 }
+
+// TestClocksRegion: the region's time is a row of its own (Timings.Region) over its own
+// steps, part of the frame's simulation time, which addFrame records unchanged; frames in
+// which no region stepped do not count in it, and reset forgets it.
+func TestClocksRegion(t *testing.T) {
+	var c clocks
+	c.addFrame(4*time.Millisecond, 3, time.Millisecond, 0, 6*time.Millisecond)
+	c.addRegion(3*time.Millisecond, 3)
+	c.addFrame(2*time.Millisecond, 3, time.Millisecond, 0, 3*time.Millisecond)
+	c.addRegion(0, 0) // no region in this frame
+	c.addFrame(6*time.Millisecond, 2, time.Millisecond, 0, 7*time.Millisecond)
+	c.addRegion(5*time.Millisecond, 2)
+	got := c.timings()
+	if want := (timing.PhaseTiming{Frames: 2, AvgMs: 4, MaxMs: 5}); got.Region != want || got.RegionSteps != 5 {
+		t.Errorf("region %+v over %d steps, want %+v over 5", got.Region, got.RegionSteps, want)
+	}
+	if got.Simulation.Frames != 3 || got.Simulation.AvgMs != 4 || got.Steps != 8 {
+		t.Errorf("simulation %+v over %d steps: the region's row changed it", got.Simulation, got.Steps)
+	}
+	if n := testing.AllocsPerRun(100, func() { c.addRegion(time.Millisecond, 2) }); n != 0 {
+		t.Errorf("addRegion allocates %v times a frame, want 0", n)
+	}
+	c.reset()
+	if got := c.timings(); got != (timing.Timings{}) {
+		t.Errorf("after reset: %+v", got)
+	}
+}

@@ -29,7 +29,8 @@
 //   - the outbox (outbox.go): the log lines not yet sent and when a State goes out;
 //   - the script watcher (watcher.go): reload on save (Config.Watch);
 //   - the commands (commands.go): what each of the UI's keys does;
-//   - the recording (record.go): a clip of the preview's view.
+//   - the recording (record.go): a clip of the preview's view;
+//   - the region's mark (region.go): the 3D region's share of a frame's simulation time.
 //
 // # Frames and pacing
 //
@@ -62,6 +63,11 @@
 // surface build (the terrain mesh and the minimum heights, made once after a terrain
 // change, are left out), render the preview's draw (clocks.go); Timings returns them
 // with the steps since the load (timing.Timings), and sim:stats() reads the same clocks.
+// With a 3D region in place (sim:region) the region's row is its share of simulation
+// (the scene steps it inside its step, so simulation keeps meaning the whole step): the
+// difference of the region's own running clock (scene.RegionClock) across the frame,
+// over its own steps; the State carries the region itself (scene.RegionInfo) for the
+// UI's cells and particles.
 // Result.Total is each frame's whole wall time. Tests assert what the runner does, never
 // how fast: speed is measured by the benchmarks (BenchmarkRunnerAsFastAsPossible,
 // BenchmarkRunnerState).

@@ -20,6 +20,10 @@ type frameDone struct {
 	Steps   int64   // solver steps it took
 	// Sim is the solver's wall time, Waves the wave particles', Surf the surface's.
 	Sim, Waves, Surf time.Duration
+	// Region is the 3D region's share of Sim over RegionSteps of its steps (0: none
+	// stepped).
+	Region      time.Duration
+	RegionSteps int64
 }
 
 // Export writes the liquid surface every so many frames (`--export-every`).

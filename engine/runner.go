@@ -255,6 +255,7 @@ func (r *Runner) step(n int) {
 	sc, world := r.sc, r.scene
 	t0, n0 := world.Time(), world.Steps()
 	start := time.Now()
+	rmark := markRegion(world)
 	var simDur, waveDur time.Duration
 	var done bool
 	var err error
@@ -270,6 +271,7 @@ func (r *Runner) step(n int) {
 		}
 	}
 	stepped := world.Steps() - n0
+	regionSteps, regionDur := rmark.since(world)
 	r.pace.observe(simDur+waveDur, stepped) // the waves run with the steps: pacing counts them
 	var surfDur time.Duration
 	if err == nil && stepped > 0 {
@@ -286,10 +288,12 @@ func (r *Runner) step(n int) {
 		}
 	}
 	r.clocks.addFrame(simDur, stepped, surfDur, waveDur, time.Since(start)-r.work.prep)
+	r.clocks.addRegion(regionDur, regionSteps)
 	if r.status != StatusRunning || done || err != nil {
 		world.Sync() // a single step, or the end: show its own state
 	}
-	f := frameDone{Time: world.Time(), Covered: world.Time() - t0, Steps: stepped, Sim: simDur, Waves: waveDur, Surf: surfDur}
+	f := frameDone{Time: world.Time(), Covered: world.Time() - t0, Steps: stepped, Sim: simDur, Waves: waveDur, Surf: surfDur,
+		Region: regionDur, RegionSteps: regionSteps}
 	r.win.addFrame(f)
 	r.timelineFrame(f)
 	r.out.changed()

@@ -75,6 +75,9 @@ type Window struct {
 	Simulation, Surface, Render timing.PhaseTiming
 	// Waves is the wave particles' time per frame that ran them.
 	Waves timing.PhaseTiming
+	// Region is the 3D region's time per frame that stepped one: part of Simulation
+	// (timing.Timings.Region).
+	Region timing.PhaseTiming
 	// Steps is the solver steps of the window's simulation frames.
 	Steps int64
 }
@@ -149,6 +152,10 @@ type WorldView struct {
 	Nx, Ny, Layers          int
 	Dx                      float64
 	Settings                scene.SolverSettings
+	// Region is the 3D region in place (sim:region: its box, cells, particles, ...),
+	// HasRegion whether there is one.
+	Region    scene.RegionInfo
+	HasRegion bool
 }
 
 // FrameTimes are the frames' timings: the recent window, Table 1 since the load, and the
@@ -262,7 +269,8 @@ func worldView(rd *scene.Readout) WorldView {
 		Substeps: sn.Substeps, Particles: len(sn.Particles), Airborne: sn.Airborne, Hanging: sn.Hanging, FallDrop: rd.FallDrop,
 		Waves: rd.Waves, WaveCount: rd.WaveCount, Bodies: rd.Bodies, Sprays: rd.Sprays,
 		MeterRates: append([]float64(nil), rd.MeterRates...), MeterTotals: append([]float64(nil), rd.MeterTotals...),
-		Nx: c.Nx, Ny: c.Ny, Layers: c.Layers, Dx: c.Dx, Settings: rd.Settings}
+		Nx: c.Nx, Ny: c.Ny, Layers: c.Layers, Dx: c.Dx, Settings: rd.Settings,
+		Region: rd.Region, HasRegion: rd.HasRegion}
 }
 
 // frameTimes closes the window's bucket and reads the timings; the window's rates go to

@@ -15,6 +15,7 @@ type bucket struct {
 	frames      int // frames run (each builds at most one surface and publishes one picture)
 	simT, surfT timing.PhaseClock
 	wavesT      timing.PhaseClock
+	regionT     timing.PhaseClock
 	// renderFrames and renderMs are the render phase's frames and total ms in the bucket,
 	// from the differences of the scenario's running totals (the preview records them
 	// from its own goroutine; their per-frame maximum is not known here).
@@ -52,6 +53,9 @@ func (w *window) addFrame(f frameDone) {
 	}
 	if f.Waves > 0 {
 		w.cur.wavesT.Add(f.Waves)
+	}
+	if f.RegionSteps > 0 {
+		w.cur.regionT.Add(f.Region)
 	}
 }
 
@@ -108,7 +112,7 @@ func (w *window) summary() (win Window, rt rates) {
 	var sim float64
 	var steps int64
 	var frames int
-	var simT, surfT, wavesT timing.PhaseClock
+	var simT, surfT, wavesT, regionT timing.PhaseClock
 	var rFrames int
 	var rMs float64
 	for _, b := range w.buckets {
@@ -119,10 +123,12 @@ func (w *window) summary() (win Window, rt rates) {
 		simT.Merge(b.simT)
 		surfT.Merge(b.surfT)
 		wavesT.Merge(b.wavesT)
+		regionT.Merge(b.regionT)
 		rFrames += b.renderFrames
 		rMs += b.renderMs
 	}
 	win.Simulation, win.Surface, win.Waves, win.Steps = simT.Timing(), surfT.Timing(), wavesT.Timing(), steps
+	win.Region = regionT.Timing()
 	if rFrames > 0 {
 		win.Render = timing.PhaseTiming{Frames: rFrames, AvgMs: rMs / float64(rFrames), MaxMs: math.NaN()}
 	}

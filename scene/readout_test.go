@@ -56,3 +56,36 @@ func TestMethodOverride(t *testing.T) {
 		t.Errorf("method \"vof\": error %v", err)
 	}
 }
+
+// TestReadRegion: Read carries the region in place (its RegionInfo) and says when there
+// is none; RegionClock, the engine's per-frame read, agrees with RegionInfo's ID, steps
+// and wall time.
+func TestReadRegion(t *testing.T) {
+	s := channel(t, nil)
+	var r Readout
+	s.Read(&r)
+	if r.HasRegion || r.Region != (RegionInfo{}) {
+		t.Fatalf("no region, yet read %v, %+v", r.HasRegion, r.Region)
+	}
+	if _, _, _, ok := s.RegionClock(); ok {
+		t.Fatal("RegionClock says a region is in place without one")
+	}
+	if _, err := s.PlaceRegion([3]float64{0.02, 0, 0}, [3]float64{0.04, 0.01, 0.02}, 2); err != nil {
+		t.Fatal(err)
+	}
+	s.Step(3)
+	s.Read(&r)
+	in, _ := s.RegionInfo()
+	if !r.HasRegion || r.Region.NX != 20 || r.Region.NY != 10 || r.Region.NZ != 20 || r.Region.Particles != in.Particles || r.Region.Particles == 0 {
+		t.Errorf("read %v, %+v; the region is %+v", r.HasRegion, r.Region, in)
+	}
+	id, steps, wall, ok := s.RegionClock()
+	if !ok || id != in.ID || steps != in.Steps || wall != in.StepWall || steps != 3 || wall <= 0 {
+		t.Errorf("RegionClock %d, %d steps, %v (ok %v); RegionInfo %d, %d steps, %v", id, steps, wall, ok, in.ID, in.Steps, in.StepWall)
+	}
+	s.RemoveRegion()
+	s.Read(&r)
+	if r.HasRegion {
+		t.Error("removed, yet read as in place")
+	}
+}

@@ -193,6 +193,9 @@ type Readout struct {
 	// MeterRates and MeterTotals are the meters' figures in the order made (appended to
 	// the slices passed in, which are reset).
 	MeterRates, MeterTotals []float64
+	// Region is the 3D region in place (RegionInfo), HasRegion whether there is one.
+	Region    RegionInfo
+	HasRegion bool
 }
 
 // Read fills r from the scene now, reusing r's slices.
@@ -203,6 +206,7 @@ func (s *Scene) Read(r *Readout) {
 	r.FallDrop = s.sim.FallDrop()
 	r.Waves, r.WaveCount = s.WavesOn(), s.WaveCount()
 	r.Bodies, r.Sprays = s.BodyCount(), s.sim.Sprays()
+	r.Region, r.HasRegion = s.RegionInfo()
 	r.MeterRates, r.MeterTotals = r.MeterRates[:0], r.MeterTotals[:0]
 	for id := range s.sim.Meters() {
 		q, _ := s.sim.MeterRate(id)

@@ -27,6 +27,12 @@ type Timings struct {
 	// Waves is the wave particles' time per frame that ran them (their impacts and
 	// propagation; their field is part of Surface): not in Simulation.
 	Waves PhaseTiming
+	// Region is the 3D region's time per frame that stepped one (sim:region): its own
+	// solver and its coupling to the columns, without the columns' step. It is part of
+	// Simulation (the scene steps the region inside its step): the share of it that was
+	// the region's. RegionSteps is the region's steps over those frames.
+	Region      PhaseTiming
+	RegionSteps int64
 	// Steps is the number of solver steps the Simulation frames took in all: the
 	// simulation's time per step is Simulation.AvgMs * Simulation.Frames / Steps.
 	Steps int64
@@ -38,6 +44,14 @@ func (t Timings) StepMs() float64 {
 		return 0
 	}
 	return t.Simulation.AvgMs * float64(t.Simulation.Frames) / float64(t.Steps)
+}
+
+// RegionStepMs is the region's mean time per step of its own, ms (0 before its first).
+func (t Timings) RegionStepMs() float64 {
+	if t.RegionSteps == 0 {
+		return 0
+	}
+	return t.Region.AvgMs * float64(t.Region.Frames) / float64(t.RegionSteps)
 }
 
 // StepsPerFrame is the mean number of solver steps per simulation frame.

@@ -25,7 +25,12 @@ func TestStepFigures(t *testing.T) {
 	if tm.StepMs() != 1 || tm.StepsPerFrame() != 3 {
 		t.Errorf("step %g ms, %g steps a frame: want 1 ms and 3", tm.StepMs(), tm.StepsPerFrame())
 	}
-	if (Timings{}).StepMs() != 0 || (Timings{}).StepsPerFrame() != 0 {
+	if (Timings{}).StepMs() != 0 || (Timings{}).StepsPerFrame() != 0 || (Timings{}).RegionStepMs() != 0 {
 		t.Error("no frames: want zeros")
+	}
+	// The region's per step counts its own steps: a region placed after the first frames.
+	tm.Region, tm.RegionSteps = PhaseTiming{Frames: 2, AvgMs: 1.5}, 6
+	if tm.RegionStepMs() != 0.5 || tm.StepMs() != 1 {
+		t.Errorf("region %g ms a step (want 0.5), simulation %g (want 1, unchanged)", tm.RegionStepMs(), tm.StepMs())
 	}
 }
