@@ -463,3 +463,39 @@ func TestViewShowsBodiesAndMeters(t *testing.T) {
 	m.Update(st)
 	wantIn(t, m.Rendered(), "floating bodies 6 (b: each one's depth and speed in the log) │ sprays 1", "flow meters: #1", "#2")
 }
+
+// TestViewShowsTheRegion: while a 3D region is in place Table 1 has its row (its own time
+// per frame, part of the simulation row, which stays as it is) with its particles and
+// liquid cells, and the settings line names it first (it is cut to the window's width);
+// without one neither shows, even with
+// the region's clocks from an earlier region.
+func TestViewShowsTheRegion(t *testing.T) {
+	m, _ := newTestModel(t, 130, 40)
+	st := knownState()
+	st.Total.Region = timing.PhaseTiming{Frames: 300, AvgMs: 0.35, MaxMs: 2.5}
+	st.Window.Region = timing.PhaseTiming{Frames: 50, AvgMs: 0.4, MaxMs: 0.9}
+	m.Update(st)
+	if v := m.Rendered(); strings.Contains(v, "3D region") || strings.Contains(v, "region ") {
+		t.Errorf("no region in place, the view shows one:\n%s", v)
+	}
+	st.HasRegion = true
+	st.Region.NX, st.Region.NY, st.Region.NZ, st.Region.H = 16, 10, 30, 0.001
+	st.Region.Particles, st.Region.LiquidCells = 12345, 1500
+	m.Update(st)
+	v := m.Rendered()
+	wantIn(t, v,
+		"simulation       0.512     1.204     0.498     3.100       412",
+		"3D region        0.400     0.900     0.350     2.500       300 │ 12345 particles, 1500 of 4800 cells liquid",
+		"region 16×10×30 cells of 1 mm │ viscosity 8e-06 m²/s")
+	for _, line := range strings.Split(v, "\n") {
+		if n := ansi.StringWidth(line); n > 130 {
+			t.Errorf("line wider than the window (%d > 130): %q", n, line)
+		}
+	}
+	st.Region.H = 0.002 / 3 // refine 3
+	m.Update(st)
+	wantIn(t, m.Rendered(), "region 16×10×30 cells of 0.667 mm")
+	narrow, _ := newTestModel(t, 80, 40) // the settings line is cut: the region's name stays
+	narrow.Update(st)
+	wantIn(t, narrow.Rendered(), "\nregion 16×10×30 cells of 0.667 mm │ viscosity", "\n3D region        0.400     0.900")
+}

@@ -124,8 +124,9 @@ func (m *Model) render() string {
 }
 
 // headLines are the rows above the depth map: title, status, the recording's speed
-// while it records, Table 1, the volumes, the optional rows (in the air, waves, flow
-// meters, bodies), columns and settings. Each is one row once cut to the width.
+// while it records, Table 1 (with the waves' and the 3D region's rows while they run),
+// the volumes, the optional rows (in the air, waves, flow meters, bodies), columns and
+// settings (naming the 3D region in place). Each is one row once cut to the width.
 func (m *Model) headLines() []string {
 	st := &m.st
 	var lines []string
@@ -170,6 +171,10 @@ func (m *Model) headLines() []string {
 	if st.Waves || st.Total.Waves.Frames > 0 { // the wave particles' own line, while they run or ran
 		row("waves", st.Window.Waves, st.Total.Waves)
 	}
+	if st.HasRegion { // the 3D region's own line while one is in place: its share of simulation
+		row("3D region", st.Window.Region, st.Total.Region)
+		lines[len(lines)-1] += " │ " + regionLoad(st)
+	}
 	add("%-12s %9s %9s %9s %9s │ %s", "sim/step", ms(perStep(st.Window.Simulation, st.Window.Steps), st.Window.Simulation.Frames), "",
 		ms(st.Total.StepMs(), st.Total.Simulation.Frames), "", frameLine(st))
 	lines = append(lines, fmt.Sprintf("%-12s ", "recent")+sparkline(st.Spark, max(m.width-34, 8)))
@@ -212,8 +217,14 @@ func (m *Model) headLines() []string {
 	}
 	add("columns %d (%d×%d×%d, dx %g mm) │ wet %d │ pipes %d │ extended %d in %d passage(s)",
 		st.Columns, st.Nx, st.Ny, st.Layers, st.Dx*1e3, st.Wet, st.Pipes, st.Extended, st.Passages)
-	add("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s │ falling: %s │ %s",
+	settings := fmt.Sprintf("viscosity %.3g m²/s │ damping %g │ cross-section %s │ extended pipes: %s │ falling: %s │ %s",
 		st.Settings.Viscosity, st.Settings.Damping, st.Settings.CrossSection, st.Settings.ExtendedPipes, falling(st), capillarity(st))
+	if st.HasRegion {
+		// First: the line is some 125 cells wide already and is cut to the window, and the
+		// region is what sets this scene apart (capillarity, last, is off with one).
+		settings = regionName(st) + " │ " + settings
+	}
+	lines = append(lines, settings)
 	return lines
 }
 
@@ -371,6 +382,20 @@ func capillarity(st *engine.State) string {
 	}
 	return fmt.Sprintf("σ %.3g N/m%s, θ %.0f°: puddles %.2f mm", s.SurfaceTension, pressure,
 		s.ContactAngle*180/math.Pi, s.WettingHead()*1e3)
+}
+
+// regionName names the 3D region in place for the settings line, short (the line is
+// wide already): its cells and their edge, "region 16×10×30 cells of 1 mm".
+func regionName(st *engine.State) string {
+	in := &st.Region
+	return fmt.Sprintf("region %d×%d×%d cells of %.3g mm", in.NX, in.NY, in.NZ, in.H*1e3)
+}
+
+// regionLoad is what Table 1's region row adds after its timings: what its step's cost
+// follows, its particles and the liquid cells of its last pressure solve among its cells.
+func regionLoad(st *engine.State) string {
+	in := &st.Region
+	return fmt.Sprintf("%d particles, %d of %d cells liquid", in.Particles, in.LiquidCells, in.NX*in.NY*in.NZ)
 }
 
 // falling is the falling setting with the release threshold in use, as people read it.
