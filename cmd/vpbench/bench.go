@@ -212,11 +212,17 @@ func (r *runReport) setBound(bound float64) {
 
 // printSummary is one line per scenario: the Table 1 total and the real-time factors,
 // with the one-time set-up after the load (x realtime) and without it (x steady: the
-// simulated time over the frames' own wall time, from the first frame on), and with a
-// measured bound the solver's rate against it.
+// simulated time over the frames' own wall time, from the first frame on), with a 3D
+// region the region's time a step of its own (part of sim/step; a dash for the scenes
+// without one, the column only when one has one), and with a measured bound the
+// solver's rate against it.
 func printSummary(w io.Writer, reps []runReport) {
 	roof := slices.ContainsFunc(reps, func(r runReport) bool { return r.OfBound > 0 })
+	region := slices.ContainsFunc(reps, func(r runReport) bool { return r.Region != nil })
 	fmt.Fprintf(w, "\n%-16s %12s %9s %9s %9s %9s %9s %10s %9s", "scenario", "grid", "columns", "sim/step", "sim avg", "sim max", "total", "x realtime", "x steady")
+	if region {
+		fmt.Fprintf(w, " %11s", "region/step")
+	}
 	if roof {
 		fmt.Fprintf(w, " %10s %8s", "Mcolstep/s", "of-bound")
 	}
@@ -228,6 +234,12 @@ func printSummary(w io.Writer, reps []runReport) {
 		}
 		fmt.Fprintf(w, "%-16s %12s %9d %9.3f %9.3f %9.3f %9.3f %10.2f %9.2f", r.Scenario, fmt.Sprintf("%dx%dx%d", r.Nx, r.Ny, r.Layers),
 			r.Columns, r.SimulationStepMs, r.Simulation.AvgMs, r.Simulation.MaxMs, r.Total.AvgMs, r.RealTimeFactor, r.SteadyFactor)
+		switch {
+		case region && r.Region != nil:
+			fmt.Fprintf(w, " %11.3f", r.Region.StepMs)
+		case region:
+			fmt.Fprintf(w, " %11s", "-")
+		}
 		if roof {
 			fmt.Fprintf(w, " %10.1f %8.2f", r.MColumnStepsPerS, r.OfBound)
 		}

@@ -41,7 +41,8 @@ func commands() []command {
 		{"bench", "bench [--until 1] [--json FILE] [--plot FILE.png] [flags] [library-folder]",
 			"Runs every scenario of the library (the folder, default the built-in one) headless for --until simulated " +
 				"seconds and prints each one's Table 1 and a summary: the real-time factor with the one-time set-up " +
-				"(x realtime) and without it (x steady).", benchCommand},
+				"(x realtime) and without it (x steady); a scene with a 3D region (sim:region) adds the region's row " +
+				"and its time a step (region/step).", benchCommand},
 		{"render", "render --at T [--png out.png|out.jpg] [flags] scenario.lua\n" +
 			"       vpbench render --from A --to B [--fps F] --out clip.mp4|frames/f_%04d.png [flags] scenario.lua",
 			"Runs a scenario headless to simulated time T and renders the preview's picture offscreen into a PNG or " +

@@ -19,6 +19,24 @@ type phaseReport struct {
 	MaxMs  float64 `json:"max_ms"`
 }
 
+// regionReport is the 3D region's cost in a scene that places one (sim:region): Table 1's
+// region row, its share of the simulation row (the scene steps the region inside its
+// step), its time a step of its own, and the region in place at the end.
+type regionReport struct {
+	phaseReport
+	// StepMs is its mean time a step over Steps, its own steps (a region placed or
+	// removed during the run took fewer than the run).
+	StepMs float64 `json:"step_ms"`
+	Steps  int64   `json:"steps"`
+	// NX, NY, NZ are its cells, CellMm their edge, Particles its particles at the end
+	// (absent when it was removed before the end).
+	NX        int     `json:"nx,omitempty"`
+	NY        int     `json:"ny,omitempty"`
+	NZ        int     `json:"nz,omitempty"`
+	CellMm    float64 `json:"cell_mm,omitempty"`
+	Particles int     `json:"particles,omitempty"`
+}
+
 // runReport is what a run prints at its end and writes with --json.
 type runReport struct {
 	Scenario   string  `json:"scenario"`
@@ -53,13 +71,15 @@ type runReport struct {
 	Surface          phaseReport `json:"surface"`
 	Render           phaseReport `json:"render"`
 	// Waves is the wave particles' time per frame (absent with waves off).
-	Waves      *phaseReport `json:"waves,omitempty"`
-	WaveCount  int          `json:"waves_count,omitempty"`
-	Total      phaseReport  `json:"total"`
-	VolumeMl   float64      `json:"volume_ml"`
-	AddedMl    float64      `json:"added_ml"`
-	RemovedMl  float64      `json:"removed_ml"`
-	RejectedMl float64      `json:"rejected_ml"`
+	Waves     *phaseReport `json:"waves,omitempty"`
+	WaveCount int          `json:"waves_count,omitempty"`
+	// Region is the 3D region's cost (absent without one).
+	Region     *regionReport `json:"region,omitempty"`
+	Total      phaseReport   `json:"total"`
+	VolumeMl   float64       `json:"volume_ml"`
+	AddedMl    float64       `json:"added_ml"`
+	RemovedMl  float64       `json:"removed_ml"`
+	RejectedMl float64       `json:"rejected_ml"`
 	// OutflowMl is what left through the domain's open sides (absent with walls).
 	OutflowMl float64 `json:"outflow_ml,omitempty"`
 	// ConservationError is (volume - (added - removed - outflow)) / added: float rounding only.
@@ -119,6 +139,12 @@ func makeReport(res engine.Result) runReport {
 		p := phase(tm.Waves)
 		r.Waves, r.WaveCount = &p, st.WaveCount
 	}
+	if tm.Region.Frames > 0 {
+		r.Region = &regionReport{phaseReport: phase(tm.Region), StepMs: tm.RegionStepMs(), Steps: tm.RegionSteps}
+		if in := st.Region; st.HasRegion {
+			r.Region.NX, r.Region.NY, r.Region.NZ, r.Region.CellMm, r.Region.Particles = in.NX, in.NY, in.NZ, in.H*1e3, in.Particles
+		}
+	}
 	if res.Err != nil {
 		r.Error = res.Err.Error()
 		r.Interrupted = errors.Is(res.Err, context.Canceled)
@@ -169,6 +195,10 @@ func (r runReport) print(w io.Writer) {
 	if r.Waves != nil {
 		fmt.Fprintf(w, "  %-12s %10.3f %10.3f   (%d wave particles at the end)\n", "waves", r.Waves.AvgMs, r.Waves.MaxMs, r.WaveCount)
 	}
+	if g := r.Region; g != nil {
+		fmt.Fprintf(w, "  %-12s %10.3f %10.3f   (part of simulation: %.3f ms a step over its %d steps%s)\n",
+			"3D region", g.AvgMs, g.MaxMs, g.StepMs, g.Steps, g.atTheEnd())
+	}
 	row("total", r.Total, "")
 	from := "" // a resumed run: the segment it ran
 	if r.FromS > 0 {
@@ -190,6 +220,15 @@ func (r runReport) print(w io.Writer) {
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
+}
+
+// atTheEnd is the region in place at the end, for the report's region row: its cells
+// and particles, or that it was removed.
+func (g *regionReport) atTheEnd() string {
+	if g.NX == 0 {
+		return "; removed before the end"
+	}
+	return fmt.Sprintf("; %d×%d×%d cells of %.3g mm, %d particles at the end", g.NX, g.NY, g.NZ, g.CellMm, g.Particles)
 }
 
 // writeJSON writes v to path, naming the file in any error.
