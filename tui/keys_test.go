@@ -166,14 +166,17 @@ func stripRows(rows []string) string {
 }
 
 // allOptionalRows is a state with every row the head shows only at times: the waves'
-// Table 1 row and count, liquid in the air, flow meters, bodies, a recording; and a
-// lagging status line with --until and outflow.
+// and the 3D region's Table 1 rows and the waves' count, liquid in the air, flow meters,
+// bodies, a recording; and a lagging status line with --until and outflow. (A scene
+// takes no bodies with a region: the UI shows them all the same.)
 func allOptionalRows() engine.State {
 	st := knownState()
 	st.Particles, st.Airborne, st.FallDrop = 12, 0.0123e-6, 0.004
 	st.Waves, st.WaveCount = true, 321
 	st.Total.Waves.Frames = 412
 	st.Bodies, st.Sprays = 3, 1
+	st.HasRegion, st.Region.NX, st.Region.NY, st.Region.NZ, st.Region.H = true, 16, 10, 30, 0.001
+	st.Total.Region.Frames = 300
 	st.MeterRates, st.MeterTotals = []float64{2e-6}, []float64{5e-6}
 	st.Recording = "/tmp/vpbench-out/vpbench-20261124-200000.mp4"
 	st.Lagging, st.Until, st.Outflow = true, 10, 1e-7
@@ -198,7 +201,7 @@ func TestNoteShowsWithEveryOptionalRow(t *testing.T) {
 		if len(rows) > 50 {
 			t.Errorf("width %d: %d rows in a 50-row window", w, len(rows))
 		}
-		wantIn(t, v, "the note of the last key", "q quit", "in the air", "waves on: 321", "floating bodies 3", "flow meters", "● recording")
+		wantIn(t, v, "the note of the last key", "q quit", "in the air", "waves on: 321", "floating bodies 3", "flow meters", "● recording", "3D region")
 		if !strings.Contains(rows[len(rows)-1], "•") {
 			t.Errorf("width %d: the last row is not the help line: %q", w, rows[len(rows)-1])
 		}
