@@ -12,8 +12,10 @@ package gpusim
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/vpbench/vpbench/gpusim/internal/element"
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // The mark of a column (heldState.mark, cpuBackend.hold).
@@ -429,4 +431,45 @@ func (c *cpuBackend) heldHeight(i int) {
 		}
 	}
 	c.h[i], c.r[i] = element.SettleHeight(c.p.UpdateHeight(out, c.h[i], c.r[i]), c.base[i], c.top[i])
+}
+
+// heldAfterTerrain is the columns to hold in the terrain cols after SetTerrain, the
+// columns of the cells the held columns lie in, in Hold's order (nil: none held), or why
+// they cannot be held there: a cell that does not hold exactly one column, capped columns
+// (passages may form), a source's or sink's target (em, retargeted to cols). What Hold
+// checks besides does not change with the terrain (the backend, the method, surface
+// tension, the open sides' cells); lifted floors are dropped with it.
+func (s *Sim) heldAfterTerrain(cols *terrain.Columns, em *emitterSet) ([]int, error) {
+	if s.held == nil {
+		return nil, nil
+	}
+	old := s.cols
+	out := make([]int, 0, len(s.held.cols))
+	mark := make([]uint8, cols.NumColumns())
+	for _, i := range s.held.cols {
+		k := sort.Search(old.Nx*old.Ny, func(k int) bool { return int(old.CellStart[k+1]) > int(i) }) // i's cell
+		x, y := k%old.Nx, k/old.Nx
+		lo, hi := cols.Cell(x, y)
+		if hi-lo != 1 {
+			return nil, fmt.Errorf("cell (%d, %d) of held column %d would hold %d columns: a held column's cell must hold one", x, y, i, hi-lo)
+		}
+		out = append(out, lo)
+		mark[lo] = markHeld
+	}
+	for _, m := range cols.Max {
+		if float64(m) < cols.Height*(1-1e-6) {
+			return nil, fmt.Errorf("the new terrain has capped columns (passages may form) and columns are held (Hold): held columns need a terrain without, for now")
+		}
+	}
+	for id, e := range em.list {
+		if !em.active[id] {
+			continue
+		}
+		for k := em.tStart[id]; k < em.tStart[id+1]; k++ {
+			if mark[em.tCol[k]] == markHeld {
+				return nil, fmt.Errorf("source or sink %d (at {%g, %g, %g}) would pour into held column %d", id, e.X, e.Y, e.Z, em.tCol[k])
+			}
+		}
+	}
+	return out, nil
 }

@@ -166,13 +166,13 @@ type backendHolder struct{ be backend }
 // the nearest free space above it, then beside it (up to retopoRings cells away); what
 // finds no room is booked as rejected and the volume that moved so is returned. Fluxes of
 // pipes that survive (same cells, overlapping columns at both ends) are kept; new pipes
-// start at zero. Sources and sinks act on the new columns at their points. On an error
-// nothing changes.
+// start at zero. Sources and sinks act on the new columns at their points. With held
+// columns (Hold), the columns of the same cells are held in the new terrain
+// (heldAfterTerrain): their liquid is the holder's and is not carried, and liquid the
+// change displaces into them is booked out to the holder, as Hold books a column's
+// liquid. On an error nothing changes.
 func (s *Sim) SetTerrain(cols *terrain.Columns) (rejected float64, err error) {
 	s.Sync()
-	if s.held != nil {
-		return 0, fmt.Errorf("terrain: columns are held (Hold): let them go before the terrain changes")
-	}
 	np, err := checkGrid(cols)
 	if err != nil {
 		return 0, fmt.Errorf("terrain: %w", err)
@@ -184,12 +184,21 @@ func (s *Sim) SetTerrain(cols *terrain.Columns) (rejected float64, err error) {
 	if err != nil {
 		return 0, fmt.Errorf("terrain: %w", err)
 	}
+	held, err := s.heldAfterTerrain(cols, &em)
+	if err != nil {
+		return 0, fmt.Errorf("terrain: %w", err)
+	}
 	s.dropLifts() // the bodies lift the new floors on their next update
 	oldCols, oldTopo := s.cols, s.topo
 	oldH := make([]float32, oldCols.NumColumns())
 	oldR := make([]float32, oldCols.NumColumns())
 	s.be.readHeight(oldH)
 	s.be.readResidual(oldR)
+	if s.held != nil { // the holder's liquid stays with the holder
+		for _, i := range s.held.cols {
+			oldH[i], oldR[i] = oldCols.Base[i], 0
+		}
+	}
 	oldF := s.Fluxes(nil)
 	newH, newR, rejected := carryLiquid(oldCols, oldH, oldR, cols)
 	topo := newTopology(cols, np)
@@ -214,6 +223,13 @@ func (s *Sim) SetTerrain(cols *terrain.Columns) (rejected float64, err error) {
 	s.be.writeResidual(newR)
 	s.be.writeFlux(newF)
 	s.acct.rejected += rejected
+	if held != nil {
+		s.held = nil // the new backend holds nothing yet: Hold books what lies in them out
+		if err := s.Hold(held); err != nil {
+			// heldAfterTerrain checked what Hold checks: this is a bug, not a user's error.
+			panic(fmt.Sprintf("gpusim: holding the columns again after a terrain change: %v", err))
+		}
+	}
 	s.publish()
 	return rejected, nil
 }
