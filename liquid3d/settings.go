@@ -71,7 +71,7 @@ type Settings struct {
 	NX, NY, NZ int
 	H          float64
 	// Solid is the terrain inside the box (terrain.Solid: Dist < 0 inside), or nil. It is
-	// sampled once, at New, at the cells' corners.
+	// sampled at the cells' corners at New, and again when SetSolid replaces it.
 	Solid terrain.Solid
 	// Sides says what lies beyond each side (indexed by Side); the zero value is six
 	// walls. Columns is for -x, +x, -y and +y only.
