@@ -1,0 +1,85 @@
+package region
+
+import (
+	"fmt"
+
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// SetTerrain changes the terrain under and around the box between steps (a tool moving,
+// an organ shifting; the scene's sim:terrain), the region in place:
+//
+//  1. the new columns are checked for the box (its cells and their neighbours one column
+//     each, the box's floor at or under theirs and its top above them); on an error
+//     nothing changes;
+//  2. change makes the columns' change (gpusim's SetTerrain: the held columns' liquid
+//     is the region's and is not carried; the columns of the same cells are held again,
+//     and what the change displaced into them is booked out to the region); on its error
+//     nothing has changed either;
+//  3. the region takes the new terrain: its solid (liquid3d's SetSolid: the liquid the
+//     new solid covers moves up its column), the held cells' floors and tops, the pipes
+//     across its sides and between the held columns (their numbers change with the
+//     terrain; what the sides' buffers hold stays), and the liquid displaced into the
+//     held columns, seeded as particles as at New;
+//  4. the held heights are written again.
+//
+// The coupled volume stays the books' (Balance).
+func (g *Region) SetTerrain(cols *terrain.Columns, solid terrain.Solid, change func() error) error {
+	if err := g.checkColumns(cols); err != nil {
+		return err
+	}
+	if err := change(); err != nil {
+		return err
+	}
+	g.held = g.sim.Held()
+	c := g.sim.Columns()
+	for k, col := range g.held {
+		g.base[k], g.top[k] = float64(g.sim.Floor(col)), float64(c.Max[col])
+	}
+	old := g.sides
+	g.sides = [4]*side{}
+	g.inner, g.innerA, g.innerB, g.innerY = nil, nil, nil, nil
+	if err := g.findPipes(); err != nil {
+		return fmt.Errorf("region: after the terrain change: %w", err) // checkColumns should have said
+	}
+	for s, sd := range g.sides {
+		if sd != nil && old[s] != nil {
+			copy(sd.buf, old[s].buf)
+		}
+	}
+	g.set.Solid = solid
+	g.liq.SetSolid(solid)
+	if err := g.seed(g.sim.Levels(g.held, nil)); err != nil {
+		return err
+	}
+	return g.writeHeld()
+}
+
+// checkColumns says why the region cannot stand on the terrain cols, or nil: New's
+// conditions on the columns (what Hold refuses besides, gpusim's SetTerrain says).
+func (g *Region) checkColumns(cols *terrain.Columns) error {
+	set := g.set
+	if cols.Nx != g.sim.Columns().Nx || cols.Ny != g.sim.Columns().Ny {
+		return fmt.Errorf("region: the new terrain is %d x %d cells, the columns' %d x %d", cols.Nx, cols.Ny, g.sim.Columns().Nx, g.sim.Columns().Ny)
+	}
+	topZ := set.Bottom + float64(set.NZ)*g.h
+	for j := -1; j <= set.NY; j++ {
+		for i := -1; i <= set.NX; i++ {
+			x, y := set.X+i, set.Y+j
+			if x < 0 || y < 0 || x >= cols.Nx || y >= cols.Ny {
+				continue
+			}
+			lo, hi := cols.Cell(x, y)
+			if hi-lo != 1 {
+				return fmt.Errorf("region: in the new terrain cell (%d, %d) holds %d columns: the box's cells and their neighbours must hold one each, for now", x, y, hi-lo)
+			}
+			if i < 0 || j < 0 || i >= set.NX || j >= set.NY {
+				continue
+			}
+			if b := float64(cols.Base[lo]); b < set.Bottom || b >= topZ {
+				return fmt.Errorf("region: in the new terrain cell (%d, %d)'s floor (%g m) is not within the box's height (%g to %g m)", x, y, b, set.Bottom, topZ)
+			}
+		}
+	}
+	return nil
+}
