@@ -62,6 +62,11 @@ func (g *Region) checkColumns(cols *terrain.Columns) error {
 	if cols.Nx != g.sim.Columns().Nx || cols.Ny != g.sim.Columns().Ny {
 		return fmt.Errorf("region: the new terrain is %d x %d cells, the columns' %d x %d", cols.Nx, cols.Ny, g.sim.Columns().Nx, g.sim.Columns().Ny)
 	}
+	for _, m := range cols.Max {
+		if float64(m) < cols.Height*(1-1e-6) {
+			return fmt.Errorf("region: the new terrain has capped columns (an overhang, a roof: passages may form): a region stands on a terrain without, for now")
+		}
+	}
 	topZ := set.Bottom + float64(set.NZ)*g.h
 	for j := -1; j <= set.NY; j++ {
 		for i := -1; i <= set.NX; i++ {

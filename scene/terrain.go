@@ -51,9 +51,6 @@ func (s *Scene) SetColumns(cols *terrain.Columns) (rejected float64, warnings []
 // install builds the solver on cols, or hands them to it, with solid as the terrain's
 // picture (SetTerrain, SetColumns).
 func (s *Scene) install(cols *terrain.Columns, solid terrain.Solid) (rejected float64, warnings []string, err error) {
-	if err := s.regionRefuses("the terrain cannot change"); err != nil {
-		return 0, nil, err
-	}
 	if s.sim == nil {
 		sim, err := gpusim.New(cols, s.settings.Solver)
 		if err != nil {
@@ -70,7 +67,17 @@ func (s *Scene) install(cols *terrain.Columns, solid terrain.Solid) (rejected fl
 		if s.waves.sys != nil {
 			s.waves.terrainH = s.sim.Heights(s.waves.terrainH)
 		}
-		if rejected, err = s.sim.SetTerrain(cols); err != nil {
+		change := func() error {
+			rejected, err = s.sim.SetTerrain(cols)
+			return err
+		}
+		if s.rg.g != nil { // the region takes the terrain inside its box, around the columns' change
+			err = s.rg.g.SetTerrain(cols, solid, change)
+			s.bookRegion()
+		} else {
+			err = change()
+		}
+		if err != nil {
 			return 0, nil, err
 		}
 		if s.waves.sys != nil {
