@@ -19,13 +19,14 @@ import (
 )
 
 // CheckpointVersion is the version of the checkpoint format WriteCheckpoint writes.
-// ReadCheckpoint reads it and the earlier ones: version 5 has no wetted flags (the
+// ReadCheckpoint reads it and the earlier ones: version 6 has no held columns (a run
+// that never held any: Hold), version 5 has no wetted flags (the
 // columns wet at the checkpoint are its wetted ground), version 4 has no method (read as the pipes)
 // nor the shallow water equations' velocities, version 3 no held levels (Emitter.Holds,
 // Level: read as false and 0), version 2 neither those nor lifted floors (a run without
 // bodies), version 1 none of those nor the spray fields of its sources and sinks
 // (Emitter.Spread, Seed: read as {0, 0} and 0, a version 1 run having no sprays).
-const CheckpointVersion = 6
+const CheckpointVersion = 7
 
 // checkpointMagic opens every checkpoint.
 const checkpointMagic = "vpbench-checkpoint"
@@ -63,7 +64,15 @@ const checkpointHeader = len(checkpointMagic) + 4 + 8
 //   - the particle phase: the dripping edges' pending volumes, idle times, mean rates and
 //     this step's takes (float64 per candidate pipe), the count of pending edges, the
 //     released, landed and not yet booked outflow totals, and every particle in the air
-//     (position and velocity as float32, volume as float64, column as int32), in order.
+//     (position and velocity as float32, volume as float64, column as int32), in order;
+//   - (version 3) the lifted floors: their count, each column (uint32) and floor
+//     (float32), by column;
+//   - (version 5) the method (uint8) and, for the shallow water equations, every pipe's
+//     face depth;
+//   - (version 7) the held columns (Hold): their count and each column (uint32), in
+//     Hold's order (none: nothing is held); the exchanged volume (float64); and the
+//     parcels that landed on held columns not yet taken (TakeLanded): their count, each
+//     one's position and velocity (float32) and volume (float64).
 //
 // Counted arrays are a uint64 count and the values. Everything else is derived again on
 // reading: the topology, the layout, the candidate pipes, the emitters' target columns,
@@ -78,8 +87,8 @@ func (s *Sim) WriteCheckpoint(w io.Writer) error {
 // 1 (the tests' old files: its sources have no spray fields, and a spray is refused).
 func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 	s.Sync()
-	if s.held != nil || s.acct.exchanged != 0 {
-		return fmt.Errorf("checkpoint: columns are held, or were (Hold): a checkpoint does not save them, or what crossed their border, yet")
+	if version < 7 && (s.held != nil || s.acct.exchanged != 0) {
+		return fmt.Errorf("checkpoint: columns are held, or were (Hold): version %d cannot save them", version)
 	}
 	if version < 3 && len(s.lift.lifted) > 0 {
 		return fmt.Errorf("checkpoint: bodies lift %d columns' floors: version %d cannot save them", len(s.lift.lifted), version)
@@ -202,6 +211,21 @@ func (s *Sim) writeCheckpoint(w io.Writer, version uint32) error {
 			e.f32s(sw.d)
 		}
 	}
+	if version >= 7 {
+		var held []int32
+		if s.held != nil {
+			held = s.held.cols
+		}
+		e.i32s(held)
+		e.f64(s.acct.exchanged)
+		e.u64(uint64(len(f.heldLanded)))
+		for _, p := range f.heldLanded {
+			for _, q := range [...]float32{p.X, p.Y, p.Z, p.VX, p.VY, p.VZ} {
+				e.f32(q)
+			}
+			e.f64(p.Volume)
+		}
+	}
 
 	binary.LittleEndian.PutUint64(e.b[checkpointHeader-8:], uint64(len(e.b)-checkpointHeader))
 	e.u32(crc32.ChecksumIEEE(e.b))
@@ -235,7 +259,7 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		return err
 	}
 	v := checkpointFormat(data)
-	d := ckDec{b: payload, v1: v == 1, lifts: v >= 3, held: v >= 4, method: v >= 5, wetted: v >= 6}
+	d := ckDec{b: payload, v1: v == 1, lifts: v >= 3, held: v >= 4, method: v >= 5, wetted: v >= 6, holds: v >= 7}
 	fp := decodeFingerprint(&d)
 	if d.err != nil {
 		return d.err
@@ -254,6 +278,10 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	if err != nil {
 		return err
 	}
+	mark, err := s.checkHeldSaved(cp, st, &em)
+	if err != nil {
+		return err
+	}
 
 	// Nothing has changed so far; from here on nothing fails.
 	s.em = em
@@ -262,6 +290,12 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		cb = s.be.(checkpointBackend)
 	}
 	s.apply(st)
+	if mark != nil {
+		// Before the fluxes and the particle phase's edges, which the held columns shape:
+		// the general layout, the backend's marks, the candidate pipes without them.
+		s.restoreHeld(cp.held, mark)
+		cb = s.be.(checkpointBackend) // the general layout's backend, made anew
+	}
 	s.restoreLifts(cp.liftCol, cp.liftFloor) // before the heights, which it would move
 	s.be.writeHeight(cp.h)
 	s.be.writeResidual(cp.r)
@@ -276,6 +310,7 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		cb.restoreSWE(cp.sweD)
 	}
 	s.fall.restore(&cp.fall)
+	s.fall.heldLanded = append(s.fall.heldLanded[:0], cp.landed...)
 	s.time, s.steps, s.acct = cp.time, cp.steps, cp.acct
 	s.publish()
 	return nil

@@ -168,6 +168,9 @@ type ckDec struct {
 	method bool
 	// wetted: a version 6 payload or later, whose capillary head has the wetted flags
 	wetted bool
+	// holds: a version 7 payload or later, which ends with the held columns, the
+	// exchanged volume and the parcels landed on held columns
+	holds bool
 }
 
 func (d *ckDec) take(n int) []byte {

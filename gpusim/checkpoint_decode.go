@@ -33,6 +33,11 @@ type checkpoint struct {
 	liftFloor []float32
 	// sweD is the shallow water equations' face depth per pipe (version 5; swe.go).
 	sweD []float32
+	// held is the held columns in Hold's order (version 7; held.go; nil: none), landed
+	// the parcels landed on them not yet taken (TakeLanded). acct.exchanged is read with
+	// them.
+	held   []int32
+	landed []Particle
 }
 
 // extSaved is the extended pipes' flux history: what the next rebuild of the passages
@@ -140,6 +145,20 @@ func decodeCheckpoint(d *ckDec) *checkpoint {
 			cp.sweD = d.f32s()
 		}
 	}
+	if d.holds {
+		d.what = "the held columns"
+		if h := d.i32s(); len(h) > 0 {
+			cp.held = h
+		}
+		cp.acct.exchanged = d.f64()
+		d.what = "the parcels landed on held columns"
+		nl := d.count(6*4 + 8)
+		for range nl {
+			p := Particle{X: d.f32(), Y: d.f32(), Z: d.f32(), VX: d.f32(), VY: d.f32(), VZ: d.f32()}
+			p.Volume = d.f64()
+			cp.landed = append(cp.landed, p)
+		}
+	}
 	return cp
 }
 
@@ -180,7 +199,7 @@ func (s *Sim) checkCheckpoint(cp *checkpoint) (Settings, emitterSet, error) {
 	if !finite(cp.time) || cp.steps < 0 {
 		return bad("time %g s after %d steps", cp.time, cp.steps)
 	}
-	for _, v := range [...]float64{cp.acct.added, cp.acct.removed, cp.acct.rejected, cp.acct.outflow} {
+	for _, v := range [...]float64{cp.acct.added, cp.acct.removed, cp.acct.rejected, cp.acct.outflow, cp.acct.exchanged} {
 		if !finite(v) {
 			return bad("accounting holds %v", v)
 		}
@@ -231,7 +250,17 @@ func (s *Sim) checkCheckpoint(cp *checkpoint) (Settings, emitterSet, error) {
 	}
 
 	f := &cp.fall
-	cand := fallCandidates(s.topo, fallDrop(st, c.Dx))
+	var heldAt []bool // the checkpoint's held columns (checkHeldSaved checks them)
+	for _, i := range cp.held {
+		if i < 0 || int(i) >= n {
+			return bad("held column %d is outside [0, %d)", i, n)
+		}
+		if heldAt == nil {
+			heldAt = make([]bool, n)
+		}
+		heldAt[i] = true
+	}
+	cand := fallCandidates(s.topo, fallDrop(st, c.Dx), heldAt)
 	for k, a := range [][]float64{f.pend, f.idle, f.rate, f.took} {
 		if len(a) != cand {
 			return bad("%d values per dripping edge for %d candidate pipes", len(a), cand)
@@ -248,6 +277,12 @@ func (s *Sim) checkCheckpoint(cp *checkpoint) (Settings, emitterSet, error) {
 	for _, v := range [...]float64{f.released, f.landed, f.outflow} {
 		if !finite(v) {
 			return bad("particle totals hold %v", v)
+		}
+	}
+	for i, q := range cp.landed {
+		if !(q.Volume > 0 && q.Volume <= math.MaxFloat64) || !finite32(q.X) || !finite32(q.Y) || !finite32(q.Z) ||
+			!finite32(q.VX) || !finite32(q.VY) || !finite32(q.VZ) {
+			return bad("parcel %d landed on a held column: at (%g, %g, %g), velocity (%g, %g, %g), volume %g", i, q.X, q.Y, q.Z, q.VX, q.VY, q.VZ, q.Volume)
 		}
 	}
 	for i, v := range f.vol {
@@ -298,12 +333,13 @@ func anyCapped(c *terrain.Columns) bool {
 }
 
 // fallCandidates is the number of pipes that may release falling liquid at threshold d
-// (fallState.configure's candidates).
-func fallCandidates(t *topology, d float64) int {
+// (fallState.configure's candidates), none touching a held column (held; nil: none).
+func fallCandidates(t *topology, d float64, held []bool) int {
 	base := t.cols.Base
 	n := 0
 	for p := range t.pipeA {
-		if math.Abs(float64(base[t.pipeA[p]])-float64(base[t.pipeB[p]])) > d {
+		a, b := t.pipeA[p], t.pipeB[p]
+		if math.Abs(float64(base[a])-float64(base[b])) > d && (held == nil || !held[a] && !held[b]) {
 			n++
 		}
 	}

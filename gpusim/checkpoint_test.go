@@ -240,7 +240,7 @@ func decodeAll(t *testing.T, data []byte) *checkpoint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := ckDec{b: p, lifts: true, held: true, method: true, wetted: true}
+	d := ckDec{b: p, lifts: true, held: true, method: true, wetted: true, holds: true}
 	decodeFingerprint(&d)
 	cp := decodeCheckpoint(&d)
 	if d.err != nil || len(d.b) != 0 {
@@ -372,7 +372,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"empty", "truncated", nil},
 		{"wrong magic", "wrong magic", mod(func(b []byte) []byte { b[0] = 'x'; return b })},
 		{"not a checkpoint", "wrong magic", []byte("hello, world: a text file")},
-		{"wrong version", "format version 7: this build reads versions 1 to 6", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 7); return b })},
+		{"wrong version", "format version 8: this build reads versions 1 to 7", mod(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[m:], 8); return b })},
 		{"another grid", "checkpoint is for a 30x30x3 grid of", otherData},
 		{"another terrain", "checkpoint is for another terrain", sameGridData},
 		{"truncated header", "truncated", good[:m+2]},
@@ -421,7 +421,7 @@ var checkpointLedger = map[string]map[string]string{
 		"wall": "not state", "scratch": "scratch", "residual": "scratch", "pipelined": "the reader's", "flight": "waited for (Sync)",
 		"mu": "not state", "published": "published again", "backendName": "derived", "workers": "derived", "back": "scratch",
 		"vel": "derived (velocities: from the fluxes)", "velAt": "scratch", "snapVelocity": "the reader's (the scene sets it)",
-		"held": "not saved: a checkpoint is refused while columns are held (Hold)",
+		"held": "saved (version 7: heldState.cols; mark, inner and border derived: restoreHeld)",
 	},
 	"emitterSet": {
 		"list": "saved", "active": "saved", "tStart": "derived (emitterTargets)", "tCol": "derived", "tWeight": "derived",
@@ -436,8 +436,8 @@ var checkpointLedger = map[string]map[string]string{
 		"took": "saved", "npend": "saved", "edgeHook": "tests", "changed": "scratch", "targets": "scratch", "weights": "scratch",
 		"mark": "scratch", "released": "saved", "landed": "saved", "wall": "not state", "flyRange": "derived", "flyH": "scratch",
 		"flyDt": "scratch", "recordImpacts": "the reader's (the scene sets it)", "impacts": "not state (read and forgotten by the waves)",
-		"now": "scratch (set every step)", "held": "derived (Sim.held: none in a checkpoint)",
-		"heldLanded": "not saved (refused while columns are held)", "heldOut": "scratch (booked after every step)",
+		"now": "scratch (set every step)", "held": "derived (Sim.held: restoreHeld)",
+		"heldLanded": "saved (version 7)", "heldOut": "scratch (booked after every step)",
 	},
 	"capState": {"drive": "computed every step", "s": "scratch", "prev": "saved", "fresh": "saved", "near": "derived", "nearX": "derived", "nearOf": "derived",
 		"wet": "saved (version 6)", "wetNext": "computed every step", "prevNext": "computed every step (the dense sweep's prev, swapped in)"},
@@ -459,7 +459,7 @@ var checkpointLedger = map[string]map[string]string{
 		"csrBuf": "scratch", "csrMask": "scratch", "csrFluxBuf": "scratch", "capRuns": "derived", "pipeBase": "derived", "bar": "not state",
 		"pool": "not state", "jobSteps": "scratch", "runJob": "derived", "forN": "scratch", "forFn": "scratch",
 		"runFor": "derived", "em": "scratch", "t": "scratch", "acct": "scratch", "outH": "scratch", "outR": "scratch",
-		"hold": "derived (Sim.held: none in a checkpoint)",
+		"hold": "derived (Sim.held: restoreHeld)",
 	},
 	"Settings": {
 		"Dt": "saved", "Viscosity": "saved", "Damping": "saved", "Gravity": "saved", "CrossSection": "saved",
@@ -472,14 +472,15 @@ var checkpointLedger = map[string]map[string]string{
 		"Falls": "saved", "VX": "saved", "VY": "saved", "VZ": "saved", "Spread": "saved (version 2)", "Seed": "saved (version 2)", "Holds": "saved (version 4)", "Level": "saved (version 4)",
 	},
 	"accounting": {"added": "saved", "removed": "saved", "rejected": "saved", "outflow": "saved",
-		"exchanged": "not saved: a checkpoint is refused once columns were held (Hold)"},
+		"exchanged": "saved (version 7)"},
+	"heldState": {"cols": "saved (version 7, in Hold's order)", "mark": "derived (restoreHeld)", "inner": "derived (restoreHeld)", "border": "derived (restoreHeld)"},
 }
 
 // TestCheckpointLedger: every field of the state's types is in checkpointLedger.
 func TestCheckpointLedger(t *testing.T) {
 	for _, ty := range []reflect.Type{reflect.TypeFor[Sim](), reflect.TypeFor[emitterSet](), reflect.TypeFor[fallState](),
 		reflect.TypeFor[capState](), reflect.TypeFor[extended](), reflect.TypeFor[cpuBackend](), reflect.TypeFor[Settings](),
-		reflect.TypeFor[Emitter](), reflect.TypeFor[accounting]()} {
+		reflect.TypeFor[Emitter](), reflect.TypeFor[accounting](), reflect.TypeFor[heldState]()} {
 		ledger := checkpointLedger[ty.Name()]
 		seen := map[string]bool{}
 		for i := range ty.NumField() {

@@ -12,6 +12,7 @@ package gpusim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/vpbench/vpbench/gpusim/internal/element"
@@ -71,20 +72,7 @@ func (s *Sim) Hold(cols []int) error {
 	if len(cols) > 0 && s.be.(*cpuBackend).dense != nil {
 		s.toGeneral()
 	}
-	var inner, border []int32
-	for p := range s.topo.pipeA {
-		a, b := mark[s.topo.pipeA[p]] == markHeld, mark[s.topo.pipeB[p]] == markHeld
-		switch {
-		case a && b:
-			inner = append(inner, int32(p))
-		case a:
-			border = append(border, int32(p))
-			mark[s.topo.pipeB[p]] = markBorder
-		case b:
-			border = append(border, int32(p))
-			mark[s.topo.pipeA[p]] = markBorder
-		}
-	}
+	inner, border := s.heldPipes(mark)
 	// The liquid of the columns let go comes in, that of the columns held goes out.
 	s.be.readHeight(s.scratch)
 	s.be.readResidual(s.residual)
@@ -118,6 +106,25 @@ func (s *Sim) Hold(cols []int) error {
 	s.fall.setHeld(m, s.settings)
 	s.publish()
 	return nil
+}
+
+// heldPipes returns the pipes between two columns marked held (inner) and between a held
+// and a free one (border), in pipe order, and marks the free ends markBorder.
+func (s *Sim) heldPipes(mark []uint8) (inner, border []int32) {
+	for p := range s.topo.pipeA {
+		a, b := mark[s.topo.pipeA[p]] == markHeld, mark[s.topo.pipeB[p]] == markHeld
+		switch {
+		case a && b:
+			inner = append(inner, int32(p))
+		case a:
+			border = append(border, int32(p))
+			mark[s.topo.pipeB[p]] = markBorder
+		case b:
+			border = append(border, int32(p))
+			mark[s.topo.pipeA[p]] = markBorder
+		}
+	}
+	return inner, border
 }
 
 // canHold says why the columns marked held cannot be (Hold), or nil.
@@ -431,6 +438,79 @@ func (c *cpuBackend) heldHeight(i int) {
 		}
 	}
 	c.h[i], c.r[i] = element.SettleHeight(c.p.UpdateHeight(out, c.h[i], c.r[i]), c.base[i], c.top[i])
+}
+
+// checkHeldSaved checks a checkpoint's held columns (version 7; none: nil, nil) against
+// what Hold allows, with the checkpoint's settings st and emitters em, and returns their
+// marks (heldState.mark without the border marks); it changes nothing.
+func (s *Sim) checkHeldSaved(cp *checkpoint, st Settings, em *emitterSet) ([]uint8, error) {
+	if cp.held == nil { // parcels landed before Hold(nil) may wait still (TakeLanded)
+		return nil, nil
+	}
+	n := s.cols.NumColumns()
+	mark := make([]uint8, n)
+	for _, i := range cp.held {
+		if i < 0 || int(i) >= n {
+			return nil, fmt.Errorf("checkpoint is corrupt: held column %d is outside [0, %d)", i, n)
+		}
+		if mark[i] == markHeld {
+			return nil, fmt.Errorf("checkpoint is corrupt: held column %d is listed twice", i)
+		}
+		mark[i] = markHeld
+	}
+	switch {
+	case s.be.name() != "cpu":
+		return nil, fmt.Errorf("checkpoint: it holds %d columns (a 3D region's): the %s backend cannot hold columns (the cpu backend only, for now)", len(cp.held), s.be.name())
+	case st.Method != MethodPipes || st.SurfaceTension > 0:
+		return nil, fmt.Errorf("checkpoint is corrupt: it holds %d columns with method %q and surface tension %g N/m (the pipes without surface tension only)", len(cp.held), st.Method, st.SurfaceTension)
+	case s.be.(*cpuBackend).ext != nil:
+		return nil, fmt.Errorf("checkpoint is corrupt: it holds %d columns on a terrain with capped columns", len(cp.held))
+	}
+	c := s.cols
+	for k, i := range cp.liftCol {
+		if mark[i] == markHeld {
+			return nil, fmt.Errorf("checkpoint is corrupt: held column %d has a lifted floor (%d)", i, k)
+		}
+	}
+	for y := range c.Ny {
+		for x := range c.Nx {
+			lo, hi := c.Cell(x, y)
+			for i := lo; i < hi; i++ {
+				if mark[i] != markHeld {
+					continue
+				}
+				for side, on := range [4]bool{x == 0, x == c.Nx-1, y == 0, y == c.Ny-1} {
+					if on && st.Sides[side] == SideOpen {
+						return nil, fmt.Errorf("checkpoint is corrupt: held column %d lies on the open side %s's border", i, SideNames[side])
+					}
+				}
+			}
+		}
+	}
+	for id := range em.list {
+		if !em.active[id] {
+			continue
+		}
+		for k := em.tStart[id]; k < em.tStart[id+1]; k++ {
+			if mark[em.tCol[k]] == markHeld {
+				return nil, fmt.Errorf("checkpoint is corrupt: held column %d is source or sink %d's target", em.tCol[k], id)
+			}
+		}
+	}
+	return mark, nil
+}
+
+// restoreHeld holds the columns cols (marked held in mark, checked by checkHeldSaved) as
+// Hold does, but books nothing: the checkpoint's accounting has the exchanged volume.
+// On a Sim that holds nothing (ReadCheckpoint refuses one that does).
+func (s *Sim) restoreHeld(cols []int32, mark []uint8) {
+	if s.be.(*cpuBackend).dense != nil {
+		s.toGeneral()
+	}
+	inner, border := s.heldPipes(mark)
+	s.held = &heldState{cols: slices.Clone(cols), mark: mark, inner: inner, border: border}
+	s.be.(*cpuBackend).setHeld(mark)
+	s.fall.setHeld(mark, s.settings)
 }
 
 // heldAfterTerrain is the columns to hold in the terrain cols after SetTerrain, the

@@ -6,8 +6,10 @@ package gpusim
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -320,7 +322,7 @@ func TestHoldRefused(t *testing.T) {
 		{"set held fluxes", sim.SetHeld(slices.Repeat([]float64{0.002}, len(block)), []float32{1}), "fluxes for"},
 		{"lift", sim.LiftFloors([]int32{int32(block[0])}, []float32{0.001}, nil), "held"},
 		{"swe", sim.Set(settings(0, 1e-6, 1).with(func(s *Settings) { s.Method = MethodSWE })), "held"},
-		{"checkpoint", sim.WriteCheckpoint(&bytes.Buffer{}), "held"},
+		{"checkpoint version 6", sim.writeCheckpoint(&bytes.Buffer{}, 6), "held, or were (Hold): version 6 cannot save them"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", c.name, c.err, c.want)
@@ -361,5 +363,106 @@ func TestPublish(t *testing.T) {
 	}
 	if !slices.Equal(after.Height, live) {
 		t.Errorf("after Publish the snapshot's heights are not the live ones")
+	}
+}
+
+// TestHoldCheckpoint: a checkpoint of a Sim holding columns (version 7) saves which, the
+// exchanged volume and a parcel landed on them not yet taken; a fresh Sim (dense layout,
+// other settings) that reads it holds the same columns and, driven by the same holder,
+// steps on to the same bits: heights, residuals, fluxes, particles, the books, Exchanged
+// and what lands. After Hold(nil), the exchanged volume alone is saved. The refusals: a
+// reader that holds columns, a held column out of range.
+func TestHoldCheckpoint(t *testing.T) {
+	t.Parallel()
+	st := settings(0, 1e-6, 2)
+	st.Falling = FallingParticles
+	var hs []float64
+	drive := func(sim *Sim, k int) []Particle {
+		t.Helper()
+		if sim.Held() != nil {
+			mustDo(t, sim.SetHeld(hs, nil))
+		}
+		sim.Step(1)
+		switch k {
+		case 10:
+			mustDo(t, sim.Move(3, 2e-9))
+		case 20, 45:
+			mustDo(t, sim.Release(0.0155, 0.0045, 0.012, 3e-9, 0.01, 0, 0)) // over the held block
+			mustDo(t, sim.Release(0.0045, 0.0045, 0.012, 2e-9, 0, 0, 0))    // over free columns
+		}
+		if k%7 == 0 { // the landed parcels wait a few steps: some are in the checkpoint
+			return sim.TakeLanded(nil)
+		}
+		return nil
+	}
+	for _, letGo := range []bool{false, true} {
+		a := waveTank(t, st, backendOptions{})
+		held := heldBlock(a.Columns(), 12, 2, 20, 6)
+		mustDo(t, a.Hold(held))
+		hs = a.Levels(held, nil)
+		k := 0
+		for ; k < 40 || len(a.fall.heldLanded) == 0; k++ {
+			drive(a, k)
+			if k > 200 {
+				t.Fatal("no parcel landed on the held block")
+			}
+		}
+		if letGo {
+			mustDo(t, a.Hold(nil))
+		}
+		data := checkpointOf(t, a)
+		b := newSim(t, flatFloor(t, 30, 8), DefaultSettings())
+		if err := b.ReadCheckpoint(bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Held(), b.Held()) || a.Exchanged() != b.Exchanged() {
+			t.Fatalf("let go %v: held %v, exchanged %g; resumed %v, %g", letGo, a.Held(), a.Exchanged(), b.Held(), b.Exchanged())
+		}
+		ai, ab := a.HeldPipes()
+		bi, bb := b.HeldPipes()
+		if !slices.Equal(ai, bi) || !slices.Equal(ab, bb) {
+			t.Fatal("the held pipes differ")
+		}
+		if !reflect.DeepEqual(decodeAll(t, checkpointOf(t, b)), decodeAll(t, data)) { // but Workers and Backend
+			t.Fatalf("let go %v: the resumed Sim's checkpoint differs from the one it read", letGo)
+		}
+		for m := 0; m < 60; m, k = m+1, k+1 {
+			la, lb := drive(a, k), drive(b, k)
+			if !slices.Equal(la, lb) {
+				t.Fatalf("let go %v, step %d: landed %v, resumed %v", letGo, k, la, lb)
+			}
+			ckSame(t, fmt.Sprint("let go ", letGo, ", step ", k), ckRead(a), ckRead(b))
+			if math.Float64bits(a.Exchanged()) != math.Float64bits(b.Exchanged()) {
+				t.Fatalf("step %d: exchanged %g, resumed %g", k, a.Exchanged(), b.Exchanged())
+			}
+		}
+		t.Logf("let go %v: %d bytes, exchanged %g m^3 at the end", letGo, len(data), a.Exchanged())
+		if letGo {
+			continue
+		}
+		// A reader that holds columns refuses; a held column out of range is corrupt.
+		mustDo(t, b.Hold(held[:2]))
+		if err := b.ReadCheckpoint(bytes.NewReader(data)); err == nil || !strings.Contains(err.Error(), "let them go") {
+			t.Errorf("a reader holding columns: %v", err)
+		}
+		cp := decodeAll(t, data)
+		bad := slices.Clone(data)
+		// The held list follows the method byte (the pipes: no face depths): find it by
+		// its count and first column, and put a column out of range there.
+		var pat []byte
+		pat = binary.LittleEndian.AppendUint64(pat, uint64(len(cp.held)))
+		pat = binary.LittleEndian.AppendUint32(pat, uint32(cp.held[0]))
+		at := bytes.LastIndex(bad, pat)
+		if at < 0 {
+			t.Fatal("the held list is not in the checkpoint")
+		}
+		binary.LittleEndian.PutUint32(bad[at+8:], 100000)
+		c := newSim(t, flatFloor(t, 30, 8), DefaultSettings())
+		if err := c.ReadCheckpoint(bytes.NewReader(reCRC(bad))); err == nil || !strings.Contains(err.Error(), "held column 100000") {
+			t.Errorf("a held column out of range: %v", err)
+		}
+		if c.Held() != nil {
+			t.Error("the refused read held columns")
+		}
 	}
 }
