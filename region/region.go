@@ -110,6 +110,12 @@ type side struct {
 // domain's border is a wall; the others are Columns sides. The box's lid is a wall, for
 // now (liquid thrown that high stays in the box).
 func New(sim *gpusim.Sim, set Settings) (*Region, error) {
+	return place(sim, set, nil)
+}
+
+// place is New, or, with saved, Restore: the region over sim's columns held already
+// (the Sim's checkpoint holds them), its state saved's.
+func place(sim *gpusim.Sim, set Settings, saved *savedRegion) (*Region, error) {
 	if set.Refine == 0 {
 		set.Refine = 1
 	}
@@ -165,7 +171,7 @@ func New(sim *gpusim.Sim, set Settings) (*Region, error) {
 	g.base, g.top = make([]float64, len(g.held)), make([]float64, len(g.held))
 	for k, col := range g.held {
 		g.base[k], g.top[k] = float64(sim.Floor(col)), float64(c.Max[col])
-		if levels[k] > topZ {
+		if saved == nil && levels[k] > topZ {
 			return nil, fmt.Errorf("region: the liquid of column %d stands at %g m, above the box's top (%g m)", col, levels[k], topZ)
 		}
 		if g.base[k] < set.Bottom || (set.Solid == nil && g.base[k] != float64(float32(set.Bottom))) {
@@ -175,6 +181,14 @@ func New(sim *gpusim.Sim, set Settings) (*Region, error) {
 	liq, err := liquid3d.New(ls)
 	if err != nil {
 		return nil, fmt.Errorf("region: %w", err)
+	}
+	if saved != nil {
+		g.liq = liq
+		if err := g.restore(saved); err != nil {
+			liq.Close()
+			return nil, err
+		}
+		return g, nil
 	}
 	if err := sim.Hold(g.held); err != nil {
 		liq.Close()

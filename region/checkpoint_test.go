@@ -1,0 +1,130 @@
+package region
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/terrain"
+)
+
+// ckOf writes the columns' checkpoint and the region's.
+func ckOf(t *testing.T, sim *gpusim.Sim, g *Region) (cols, reg []byte) {
+	t.Helper()
+	var a, b bytes.Buffer
+	if err := sim.WriteCheckpoint(&a); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.WriteCheckpoint(&b); err != nil {
+		t.Fatal(err)
+	}
+	return a.Bytes(), b.Bytes()
+}
+
+// regionBits is everything of a coupled run the tests compare, as bits: the columns'
+// exact levels, the region's particles (positions, velocities, volumes), its books and
+// what its sides hold, the columns' books and the exchanged volume.
+func regionBits(sim *gpusim.Sim, g *Region) []uint64 {
+	var b []uint64
+	f64 := func(v ...float64) {
+		for _, x := range v {
+			b = append(b, math.Float64bits(x))
+		}
+	}
+	all := make([]int, sim.Columns().NumColumns())
+	for i := range all {
+		all[i] = i
+	}
+	f64(sim.Levels(all, nil)...)
+	for _, p := range g.Liquid().Particles(nil) {
+		f64(p.Pos.X, p.Pos.Y, p.Pos.Z, p.Vel.X, p.Vel.Y, p.Vel.Z, p.Volume)
+	}
+	added, out := g.Liquid().Accounting()
+	f64(added, out, g.Liquid().Inflow(), g.Pending(), g.Volume())
+	ca, cr, _ := sim.Accounting()
+	v, books := g.Balance()
+	f64(ca, cr, sim.Outflow(), sim.Exchanged(), sim.Volume(), v, books, sim.Time())
+	return b
+}
+
+// TestCheckpoint: the dam break's bore running through the region, checkpointed at 0.6 s
+// (the columns' checkpoint and the region's), restored into fresh columns (other
+// settings, another worker count) with Restore, runs on to 1.2 s to the same bits as the
+// run not stopped, after every step: every column's exact level, every particle, the
+// books of both and the volume; the steps counted go on. Restore refuses, naming why,
+// columns not restored from the checkpoint (they hold nothing), a solid the region had
+// not, and any truncation of the data.
+func TestCheckpoint(t *testing.T) {
+	simA, gA := damBreak(t, 1, 0.6)
+	cols, reg := ckOf(t, simA, gA)
+	t.Logf("at %.3g s: columns' checkpoint %d bytes, region's %d bytes (%d particles)", simA.Time(), len(cols), len(reg), gA.Liquid().Count())
+	if gA.Liquid().Inflow() == 0 {
+		t.Fatal("nothing flowed in yet: the checkpoint does not test the sides")
+	}
+	fresh := func() *gpusim.Sim {
+		st := gpusim.DefaultSettings()
+		st.Workers = 2
+		return newColumns(t, flat(t, 60, 1, 0.01, 0.08), st, 0.02)
+	}
+	simB := fresh()
+	if err := simB.ReadCheckpoint(bytes.NewReader(cols)); err != nil {
+		t.Fatal(err)
+	}
+	gB, err := Restore(simB, reg, nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(gB.Close)
+	if !slices.Equal(regionBits(simA, gA), regionBits(simB, gB)) {
+		t.Fatal("just restored: the states differ")
+	}
+	if n, _, _ := gB.Timing(); n != gA.steps {
+		t.Errorf("restored after %d steps, the checkpoint's region took %d", n, gA.steps)
+	}
+	for simA.Time() < 1.2 {
+		step(t, gA)
+		step(t, gB)
+		if !slices.Equal(regionBits(simA, gA), regionBits(simB, gB)) {
+			t.Fatalf("t = %.4g s: the states differ", simA.Time())
+		}
+	}
+	checkVolume(t, gB, "the end")
+
+	// Refusals.
+	if _, err := Restore(fresh(), reg, nil, 1); err == nil || !strings.Contains(err.Error(), "do not go together") {
+		t.Errorf("columns that hold nothing: %v", err)
+	}
+	simC := fresh()
+	if err := simC.ReadCheckpoint(bytes.NewReader(cols)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restore(simC, reg, flatSolid{}, 1); err == nil || !strings.Contains(err.Error(), "without a solid") {
+		t.Errorf("a solid the region had not: %v", err)
+	}
+	for n := 0; n < len(reg); n += 1 + n/5 {
+		if _, err := Restore(simC, reg[:n], nil, 1); err == nil {
+			t.Fatalf("truncated to %d bytes: no error", n)
+		}
+	}
+	bad := slices.Clone(reg)
+	bad[len(bad)/2] ^= 1
+	if _, err := Restore(simC, bad, nil, 1); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("a flipped byte: %v", err)
+	}
+	if _, err := Restore(simC, cols, nil, 1); err == nil || !strings.Contains(err.Error(), "not a region checkpoint") {
+		t.Errorf("the columns' checkpoint: %v", err)
+	}
+	if g, err := Restore(simC, reg, nil, 1); err != nil { // and the good one after all that
+		t.Fatal(err)
+	} else {
+		g.Close()
+	}
+}
+
+// flatSolid is the solid below z = 0.
+type flatSolid struct{}
+
+func (flatSolid) Dist(p terrain.Vec3) float64 { return p.Z }
