@@ -2,7 +2,6 @@ package scene
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 
@@ -27,8 +26,21 @@ type World struct {
 	// Emitters are the sources and sinks the scene keeps for the sinks' marks (nil in a
 	// checkpoint from before the marks).
 	Emitters []EmitterState
-	// Solver is the solver's whole state (gpusim's checkpoint format).
+	// Solver is the solver's whole state (gpusim's checkpoint format): with a region in
+	// place, its held columns and what crossed the region's border too.
 	Solver []byte
+	// Region is the 3D region in place (nil: none), RegionCount the regions placed so far
+	// (the next one placed is RegionCount+1).
+	Region      *WorldRegion
+	RegionCount int
+}
+
+// WorldRegion is the 3D region in a World: its id (RegionInfo.ID) and its state (package
+// region's checkpoint format: its settings, what its coupling carries, its solver's
+// particles and books).
+type WorldRegion struct {
+	ID    int
+	State []byte
 }
 
 // Restored says what RestoreWorld could not bring back: the meters and bodies the
@@ -37,9 +49,6 @@ type World struct {
 type Restored struct {
 	DroppedMeters, DroppedBodies int
 }
-
-// errRegionCheckpoint refuses a checkpoint of a scene that has or had a region.
-var errRegionCheckpoint = errors.New("the scene has a 3D region, or had one (sim:region): checkpoints do not save a region, or what crossed its border, yet")
 
 // SaveWorld is the world's state at the current step boundary, after the steps in
 // flight. columns saves the solver's columns too (the terrain changed after the set-up).
@@ -55,18 +64,30 @@ func (s *Scene) SaveWorld(columns bool) (World, error) {
 		return World{}, err
 	}
 	w.Solver = b.Bytes()
+	w.RegionCount = s.rg.count
+	if s.rg.g != nil {
+		var rb bytes.Buffer
+		if err := s.rg.g.WriteCheckpoint(&rb); err != nil {
+			return World{}, err
+		}
+		w.Region = &WorldRegion{ID: s.rg.id, State: rb.Bytes()}
+	}
 	return w, nil
 }
 
-// RestoreWorld brings a freshly set-up scene to w: the settings first (through Change;
-// Backend, Workers and the camera stay this run's), then the checkpoint's columns when
-// it has them, then the solver's state, then the emitters' record, the meters' totals and
-// the bodies. Where the settings, the columns or the solver's state are refused, the
-// scene is put back as it was (the set-up's settings and terrain) and the error names
-// the part; a refusal of the meters or bodies after that leaves the scene half restored
-// (the caller ends the run).
+// RestoreWorld brings a freshly set-up scene to w: a region the set-up placed is taken
+// out first (RemoveRegion); then the settings (through Change; Backend, Workers and the
+// camera stay this run's), then the checkpoint's columns when it has them, then the
+// solver's state, then the checkpoint's region when it has one (placed again over the
+// columns the solver's state holds, with its id, and the count of regions placed), then
+// the emitters' record, the meters' totals and the bodies. Where the settings, the
+// columns or the solver's state are refused, the scene is put back as it was (the
+// set-up's settings and terrain; a region the set-up placed is not placed again) and the
+// error names the part; a refusal of the region, the meters or the bodies after that
+// leaves the scene half restored (the caller ends the run).
 func (s *Scene) RestoreWorld(w World) (Restored, error) {
 	var r Restored
+	s.RemoveRegion() // the set-up's: the checkpoint's, if any, replaces it below
 	old := s.Settings()
 	if _, err := s.Change(func(st *Settings) {
 		keep := *st
@@ -92,6 +113,14 @@ func (s *Scene) RestoreWorld(w World) (Restored, error) {
 		return r, fmt.Errorf("the solver's state: %v", err)
 	}
 	s.Warnings() // the original run warned them
+	s.rg.count = w.RegionCount
+	if w.Region != nil {
+		if err := s.restoreRegion(w.Region); err != nil {
+			return r, fmt.Errorf("the 3D region: %v", err)
+		}
+	} else if held := s.sim.Held(); held != nil {
+		return r, fmt.Errorf("checkpoint is corrupt: the solver holds %d columns, and it has no 3D region", len(held))
+	}
 	if w.Emitters != nil {
 		s.RestoreEmitters(w.Emitters)
 	}
@@ -115,9 +144,6 @@ func (s *Scene) RestoreWorld(w World) (Restored, error) {
 // are not in it: SaveWorld keeps them beside it.
 func (s *Scene) WriteCheckpoint(w io.Writer) error {
 	s.Sync()
-	if s.rg.ever {
-		return errRegionCheckpoint
-	}
 	return s.sim.WriteCheckpoint(w)
 }
 
@@ -125,11 +151,14 @@ func (s *Scene) WriteCheckpoint(w io.Writer) error {
 // the same terrain, or an error naming the mismatch and nothing changed). The solver's
 // settings become the checkpoint's; the caller brings the scene's settings in line first
 // (Change), so that the scene and the solver agree (RestoreWorld does). The snapshot and
-// the time follow; the waves start over with none (they are not in checkpoints).
+// the time follow; the waves start over with none (they are not in checkpoints). It is
+// refused while a region is in place (RestoreWorld takes it out first); a checkpoint of
+// a scene with a region holds its columns, and the region is RestoreWorld's to place
+// again over them.
 func (s *Scene) ReadCheckpoint(r io.Reader) error {
 	s.Sync()
 	if s.rg.g != nil {
-		return errRegionCheckpoint
+		return fmt.Errorf("a 3D region is in place: remove it (RemoveRegion) before reading the solver's checkpoint")
 	}
 	err := s.sim.ReadCheckpoint(r)
 	s.stale()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vpbench/vpbench/gpusim"
 	"github.com/vpbench/vpbench/region"
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // The 3D region (issue 40): a box of the scene where the liquid is a 3D grid with
@@ -19,7 +20,8 @@ import (
 // volume (Volume, the snapshot's and Stats' Volume), so that the totals stay exact. One
 // at a time; the limits are region's and gpusim's Hold's (docs/method.md, "The coupling
 // to the columns"), and the scene refuses what it cannot keep exact while a region
-// lives (a terrain change, a fill, a checkpoint, bodies, ...).
+// lives (a terrain change, a fill, bodies, ...). Checkpoints save it (SaveWorld) and
+// RestoreWorld places it again (restoreRegion).
 
 // MaxRegionCells bounds a region's cells (NX x NY x NZ): a region's step costs about
 // a microsecond a liquid cell and its memory a few hundred bytes a cell.
@@ -63,7 +65,6 @@ type regionState struct {
 	g     *region.Region
 	id    int   // the region's RegionInfo.ID
 	count int   // regions placed so far
-	ever  bool  // a region was placed: checkpoints are refused from then on
 	err   error // what the region's step met; the scene stops stepping
 }
 
@@ -194,12 +195,30 @@ func (s *Scene) PlaceRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
 		}
 		return RegionInfo{}, fmt.Errorf("%s", msg)
 	}
-	s.rg.g, s.rg.ever, s.rg.err = g, true, nil
+	s.rg.g, s.rg.err = g, nil
 	s.rg.count++
 	s.rg.id = s.rg.count
 	s.sim.Publish() // the held columns' heights, written after Hold published
 	s.stale()
 	return s.regionInfo(), nil
+}
+
+// restoreRegion places a checkpoint's region (region.Restore) over the columns the
+// solver's state, just read, holds, with the terrain's solid and the solver's workers,
+// as PlaceRegion gave them, and its id.
+func (s *Scene) restoreRegion(w *WorldRegion) error {
+	var solid terrain.Solid
+	if s.solid != nil && s.solid != emptySolid {
+		solid = s.solid
+	}
+	g, err := region.Restore(s.sim, w.State, solid, s.sim.Settings().Workers)
+	if err != nil {
+		return err
+	}
+	s.rg.g, s.rg.id, s.rg.err = g, w.ID, nil
+	s.sim.Publish() // the held columns' heights, as PlaceRegion publishes them
+	s.stale()
+	return nil
 }
 
 // RemoveRegion takes the region out: its liquid goes back to the columns under it
