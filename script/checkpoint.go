@@ -151,6 +151,12 @@ type ckHeader struct {
 	// its own emitters back, and the scene's record follows (nil in a checkpoint from
 	// before the marks: the set-up's stand).
 	Emitters []scene.EmitterState
+	// Region is the 3D region in place (scene.WorldRegion: its id and state; nil: none),
+	// RegionCount the regions placed so far: the resume takes out a region the set-up
+	// placed and places this one again. Absent before regions were saved (gob leaves
+	// them nil and 0).
+	Region      *scene.WorldRegion
+	RegionCount int
 }
 
 // paramsHash is the SHA-256 of the parameters, sorted by name, "name=value\n" each.
@@ -195,7 +201,8 @@ func (s *Scenario) WriteCheckpoint(w io.Writer) error {
 		Time: s.scene.Time(), Steps: s.scene.Steps(), Seq: s.seq,
 		HasMain: s.mainFn != nil, MainStarted: s.started, MainDone: s.done,
 		TerrainChanged: s.ck.terrainChanged, TerrainAt: s.ck.terrainAt,
-		Settings: world.Settings, Columns: world.Columns, Bodies: world.Bodies, Meters: world.Meters, Emitters: world.Emitters}
+		Settings: world.Settings, Columns: world.Columns, Bodies: world.Bodies, Meters: world.Meters, Emitters: world.Emitters,
+		Region: world.Region, RegionCount: world.RegionCount}
 	top := map[*event]bool{}
 	for _, e := range s.ck.timers {
 		top[e] = true
@@ -302,7 +309,8 @@ func (s *Scenario) Resume(r io.Reader, name string) error {
 	}
 
 	// The world's half: the scene's settings, columns, solver state, meters and bodies.
-	world := scene.World{Settings: h.Settings, Bodies: h.Bodies, Meters: h.Meters, Emitters: h.Emitters, Solver: solver}
+	world := scene.World{Settings: h.Settings, Bodies: h.Bodies, Meters: h.Meters, Emitters: h.Emitters, Solver: solver,
+		Region: h.Region, RegionCount: h.RegionCount}
 	if h.TerrainChanged {
 		world.Columns = h.Columns // the solver's columns at the checkpoint, which its state is for
 	}
