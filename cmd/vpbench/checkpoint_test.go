@@ -117,6 +117,55 @@ func TestRunCheckpointAndResume(t *testing.T) {
 	}
 }
 
+// ckRegionScript runs a channel through a 3D region placed by its set-up, printing the
+// volume and the region's figures.
+const ckRegionScript = `
+local sim = vp.sim{ size = {0.06, 0.01}, height = 0.03, dx = 0.002, workers = 1, capillarity = "off" }
+sim:fill{ at = {0.001, 0.001, 0.001}, level = 0.008, velocity = {0.1, 0} }
+sim:source{ at = {0.005, 0.005, 0.001}, radius = 0.002, rate = 2e-7 }
+sim:sink{ at = {0.055, 0.005, 0.001}, radius = 0.002, rate = 1e-7 }
+local r = sim:region{ min = {0.021, 0, 0}, max = {0.039, 0.01, 0.02}, refine = 2 }
+sim:every(0.05, function(t)
+  local i = r:info()
+  print(string.format("t=%.3f volume=%.17g particles=%d in=%.17g out=%.17g", t, sim:volume(), i.particles, i.inflow, i.outflow))
+end)
+`
+
+// TestRunCheckpointRegion: vpbench run --checkpoint of a scenario with a 3D region, then
+// --resume, goes on to the same prints (the volume and the region's figures through its
+// handle) and the same volume in the report as the run that was not stopped.
+func TestRunCheckpointRegion(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "region.lua")
+	if err := os.WriteFile(path, []byte(ckRegionScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fullJSON, resJSON := filepath.Join(dir, "full.json"), filepath.Join(dir, "resumed.json")
+	code, full, errOut := runCLI(t, "run", "--headless", "--until", "0.3", "--json", fullJSON, path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	half := filepath.Join(dir, "half.vpc")
+	if code, out, errOut := runCLI(t, "run", "--headless", "--until", "0.12", "--checkpoint", half, path); code != exitOK || !strings.Contains(out, "final checkpoint written to "+half) {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	code, resumed, errOut := runCLI(t, "run", "--headless", "--until", "0.3", "--resume", half, "--json", resJSON, path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := scriptLines(full)
+	for len(want) > 0 && !strings.HasPrefix(want[0], "t=0.15") {
+		want = want[1:]
+	}
+	if got := scriptLines(resumed); strings.Join(got, "\n") != strings.Join(want, "\n") || len(got) < 3 {
+		t.Errorf("prints after the checkpoint:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	a, b := readReport(t, fullJSON), readReport(t, resJSON)
+	if a.VolumeMl != b.VolumeMl || a.SimulatedS != b.SimulatedS || a.Region == nil || b.Region == nil || a.Region.Particles != b.Region.Particles {
+		t.Errorf("resumed run: volume %v ml, t %v s, region %+v; uninterrupted: %v, %v, %+v", b.VolumeMl, b.SimulatedS, b.Region, a.VolumeMl, a.SimulatedS, a.Region)
+	}
+}
+
 var (
 	binOnce sync.Once
 	binPath string
