@@ -35,6 +35,10 @@ const ckHeaderLen = len(checkpointMagic) + 4 + 8
 //     the tolerance (float64), MaxIterations (uint64), NoSlip and the six sides (a byte
 //     each), and an FNV-64a hash of the solid as sampled (the corners' distances and the
 //     faces' open shares, float32 bits);
+//   - the solid as sampled: the corners' distances (their count, then float32 each), so
+//     that a region whose terrain changed mid-run (SetSolid) resumes on the solid it ran
+//     on whatever solid the reader was made with (a resumed scene's terrain is its
+//     columns' outline: scene.SetColumns);
 //   - the clock (float64) and the fastest particle at the last sort (float32);
 //   - the books: added, out, in (float64);
 //   - the particles: their count, then per particle array (positions, velocities, the
@@ -59,6 +63,10 @@ func (s *Sim) WriteCheckpoint(w io.Writer) error {
 	e.u32(CheckpointVersion)
 	e.u64(0) // the payload's length, set below
 	s.fingerprint().encode(&e)
+	e.u64(uint64(len(s.node)))
+	for _, v := range s.node {
+		e.f32(v)
+	}
 	e.f64(s.time)
 	e.f32(s.maxSpeed)
 	e.f64(s.added)
@@ -126,11 +134,17 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	if d.err != nil {
 		return d.err
 	}
-	if err := fp.check(s.fingerprint()); err != nil {
+	here := s.fingerprint()
+	if err := fp.check(here); err != nil {
 		return err
 	}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("liquid3d checkpoint is corrupt: "+format, a...)
+	}
+	d.what = "the solid"
+	node := make([]float32, d.count(4))
+	for i := range node {
+		node[i] = d.f32()
 	}
 	d.what = "the clock"
 	t, maxSpeed := d.f64(), d.f32()
@@ -234,7 +248,24 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		}
 	}
 
-	// Nothing has changed so far; from here on nothing fails.
+	if len(node) != len(s.node) {
+		return bad("the solid has %d corners, the grid %d", len(node), len(s.node))
+	}
+	if fp.solid == here.solid && !slices.Equal(node, s.node) {
+		return bad("the solid's corners differ from those its hash says")
+	}
+	if fp.solid != here.solid { // the solid the region ran on (SetSolid), not the reader's
+		old := slices.Clone(s.node)
+		copy(s.node, node)
+		s.solidShares()
+		if s.fingerprint().solid != fp.solid {
+			copy(s.node, old)
+			s.solidShares()
+			return bad("the solid's corners do not give its hash")
+		}
+	}
+
+	// Nothing else has changed so far; from here on nothing fails.
 	s.px, s.py, s.pz, s.vx, s.vy, s.vz = arr[0], arr[1], arr[2], arr[3], arr[4], arr[5]
 	for c := range s.cm {
 		s.cm[c] = arr[6+c]
@@ -331,7 +362,7 @@ func decodeFingerprint(d *ckDec) fingerprint {
 }
 
 // check names the first difference between a checkpoint's fingerprint f and the
-// region's here.
+// region's here, but the solid's (the checkpoint carries its own: ReadCheckpoint).
 func (f fingerprint) check(here fingerprint) error {
 	mismatch := func(what string, saved, now any) error {
 		return fmt.Errorf("liquid3d checkpoint is for another region: %s %v, this region's %v", what, saved, now)
@@ -352,8 +383,6 @@ func (f fingerprint) check(here fingerprint) error {
 	case f.cfl != here.cfl || f.tolerance != here.tolerance || f.maxIterations != here.maxIterations || f.noSlip != here.noSlip:
 		return mismatch("CFL, tolerance, max iterations, no-slip", fmt.Sprint(f.cfl, f.tolerance, f.maxIterations, f.noSlip),
 			fmt.Sprint(here.cfl, here.tolerance, here.maxIterations, here.noSlip))
-	case f.solid != here.solid:
-		return fmt.Errorf("liquid3d checkpoint is for another region: the same grid, but another solid inside it (solid hash %016x, this region's %016x)", f.solid, here.solid)
 	}
 	return nil
 }

@@ -139,6 +139,8 @@ func TestCheckpointRefusals(t *testing.T) {
 		return checkpointBytes(t, s)
 	}
 	m := len(checkpointMagic)
+	fpEnd := ckHeaderLen + 99             // the fingerprint's end
+	nodesEnd := fpEnd + 8 + 4*len(a.node) // the solid's corners' end
 	cases := []struct {
 		name, want string
 		data       []byte
@@ -153,23 +155,24 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"another grid", "a grid of 24 x 12 x 20 cells, this region's 24 x 12 x 16", other(func(s *Settings) { s.NZ = 20 })},
 		{"another viscosity", "viscosity 0, this region's 1e-06", other(func(s *Settings) { s.Viscosity = 0 })},
 		{"another side", "sides", other(func(s *Settings) { s.Sides[XMax] = Open })},
-		{"another solid", "another solid", other(func(s *Settings) {
-			sp, _ := terrain.Sphere(v3(10*s.H, 6*s.H, 0), 4*s.H)
-			s.Solid = sp
+		{"a corner of the solid", "the solid's corners differ", mod(func(b []byte) {
+			binary.LittleEndian.PutUint32(b[fpEnd+8:], math.Float32bits(12345))
+			reCRC(b)
 		})},
 		{"a particle out of the box", "outside the box", mod(func(b []byte) {
 			// The first particle's x: after the header, the fingerprint (3 x 4 + 8 x 8 +
-			// 8 + 1 + 6 + 8), the clock (8 + 4 + 1), the books (24) and the count (8).
-			at := ckHeaderLen + 99 + 12 + 24 + 8
+			// 8 + 1 + 6 + 8), the solid's corners, the clock (8 + 4), the books (24) and
+			// the count (8).
+			at := nodesEnd + 12 + 24 + 8
 			binary.LittleEndian.PutUint32(b[at:], math.Float32bits(-1))
 			reCRC(b)
 		})},
 		{"a count past the end", "more than its data holds", mod(func(b []byte) {
-			binary.LittleEndian.PutUint64(b[ckHeaderLen+99+12+24:], 1<<40)
+			binary.LittleEndian.PutUint64(b[nodesEnd+12+24:], 1<<40)
 			reCRC(b)
 		})},
 	}
-	if got := math.Float32bits(a.px[0]); binary.LittleEndian.Uint32(good[ckHeaderLen+99+12+24+8:]) != got {
+	if got := math.Float32bits(a.px[0]); binary.LittleEndian.Uint32(good[nodesEnd+12+24+8:]) != got {
 		t.Fatal("the first particle's x is not where the test writes")
 	}
 	for _, tc := range cases {
@@ -185,6 +188,19 @@ func TestCheckpointRefusals(t *testing.T) {
 			t.Errorf("%s: the refused read changed the region", tc.name)
 		}
 	}
+	// Another solid in the reader (a region whose terrain changed, resumed on its
+	// columns' outline): the checkpoint's solid, as sampled, is the one read.
+	set := a.Settings()
+	sp, _ := terrain.Sphere(v3(10*set.H, 6*set.H, 0), 4*set.H)
+	set.Solid = sp
+	o := newSim(t, set)
+	if err := o.ReadCheckpoint(bytes.NewReader(good)); err != nil {
+		t.Fatalf("into a region with another solid: %v", err)
+	}
+	if o.fingerprint().solid != a.fingerprint().solid || !slices.Equal(o.node, a.node) || !slices.Equal(o.au, a.au) {
+		t.Error("read into a region with another solid: the solid as sampled is not the checkpoint's")
+	}
+	step(t, o, 1.0/120)
 	// Truncated anywhere: an error, never a panic.
 	for n := 0; n < len(good); n += 1 + n/7 {
 		b, _ := ckRegion(t, 1)
@@ -204,7 +220,7 @@ var checkpointLedger = map[string]map[string]string{
 		"job": "derived", "solidJob": "derived", "dt": "scratch (set every substep)", "dtSub": "scratch (set every substep)",
 		"time": "saved", "sortPending": "set (the reader sorts at its next Step)", "lastStats": "not state (figures)",
 		"cur": "not state (figures)", "maxSpeed": "saved (the next Step's sort sets it again)",
-		"node": "derived (the solid; fingerprint)", "au": "derived (fingerprint)", "av": "derived (fingerprint)", "aw": "derived (fingerprint)",
+		"node": "saved (the solid as sampled, which SetSolid may have changed)", "au": "derived (fingerprint)", "av": "derived (fingerprint)", "aw": "derived (fingerprint)",
 		"u": "scratch (p2g clears it)", "v": "scratch (p2g)", "w": "scratch (p2g)", "mu": "scratch (p2g)", "mv": "scratch (p2g)", "mw": "scratch (p2g)",
 		"tu": "scratch", "tv": "scratch", "tw": "scratch", "fu": "scratch", "fv": "scratch", "fw": "scratch", "gu": "scratch", "gv": "scratch", "gw": "scratch",
 		"layer": "scratch", "rho": "scratch (p2g)", "invOpen": "derived", "rhoOut": "derived (the side levels)",

@@ -43,6 +43,13 @@ func (s *Sim) sampleSolid() {
 		s.pool.Do(s.k, s.solidJob)
 		s.solidJob = nil
 	}
+	s.solidShares()
+}
+
+// solidShares sets the faces' open shares (s.au, s.av, s.aw: 0 on a wall side) and the
+// kernels' shares from the corners' distances s.node (sampleSolid, or a checkpoint's).
+func (s *Sim) solidShares() {
+	nx, ny, nz := s.nx, s.ny, s.nz
 	n := func(i, j, k int) float32 { return s.node[s.nodeIndex(i, j, k)] }
 	for k := 0; k < nz; k++ {
 		for j := 0; j < ny; j++ {

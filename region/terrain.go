@@ -62,11 +62,6 @@ func (g *Region) checkColumns(cols *terrain.Columns) error {
 	if cols.Nx != g.sim.Columns().Nx || cols.Ny != g.sim.Columns().Ny {
 		return fmt.Errorf("region: the new terrain is %d x %d cells, the columns' %d x %d", cols.Nx, cols.Ny, g.sim.Columns().Nx, g.sim.Columns().Ny)
 	}
-	for _, m := range cols.Max {
-		if float64(m) < cols.Height*(1-1e-6) {
-			return fmt.Errorf("region: the new terrain has capped columns (an overhang, a roof: passages may form): a region stands on a terrain without, for now")
-		}
-	}
 	topZ := set.Bottom + float64(set.NZ)*g.h
 	for j := -1; j <= set.NY; j++ {
 		for i := -1; i <= set.NX; i++ {
@@ -84,6 +79,11 @@ func (g *Region) checkColumns(cols *terrain.Columns) error {
 			if b := float64(cols.Base[lo]); b < set.Bottom || b >= topZ {
 				return fmt.Errorf("region: in the new terrain cell (%d, %d)'s floor (%g m) is not within the box's height (%g to %g m)", x, y, b, set.Bottom, topZ)
 			}
+		}
+	}
+	for _, m := range cols.Max {
+		if float64(m) < cols.Height*(1-1e-6) {
+			return fmt.Errorf("region: the new terrain has capped columns (an overhang, a roof: passages may form): a region stands on a terrain without, for now")
 		}
 	}
 	return nil

@@ -432,3 +432,38 @@ func TestRegionAirborneDrawn(t *testing.T) {
 		t.Errorf("the blob of 2 mm at (29-31, 4-6, 18-20) mm is not drawn there: %d vertices above 12 mm, within %v to %v", n, lo, hi)
 	}
 }
+
+// TestRegionCheckpointAfterTerrain: a checkpoint of a scene whose terrain changed under
+// its region (a step raised across the channel, half under the box) resumes: the
+// restored scene's terrain is the checkpoint's columns (their outline its solid) and its
+// region the checkpoint's, on the solid it ran on (liquid3d's checkpoint carries it as
+// sampled); the particles and the books are the saved ones, and the run goes on with the
+// books exact.
+func TestRegionCheckpointAfterTerrain(t *testing.T) {
+	a := regionChannel(t, true)
+	runTo(t, a, 0.2)
+	step, err := terrain.Box(terrain.Vec3{X: 0.03, Y: -0.001, Z: -0.001}, terrain.Vec3{X: 0.046, Y: 0.011, Z: 0.002})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.SetTerrain(step); err != nil {
+		t.Fatal(err)
+	}
+	runTo(t, a, 0.3)
+	w, err := a.SaveWorld(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := regionChannel(t, true)
+	if _, err := b.RestoreWorld(w); err != nil {
+		t.Fatalf("restoring after a terrain change under the region: %v", err)
+	}
+	checkBooks(t, b, "restored")
+	ia, _ := a.RegionInfo()
+	ib, _ := b.RegionInfo()
+	if ia.Particles != ib.Particles || ia.Volume != ib.Volume || a.Volume() != b.Volume() {
+		t.Errorf("restored: %d particles, %.17g m^3 in the region, %.17g in all; saved %d, %.17g, %.17g", ib.Particles, ib.Volume, b.Volume(), ia.Particles, ia.Volume, a.Volume())
+	}
+	runTo(t, b, 0.5)
+	checkBooks(t, b, "0.2 s after the resume")
+}
