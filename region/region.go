@@ -73,6 +73,7 @@ type Region struct {
 	cellU   []float64
 	cellV   []float64
 	recs    []liquid3d.Particle
+	balls   []liquid3d.Particle // what a landed parcel enters as (land)
 	landed  []gpusim.Particle
 
 	// The wall time of the steps (Timing): the columns' own steps, and the rest (the
@@ -603,10 +604,11 @@ func (g *Region) land() error {
 	hi := o.Add(terrain.Vec3{X: (float64(set.NX) - 0.01) * g.h, Y: (float64(set.NY) - 0.01) * g.h, Z: (float64(set.NZ) - 0.01) * g.h})
 	for _, q := range g.landed {
 		pos := terrain.Vec3{X: min(max(float64(q.X), lo.X), hi.X), Y: min(max(float64(q.Y), lo.Y), hi.Y), Z: min(max(float64(q.Z), lo.Z), hi.Z)}
-		p := liquid3d.Particle{Pos: pos, Vel: terrain.Vec3{X: float64(q.VX), Y: float64(q.VY), Z: float64(q.VZ)}, Volume: q.Volume}
-		err := g.liq.AddParticles([]liquid3d.Particle{p})
-		if err != nil { // in the region's solid where it landed: in from the lid instead
-			p.Pos.Z = hi.Z
+		vel := terrain.Vec3{X: float64(q.VX), Y: float64(q.VY), Z: float64(q.VZ)}
+		g.balls = g.ball(g.balls[:0], pos, vel, q.Volume, lo, hi)
+		err := g.liq.AddParticles(g.balls)
+		if err != nil { // in the region's solid where it landed: in from the lid instead, whole
+			p := liquid3d.Particle{Pos: terrain.Vec3{X: pos.X, Y: pos.Y, Z: hi.Z}, Vel: vel, Volume: q.Volume}
 			err = g.liq.AddParticles([]liquid3d.Particle{p})
 		}
 		if err != nil {
@@ -614,6 +616,48 @@ func (g *Region) land() error {
 		}
 	}
 	return nil
+}
+
+// ball appends to dst the particles a parcel of volume vol that landed at pos, moving at
+// vel, enters the region as: one particle when it holds less than two of the region's
+// (a cell over 8, as Fill seeds them); else a ball of particles of equal volume on the
+// lattice of half-cell spacing, as wide as the parcel (a sphere of its volume) and
+// standing on pos, all moving at vel, kept inside [lo, hi]. A parcel of a few
+// millilitres as one particle of its volume packed its liquid into the cells about one
+// point, and the grid read it as a fraction of a cell spread wide: the region's impact
+// had neither the drop's size nor its shape.
+func (g *Region) ball(dst []liquid3d.Particle, pos, vel terrain.Vec3, vol float64, lo, hi terrain.Vec3) []liquid3d.Particle {
+	sp := g.h / 2 // the particles' spacing
+	if vol < 2*sp*sp*sp {
+		return append(dst, liquid3d.Particle{Pos: pos, Vel: vel, Volume: vol})
+	}
+	r := math.Cbrt(3 * vol / (4 * math.Pi))
+	c := terrain.Vec3{X: pos.X, Y: pos.Y, Z: pos.Z + r}
+	n := int(math.Ceil(r/sp)) + 1
+	start := len(dst)
+	for k := -n; k <= n; k++ {
+		for j := -n; j <= n; j++ {
+			for i := -n; i <= n; i++ {
+				d := terrain.Vec3{X: float64(i) * sp, Y: float64(j) * sp, Z: float64(k) * sp}
+				if d.X*d.X+d.Y*d.Y+d.Z*d.Z > r*r {
+					continue
+				}
+				p := c.Add(d)
+				p = terrain.Vec3{X: min(max(p.X, lo.X), hi.X), Y: min(max(p.Y, lo.Y), hi.Y), Z: min(max(p.Z, lo.Z), hi.Z)}
+				dst = append(dst, liquid3d.Particle{Pos: p, Vel: vel})
+			}
+		}
+	}
+	m := len(dst) - start
+	if m == 0 {
+		return append(dst, liquid3d.Particle{Pos: pos, Vel: vel, Volume: vol})
+	}
+	each := vol / float64(m)
+	for i := start; i < len(dst); i++ {
+		dst[i].Volume = each
+	}
+	dst[len(dst)-1].Volume = vol - each*float64(m-1) // the sum is the parcel's to rounding
+	return dst
 }
 
 // spread is the share of a particle's square [c - half, c + half] (column cells along
