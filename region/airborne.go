@@ -23,18 +23,39 @@ const AirborneMargin = 2
 // heights interpolated between the column cells' centres, as the surface mesh draws
 // them. Empty before the first step.
 func (g *Region) Airborne(dst []liquid3d.Particle) []liquid3d.Particle {
-	if len(g.heights) != len(g.held) || len(g.parts) == 0 {
+	if len(g.heights) != len(g.held) {
 		return dst
 	}
-	set := g.set
-	x0, y0 := float64(set.X)*g.dx, float64(set.Y)*g.dx
-	margin := AirborneMargin * g.h
 	for _, p := range g.parts {
-		if p.Pos.Z > g.heldSurface((p.Pos.X-x0)/g.dx, (p.Pos.Y-y0)/g.dx)+margin {
+		if g.airborne(p) {
 			dst = append(dst, p)
 		}
 	}
 	return dst
+}
+
+// AirborneCount is how many particles Airborne would give and the highest of them (m;
+// 0 when none): what the picture draws in the air, for the region's figures.
+func (g *Region) AirborneCount() (n int, top float64) {
+	if len(g.heights) != len(g.held) {
+		return 0, 0
+	}
+	for _, p := range g.parts {
+		if g.airborne(p) {
+			if n == 0 || p.Pos.Z > top {
+				top = p.Pos.Z
+			}
+			n++
+		}
+	}
+	return n, top
+}
+
+// airborne says whether particle p stands above the held surface by the margin.
+func (g *Region) airborne(p liquid3d.Particle) bool {
+	set := g.set
+	x0, y0 := float64(set.X)*g.dx, float64(set.Y)*g.dx
+	return p.Pos.Z > g.heldSurface((p.Pos.X-x0)/g.dx, (p.Pos.Y-y0)/g.dx)+AirborneMargin*g.h
 }
 
 // heldSurface is the held heights at (x, y) in column cells from the box's corner,

@@ -58,6 +58,11 @@ type RegionInfo struct {
 	// (what the region adds: its solver and the coupling).
 	Steps    int64
 	StepWall time.Duration
+	// Airborne is its particles standing above its held columns' surface (a splash, a
+	// jet: what the picture draws as liquid in the air, region.Airborne), AirTop the
+	// highest of them, m (0: none).
+	Airborne int
+	AirTop   float64
 }
 
 // regionState is the scene's region (nil: none) and its books.
@@ -268,6 +273,7 @@ func (s *Scene) regionInfo() RegionInfo {
 	ls2 := liq.LastStats()
 	in.Substeps, in.Iterations, in.MaxIterations, in.LiquidCells = ls2.Substeps, ls2.Iterations, ls2.MaxIterations, ls2.LiquidCells
 	in.Steps, _, in.StepWall = g.Timing()
+	in.Airborne, in.AirTop = g.AirborneCount()
 	return in
 }
 

@@ -129,6 +129,8 @@ func regionTable(L *lua.LState, in scene.RegionInfo) *lua.LTable {
 	set("iterations", float64(in.Iterations))
 	set("max_iterations", float64(in.MaxIterations))
 	set("liquid_cells", float64(in.LiquidCells))
+	set("airborne", float64(in.Airborne))
+	set("air_top", in.AirTop)
 	ms := 0.0
 	if in.Steps > 0 {
 		ms = in.StepWall.Seconds() * 1e3 / float64(in.Steps)
