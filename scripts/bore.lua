@@ -10,8 +10,8 @@
 -- its east side into the columns (what leaves it high above the columns' level flies
 -- as drops), strikes the east wall and runs back through it. The columns under the
 -- box hold the region's liquid as their heights, so the picture shows it as a
--- heightfield, continuous across the box's sides (its particles' own 3D surface is not
--- drawn yet). Every 0.25 s a line gives the depths before, in and
+-- heightfield, continuous across the box's sides (what stands above it is drawn as
+-- liquid in the air). Every 0.25 s a line gives the depths before, in and
 -- beyond the region, the region's particles, what it took in and let out, its pressure
 -- solve's iterations and its time a step, and the volume against the books; at the end,
 -- when the bore reached each probe (2 mm above its depth at the start).
