@@ -15,11 +15,12 @@
 -- region's particles in the air and the highest of them above the still surface, the
 -- depth 30 mm from the middle (outside the region), and the volume against the books;
 -- at the end, the crown's and the jet's heights and when.
--- Measured (a 2-vCPU VM, 2 workers): the drop lands at 0.09 s; about 500 particles in
--- the air at 0.12 to 0.14 s, up to 10 mm above the surface (the crown); the jet from
--- 0.19 s, up to 22 mm above it at 0.21 s; the volume equals the books to 1e-14; about
--- 80 ms a step while the region is busy (about 15x slower than real time: the slowest
--- scene of the library).
+-- Measured (a 2-vCPU VM, 2 workers): the drop lands at 0.09 s; about 470 particles in
+-- the air at 0.12 s, the crown up to 9.2 mm above the surface at 0.133 s; a thin jet
+-- from 0.18 s that reaches the box's lid, 70 mm above the surface, by 0.26 s (taller
+-- than a real drop's is likely to be: docs/method.md says why); the depth 30 mm out
+-- moves by up to 3.9 mm as the rings pass; the volume equals the books to 2e-13; about
+-- 90 ms a step while the region is busy (0.06x real time: the library's slowest scene).
 --
 --   vpbench scripts/splash.lua
 --   vpbench run --headless --until 0.5 scripts/splash.lua
