@@ -71,8 +71,16 @@ type memMonitor struct {
 	crossedCPU, stoppedCPU time.Duration
 }
 
-// start sets the limit and takes the heap's baseline: call before the script runs.
+// start sets the limit and takes the heap's baseline: call before the script runs. The
+// baseline is taken after a collection: the heap's objects count the garbage the process
+// holds, and a process that ran other scripts before (a test binary, the UI reloading,
+// a sweep) held tens of MiB of it, which the script could then grow into unseen (a
+// table of 1 MB strings reached the watchdog's 2 s before it passed a 32 MiB limit,
+// TestScriptMemoryFlag under -race). A collection at a load costs milliseconds.
 func (m *memMonitor) start(limit int64, cancel func()) {
+	if limit > 0 {
+		runtime.GC()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.limit, m.cancel = limit, cancel

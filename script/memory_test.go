@@ -248,14 +248,7 @@ func TestMemoryOptions(t *testing.T) {
 // garbage it made.
 func TestMemoryOverLimitJudgesHeldBytes(t *testing.T) {
 	const limit = 16 << 20
-	// The monitor's base is the heap's objects when it starts, garbage included: in a
-	// package run, the earlier tests' garbage (tens of MiB) made the base high and the
-	// 48 MiB below read as under the limit after the collection (make test, once in
-	// three). In a run the base holds whatever garbage the process has when the script
-	// loads too, which can only make the monitor lenient, never stop a script early;
-	// the test starts from a collected heap to judge the held bytes alone.
-	runtime.GC()
-	var m memMonitor
+	var m memMonitor // start collects first: the earlier tests' garbage is not the base
 	m.start(limit, func() {})
 	m.enter()
 	held := make([][]byte, 0, 48)
