@@ -140,7 +140,24 @@ func (s *Sim) canHold(mark []uint8) error {
 	case s.be.(*cpuBackend).ext != nil:
 		return fmt.Errorf("hold: this terrain has capped columns (passages may form): columns are held on terrains without, for now")
 	}
-	c := s.cols
+	if i, side, ok := heldOnOpenSide(s.cols, mark, st.Sides); ok {
+		return fmt.Errorf("hold: column %d lies on the open side %s's border", i, SideNames[side])
+	}
+	for i, m := range mark {
+		if m == markHeld && s.lift.at != nil && s.lift.at[i] >= 0 {
+			return fmt.Errorf("hold: column %d has a lifted floor", i)
+		}
+	}
+	if i, id, ok := heldTarget(&s.em, mark); ok {
+		e := s.em.list[id]
+		return fmt.Errorf("hold: column %d is source or sink %d's target (at {%g, %g, %g})", i, id, e.X, e.Y, e.Z)
+	}
+	return nil
+}
+
+// heldOnOpenSide finds a column marked held in a cell on the border of an open side
+// (the first in column order, and that side), which Hold refuses.
+func heldOnOpenSide(c *terrain.Columns, mark []uint8, sides [4]Side) (col, side int, ok bool) {
 	for y := range c.Ny {
 		for x := range c.Nx {
 			lo, hi := c.Cell(x, y)
@@ -149,27 +166,30 @@ func (s *Sim) canHold(mark []uint8) error {
 					continue
 				}
 				for side, on := range [4]bool{x == 0, x == c.Nx-1, y == 0, y == c.Ny-1} {
-					if on && st.Sides[side] == SideOpen {
-						return fmt.Errorf("hold: column %d lies on the open side %s's border", i, SideNames[side])
+					if on && sides[side] == SideOpen {
+						return i, side, true
 					}
 				}
-				if s.lift.at != nil && s.lift.at[i] >= 0 {
-					return fmt.Errorf("hold: column %d has a lifted floor", i)
-				}
 			}
 		}
 	}
-	for id, e := range s.em.list {
-		if !s.em.active[id] {
+	return 0, 0, false
+}
+
+// heldTarget finds a column marked held that an active source or sink of em pours into
+// (the first, and the emitter's id), which Hold refuses.
+func heldTarget(em *emitterSet, mark []uint8) (col, id int, ok bool) {
+	for id := range em.list {
+		if !em.active[id] {
 			continue
 		}
-		for k := s.em.tStart[id]; k < s.em.tStart[id+1]; k++ {
-			if mark[s.em.tCol[k]] == markHeld {
-				return fmt.Errorf("hold: column %d is source or sink %d's target (at {%g, %g, %g})", s.em.tCol[k], id, e.X, e.Y, e.Z)
+		for k := em.tStart[id]; k < em.tStart[id+1]; k++ {
+			if mark[em.tCol[k]] == markHeld {
+				return int(em.tCol[k]), id, true
 			}
 		}
 	}
-	return nil
+	return 0, 0, false
 }
 
 // toGeneral moves the CPU backend from the dense layout to the general one (the same
@@ -466,36 +486,16 @@ func (s *Sim) checkHeldSaved(cp *checkpoint, st Settings, em *emitterSet) ([]uin
 	case s.be.(*cpuBackend).ext != nil:
 		return nil, fmt.Errorf("checkpoint is corrupt: it holds %d columns on a terrain with capped columns", len(cp.held))
 	}
-	c := s.cols
 	for k, i := range cp.liftCol {
 		if mark[i] == markHeld {
 			return nil, fmt.Errorf("checkpoint is corrupt: held column %d has a lifted floor (%d)", i, k)
 		}
 	}
-	for y := range c.Ny {
-		for x := range c.Nx {
-			lo, hi := c.Cell(x, y)
-			for i := lo; i < hi; i++ {
-				if mark[i] != markHeld {
-					continue
-				}
-				for side, on := range [4]bool{x == 0, x == c.Nx-1, y == 0, y == c.Ny-1} {
-					if on && st.Sides[side] == SideOpen {
-						return nil, fmt.Errorf("checkpoint is corrupt: held column %d lies on the open side %s's border", i, SideNames[side])
-					}
-				}
-			}
-		}
+	if i, side, ok := heldOnOpenSide(s.cols, mark, st.Sides); ok {
+		return nil, fmt.Errorf("checkpoint is corrupt: held column %d lies on the open side %s's border", i, SideNames[side])
 	}
-	for id := range em.list {
-		if !em.active[id] {
-			continue
-		}
-		for k := em.tStart[id]; k < em.tStart[id+1]; k++ {
-			if mark[em.tCol[k]] == markHeld {
-				return nil, fmt.Errorf("checkpoint is corrupt: held column %d is source or sink %d's target", em.tCol[k], id)
-			}
-		}
+	if i, id, ok := heldTarget(em, mark); ok {
+		return nil, fmt.Errorf("checkpoint is corrupt: held column %d is source or sink %d's target", i, id)
 	}
 	return mark, nil
 }
@@ -541,15 +541,9 @@ func (s *Sim) heldAfterTerrain(cols *terrain.Columns, em *emitterSet) ([]int, er
 			return nil, fmt.Errorf("the new terrain has capped columns (passages may form) and columns are held (Hold): held columns need a terrain without, for now")
 		}
 	}
-	for id, e := range em.list {
-		if !em.active[id] {
-			continue
-		}
-		for k := em.tStart[id]; k < em.tStart[id+1]; k++ {
-			if mark[em.tCol[k]] == markHeld {
-				return nil, fmt.Errorf("source or sink %d (at {%g, %g, %g}) would pour into held column %d", id, e.X, e.Y, e.Z, em.tCol[k])
-			}
-		}
+	if i, id, ok := heldTarget(em, mark); ok {
+		e := em.list[id]
+		return nil, fmt.Errorf("source or sink %d (at {%g, %g, %g}) would pour into held column %d", id, e.X, e.Y, e.Z, i)
 	}
 	return out, nil
 }
