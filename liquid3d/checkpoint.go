@@ -13,6 +13,8 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/vpbench/vpbench/internal/ckcodec"
 )
 
 // CheckpointVersion is the version of the format WriteCheckpoint writes; ReadCheckpoint
@@ -57,52 +59,52 @@ const ckHeaderLen = len(checkpointMagic) + 4 + 8
 // run's particles lie in its last sort's order, or a sort was pending, and the sort
 // keeps that order), and the rest follows from the settings and the side levels. Checkpoints are rare: this allocates.
 func (s *Sim) WriteCheckpoint(w io.Writer) error {
-	var e ckEnc
-	e.b = make([]byte, 0, 256+(15*4+8)*s.np)
-	e.b = append(e.b, checkpointMagic...)
-	e.u32(CheckpointVersion)
-	e.u64(0) // the payload's length, set below
+	var e ckcodec.Encoder
+	e.B = make([]byte, 0, 256+(15*4+8)*s.np)
+	e.B = append(e.B, checkpointMagic...)
+	e.U32(CheckpointVersion)
+	e.U64(0) // the payload's length, set below
 	s.fingerprint().encode(&e)
-	e.u64(uint64(len(s.node)))
+	e.U64(uint64(len(s.node)))
 	for _, v := range s.node {
-		e.f32(v)
+		e.F32(v)
 	}
-	e.f64(s.time)
-	e.f32(s.maxSpeed)
-	e.f64(s.added)
-	e.f64(s.out)
-	e.f64(s.in)
-	e.u64(uint64(s.np))
+	e.F64(s.time)
+	e.F32(s.maxSpeed)
+	e.F64(s.added)
+	e.F64(s.out)
+	e.F64(s.in)
+	e.U64(uint64(s.np))
 	for _, a := range s.particleArrays() {
 		for _, v := range a[:s.np] {
-			e.f32(v)
+			e.F32(v)
 		}
 	}
 	for _, v := range s.vol[:s.np] {
-		e.f64(v)
+		e.F64(v)
 	}
-	e.u64(uint64(len(s.outflow)))
+	e.U64(uint64(len(s.outflow)))
 	for _, p := range s.outflow {
 		for _, v := range [...]float64{p.Pos.X, p.Pos.Y, p.Pos.Z, p.Vel.X, p.Vel.Y, p.Vel.Z, p.Volume} {
-			e.f64(v)
+			e.F64(v)
 		}
 	}
 	for _, c := range s.cols[:] {
 		if c == nil {
 			continue
 		}
-		e.f64s(c.level)
-		e.f64s(c.vel)
-		e.f64s(c.res)
-		e.u64(uint64(len(c.cnt)))
+		e.F64s(c.level)
+		e.F64s(c.vel)
+		e.F64s(c.res)
+		e.U64(uint64(len(c.cnt)))
 		for _, v := range c.cnt {
-			e.u32(v)
+			e.U32(v)
 		}
-		e.f64s(c.took)
+		e.F64s(c.took)
 	}
-	binary.LittleEndian.PutUint64(e.b[ckHeaderLen-8:], uint64(len(e.b)-ckHeaderLen))
-	e.u32(crc32.ChecksumIEEE(e.b))
-	if _, err := w.Write(e.b); err != nil {
+	binary.LittleEndian.PutUint64(e.B[ckHeaderLen-8:], uint64(len(e.B)-ckHeaderLen))
+	e.U32(crc32.ChecksumIEEE(e.B))
+	if _, err := w.Write(e.B); err != nil {
 		return fmt.Errorf("liquid3d checkpoint: %w", err)
 	}
 	return nil
@@ -129,10 +131,10 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	d := ckDec{b: payload}
-	fp := decodeFingerprint(&d)
-	if d.err != nil {
-		return d.err
+	d := ckcodec.NewDecoder(payload, "liquid3d checkpoint")
+	fp := decodeFingerprint(d)
+	if d.Err() != nil {
+		return d.Err()
 	}
 	here := s.fingerprint()
 	if err := fp.check(here); err != nil {
@@ -141,34 +143,34 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("liquid3d checkpoint is corrupt: "+format, a...)
 	}
-	d.what = "the solid"
-	node := make([]float32, d.count(4))
+	d.What = "the solid"
+	node := make([]float32, d.Count(4))
 	for i := range node {
-		node[i] = d.f32()
+		node[i] = d.F32()
 	}
-	d.what = "the clock"
-	t, maxSpeed := d.f64(), d.f32()
-	d.what = "the books"
-	added, out, in := d.f64(), d.f64(), d.f64()
-	d.what = "the particles"
-	np := d.count(15*4 + 8)
+	d.What = "the clock"
+	t, maxSpeed := d.F64(), d.F32()
+	d.What = "the books"
+	added, out, in := d.F64(), d.F64(), d.F64()
+	d.What = "the particles"
+	np := d.Count(15*4 + 8)
 	var arr [15][]float32
 	for k := range arr {
 		arr[k] = make([]float32, np)
 		for p := range arr[k] {
-			arr[k][p] = d.f32()
+			arr[k][p] = d.F32()
 		}
 	}
 	vol := make([]float64, np)
 	for p := range vol {
-		vol[p] = d.f64()
+		vol[p] = d.F64()
 	}
-	d.what = "the outflow"
-	no := d.count(7 * 8)
+	d.What = "the outflow"
+	no := d.Count(7 * 8)
 	outflow := make([]Particle, no)
 	for i := range outflow {
 		p := &outflow[i]
-		p.Pos.X, p.Pos.Y, p.Pos.Z, p.Vel.X, p.Vel.Y, p.Vel.Z, p.Volume = d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64()
+		p.Pos.X, p.Pos.Y, p.Pos.Z, p.Vel.X, p.Vel.Y, p.Vel.Z, p.Volume = d.F64(), d.F64(), d.F64(), d.F64(), d.F64(), d.F64(), d.F64()
 	}
 	type sideSaved struct {
 		level, vel, res, took []float64
@@ -179,35 +181,35 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		if c == nil {
 			continue
 		}
-		d.what = fmt.Sprintf("the %v side's columns", Side(side))
-		x := &sideSaved{level: d.f64s(), vel: d.f64s(), res: d.f64s()}
-		x.cnt = make([]uint32, d.count(4))
+		d.What = fmt.Sprintf("the %v side's columns", Side(side))
+		x := &sideSaved{level: d.F64s(), vel: d.F64s(), res: d.F64s()}
+		x.cnt = make([]uint32, d.Count(4))
 		for i := range x.cnt {
-			x.cnt[i] = d.u32()
+			x.cnt[i] = d.U32()
 		}
-		x.took = d.f64s()
+		x.took = d.F64s()
 		sides[side] = x
 	}
-	if d.err != nil {
-		return d.err
+	if d.Err() != nil {
+		return d.Err()
 	}
-	if len(d.b) != 0 {
-		return bad("%d bytes left after the %v", len(d.b), d.what)
+	if d.Len() != 0 {
+		return bad("%d bytes left after the %v", d.Len(), d.What)
 	}
 
 	// Check the values: what a run never holds.
-	if !finite(t) || t < 0 || !finite(float64(maxSpeed)) || maxSpeed < 0 {
+	if !ckcodec.Finite(t) || t < 0 || !ckcodec.Finite(float64(maxSpeed)) || maxSpeed < 0 {
 		return bad("time %g s, fastest particle %g m/s", t, maxSpeed)
 	}
 	for _, v := range [...]float64{added, out, in} {
-		if !finite(v) {
+		if !ckcodec.Finite(v) {
 			return bad("the books hold %g", v)
 		}
 	}
 	n := [3]float32{float32(s.nx), float32(s.ny), float32(s.nz)}
 	for p := range np {
 		for k := range arr {
-			if !finite(float64(arr[k][p])) {
+			if !ckcodec.Finite(float64(arr[k][p])) {
 				return bad("particle %d: value %d is %g", p, k, arr[k][p])
 			}
 		}
@@ -216,12 +218,12 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 				return bad("particle %d lies outside the box: at (%g, %g, %g) cells", p, arr[0][p], arr[1][p], arr[2][p])
 			}
 		}
-		if v := vol[p]; !(v > 0) || !finite(v) {
+		if v := vol[p]; !(v > 0) || !ckcodec.Finite(v) {
 			return bad("particle %d: volume %g", p, v)
 		}
 	}
 	for i, p := range outflow {
-		if !p.Pos.IsFinite() || !p.Vel.IsFinite() || !(p.Volume > 0) || !finite(p.Volume) {
+		if !p.Pos.IsFinite() || !p.Vel.IsFinite() || !(p.Volume > 0) || !ckcodec.Finite(p.Volume) {
 			return bad("particle %d that left: at %v, velocity %v, volume %g", i, p.Pos, p.Vel, p.Volume)
 		}
 	}
@@ -237,12 +239,12 @@ func (s *Sim) ReadCheckpoint(r io.Reader) error {
 		}
 		before := math.IsInf(x.level[0], -1) // no SetSideColumns yet: every level -Inf, every velocity 0
 		for i := range x.level {
-			if math.IsInf(x.level[i], -1) != before || (!before && !finite(x.level[i])) || !finite(x.vel[i]) || !finite(x.took[i]) || x.took[i] < 0 {
+			if math.IsInf(x.level[i], -1) != before || (!before && !ckcodec.Finite(x.level[i])) || !ckcodec.Finite(x.vel[i]) || !ckcodec.Finite(x.took[i]) || x.took[i] < 0 {
 				return bad("the %v side's column %d: level %g, velocity %g, taken %g", Side(side), i, x.level[i], x.vel[i], x.took[i])
 			}
 		}
 		for f, v := range x.res {
-			if !finite(v) || v < 0 {
+			if !ckcodec.Finite(v) || v < 0 {
 				return bad("the %v side's face %d: reservoir %g", Side(side), f, v)
 			}
 		}
@@ -337,27 +339,27 @@ func (s *Sim) fingerprint() fingerprint {
 	return f
 }
 
-func (f fingerprint) encode(e *ckEnc) {
-	e.u32(f.nx)
-	e.u32(f.ny)
-	e.u32(f.nz)
+func (f fingerprint) encode(e *ckcodec.Encoder) {
+	e.U32(f.nx)
+	e.U32(f.ny)
+	e.U32(f.nz)
 	for _, v := range [...]float64{f.h, f.ox, f.oy, f.oz, f.gravity, f.viscosity, f.cfl, f.tolerance} {
-		e.f64(v)
+		e.F64(v)
 	}
-	e.u64(f.maxIterations)
-	e.bool(f.noSlip)
-	e.b = append(e.b, f.sides[:]...)
-	e.u64(f.solid)
+	e.U64(f.maxIterations)
+	e.Bool(f.noSlip)
+	e.B = append(e.B, f.sides[:]...)
+	e.U64(f.solid)
 }
 
-func decodeFingerprint(d *ckDec) fingerprint {
-	d.what = "the fingerprint"
-	f := fingerprint{nx: d.u32(), ny: d.u32(), nz: d.u32()}
-	f.h, f.ox, f.oy, f.oz, f.gravity, f.viscosity, f.cfl, f.tolerance = d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64()
-	f.maxIterations = d.u64()
-	f.noSlip = d.bool()
-	copy(f.sides[:], d.take(6))
-	f.solid = d.u64()
+func decodeFingerprint(d *ckcodec.Decoder) fingerprint {
+	d.What = "the fingerprint"
+	f := fingerprint{nx: d.U32(), ny: d.U32(), nz: d.U32()}
+	f.h, f.ox, f.oy, f.oz, f.gravity, f.viscosity, f.cfl, f.tolerance = d.F64(), d.F64(), d.F64(), d.F64(), d.F64(), d.F64(), d.F64(), d.F64()
+	f.maxIterations = d.U64()
+	f.noSlip = d.Bool()
+	copy(f.sides[:], d.Take(6))
+	f.solid = d.U64()
 	return f
 }
 
@@ -429,82 +431,4 @@ func ckPayload(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("liquid3d checkpoint is corrupt: checksum mismatch")
 	}
 	return slices.Clip(data[ckHeaderLen:end]), nil
-}
-
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-// ckEnc appends little-endian values to b.
-type ckEnc struct{ b []byte }
-
-func (e *ckEnc) u32(v uint32)  { e.b = binary.LittleEndian.AppendUint32(e.b, v) }
-func (e *ckEnc) u64(v uint64)  { e.b = binary.LittleEndian.AppendUint64(e.b, v) }
-func (e *ckEnc) f32(v float32) { e.u32(math.Float32bits(v)) }
-func (e *ckEnc) f64(v float64) { e.u64(math.Float64bits(v)) }
-func (e *ckEnc) bool(v bool) {
-	var b byte
-	if v {
-		b = 1
-	}
-	e.b = append(e.b, b)
-}
-
-func (e *ckEnc) f64s(v []float64) {
-	e.u64(uint64(len(v)))
-	for _, x := range v {
-		e.f64(x)
-	}
-}
-
-// ckDec reads little-endian values from b; the first read past the end (or a count
-// larger than what is left) sets err, after which every read gives zero.
-type ckDec struct {
-	b    []byte
-	err  error
-	what string // the part being read, for the error
-}
-
-func (d *ckDec) take(n int) []byte {
-	if d.err != nil {
-		return make([]byte, n)
-	}
-	if n > len(d.b) {
-		d.err = fmt.Errorf("liquid3d checkpoint is corrupt: %s run past the end of its data", d.what)
-		return make([]byte, n)
-	}
-	p := d.b[:n]
-	d.b = d.b[n:]
-	return p
-}
-
-func (d *ckDec) u32() uint32  { return binary.LittleEndian.Uint32(d.take(4)) }
-func (d *ckDec) u64() uint64  { return binary.LittleEndian.Uint64(d.take(8)) }
-func (d *ckDec) f32() float32 { return math.Float32frombits(d.u32()) }
-func (d *ckDec) f64() float64 { return math.Float64frombits(d.u64()) }
-
-func (d *ckDec) bool() bool {
-	v := d.take(1)[0]
-	if v > 1 && d.err == nil {
-		d.err = fmt.Errorf("liquid3d checkpoint is corrupt: %s hold a flag %d", d.what, v)
-	}
-	return v == 1
-}
-
-// count reads a count of values of size bytes each, no more than what is left.
-func (d *ckDec) count(size int) int {
-	n := d.u64()
-	if d.err == nil && n > uint64(len(d.b)/size) {
-		d.err = fmt.Errorf("liquid3d checkpoint is corrupt: %s count %d values, more than its data holds", d.what, n)
-	}
-	if d.err != nil {
-		return 0
-	}
-	return int(n)
-}
-
-func (d *ckDec) f64s() []float64 {
-	v := make([]float64, d.count(8))
-	for i := range v {
-		v[i] = d.f64()
-	}
-	return v
 }

@@ -10,11 +10,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"math"
 	"slices"
 	"time"
 
 	"github.com/vpbench/vpbench/gpusim"
+	"github.com/vpbench/vpbench/internal/ckcodec"
 	"github.com/vpbench/vpbench/liquid3d"
 	"github.com/vpbench/vpbench/terrain"
 )
@@ -52,39 +52,36 @@ func (g *Region) WriteCheckpoint(w io.Writer) error {
 	if err := g.liq.WriteCheckpoint(&lb); err != nil {
 		return fmt.Errorf("region checkpoint: %w", err)
 	}
-	var e enc
-	e.b = append(e.b, checkpointMagic...)
-	e.u32(CheckpointVersion)
-	e.u64(0) // the payload's length, set below
+	var e ckcodec.Encoder
+	e.B = append(e.B, checkpointMagic...)
+	e.U32(CheckpointVersion)
+	e.U64(0) // the payload's length, set below
 	set := g.set
 	for _, v := range [...]int{set.X, set.Y, set.NX, set.NY, set.Refine, set.NZ} {
-		e.u32(uint32(v))
+		e.U32(uint32(v))
 	}
-	e.f64(set.Bottom)
-	e.f64(set.Viscosity)
-	e.bool(set.Solid != nil)
-	e.u64(uint64(len(g.held)))
+	e.F64(set.Bottom)
+	e.F64(set.Viscosity)
+	e.Bool(set.Solid != nil)
+	e.U64(uint64(len(g.held)))
 	for _, c := range g.held {
-		e.u32(uint32(c))
+		e.U32(uint32(c))
 	}
 	for _, sd := range g.sides {
-		e.bool(sd != nil)
+		e.Bool(sd != nil)
 		if sd != nil {
-			e.u64(uint64(len(sd.buf)))
-			for _, v := range sd.buf {
-				e.f64(v)
-			}
+			e.F64s(sd.buf)
 		}
 	}
-	e.u64(uint64(g.steps))
-	e.u64(uint64(g.colWall))
-	e.u64(uint64(g.ownWall))
-	e.u64(uint64(lb.Len()))
-	e.b = append(e.b, lb.Bytes()...)
+	e.U64(uint64(g.steps))
+	e.U64(uint64(g.colWall))
+	e.U64(uint64(g.ownWall))
+	e.U64(uint64(lb.Len()))
+	e.B = append(e.B, lb.Bytes()...)
 	header := len(checkpointMagic) + 4 + 8
-	binary.LittleEndian.PutUint64(e.b[header-8:], uint64(len(e.b)-header))
-	e.u32(crc32.ChecksumIEEE(e.b))
-	if _, err := w.Write(e.b); err != nil {
+	binary.LittleEndian.PutUint64(e.B[header-8:], uint64(len(e.B)-header))
+	e.U32(crc32.ChecksumIEEE(e.B))
+	if _, err := w.Write(e.B); err != nil {
 		return fmt.Errorf("region checkpoint: %w", err)
 	}
 	return nil
@@ -147,44 +144,42 @@ func decodeCheckpoint(data []byte) (Settings, *savedRegion, error) {
 	if crc32.ChecksumIEEE(data[:end]) != binary.LittleEndian.Uint32(data[end:]) {
 		return set, nil, fmt.Errorf("region checkpoint is corrupt: checksum mismatch")
 	}
-	d := dec{b: data[header:end], what: "the settings"}
+	d := ckcodec.NewDecoder(data[header:end], "region checkpoint")
+	d.What = "the settings"
 	v := [6]int{}
 	for k := range v {
-		v[k] = int(d.u32())
+		v[k] = int(d.U32())
 	}
 	set.X, set.Y, set.NX, set.NY, set.Refine, set.NZ = v[0], v[1], v[2], v[3], v[4], v[5]
-	set.Bottom, set.Viscosity = d.f64(), d.f64()
-	saved := &savedRegion{hasSolid: d.bool()}
-	d.what = "the held columns"
-	saved.held = make([]int32, d.count(4))
+	set.Bottom, set.Viscosity = d.F64(), d.F64()
+	saved := &savedRegion{hasSolid: d.Bool()}
+	d.What = "the held columns"
+	saved.held = make([]int32, d.Count(4))
 	for k := range saved.held {
-		saved.held[k] = int32(d.u32())
+		saved.held[k] = int32(d.U32())
 	}
 	for s := range saved.buf {
-		d.what = fmt.Sprintf("the %v side's outflow buffers", liquid3d.Side(s))
-		if d.bool() {
-			saved.buf[s] = make([]float64, d.count(8))
-			for k := range saved.buf[s] {
-				saved.buf[s][k] = d.f64()
-			}
+		d.What = fmt.Sprintf("the %v side's outflow buffers", liquid3d.Side(s))
+		if d.Bool() {
+			saved.buf[s] = d.F64s() // never nil: nil is a wall
 		}
 	}
-	d.what = "the timing"
-	saved.steps, saved.colWall, saved.ownWall = int64(d.u64()), time.Duration(d.u64()), time.Duration(d.u64())
-	d.what = "the region's liquid"
-	saved.liquid = d.take(d.count(1))
-	if d.err != nil {
-		return set, nil, d.err
+	d.What = "the timing"
+	saved.steps, saved.colWall, saved.ownWall = int64(d.U64()), time.Duration(d.U64()), time.Duration(d.U64())
+	d.What = "the region's liquid"
+	saved.liquid = d.Take(d.Count(1))
+	if d.Err() != nil {
+		return set, nil, d.Err()
 	}
-	if len(d.b) != 0 {
-		return set, nil, fmt.Errorf("region checkpoint is corrupt: %d bytes left after the region's liquid", len(d.b))
+	if d.Len() != 0 {
+		return set, nil, fmt.Errorf("region checkpoint is corrupt: %d bytes left after the region's liquid", d.Len())
 	}
-	if !finite(set.Bottom) || !(set.Viscosity >= 0) || !finite(set.Viscosity) || saved.steps < 0 {
+	if !ckcodec.Finite(set.Bottom) || !(set.Viscosity >= 0) || !ckcodec.Finite(set.Viscosity) || saved.steps < 0 {
 		return set, nil, fmt.Errorf("region checkpoint is corrupt: bottom %g m, viscosity %g m^2/s, %d steps", set.Bottom, set.Viscosity, saved.steps)
 	}
 	for s, b := range saved.buf {
 		for k, x := range b {
-			if !(x >= 0) || !finite(x) {
+			if !(x >= 0) || !ckcodec.Finite(x) {
 				return set, nil, fmt.Errorf("region checkpoint is corrupt: the %v side's outflow buffer %d holds %g m^3", liquid3d.Side(s), k, x)
 			}
 		}
@@ -227,65 +222,4 @@ func (g *Region) restore(saved *savedRegion) error {
 	}
 	g.steps, g.colWall, g.ownWall = saved.steps, saved.colWall, saved.ownWall
 	return g.writeHeld()
-}
-
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-// enc appends little-endian values to b.
-type enc struct{ b []byte }
-
-func (e *enc) u32(v uint32)  { e.b = binary.LittleEndian.AppendUint32(e.b, v) }
-func (e *enc) u64(v uint64)  { e.b = binary.LittleEndian.AppendUint64(e.b, v) }
-func (e *enc) f64(v float64) { e.u64(math.Float64bits(v)) }
-func (e *enc) bool(v bool) {
-	var b byte
-	if v {
-		b = 1
-	}
-	e.b = append(e.b, b)
-}
-
-// dec reads little-endian values from b; the first read past the end (or a count larger
-// than what is left) sets err, after which every read gives zero.
-type dec struct {
-	b    []byte
-	err  error
-	what string // the part being read, for the error
-}
-
-func (d *dec) take(n int) []byte {
-	if d.err != nil {
-		return make([]byte, n)
-	}
-	if n > len(d.b) {
-		d.err = fmt.Errorf("region checkpoint is corrupt: %s run past the end of its data", d.what)
-		return make([]byte, n)
-	}
-	p := d.b[:n]
-	d.b = d.b[n:]
-	return p
-}
-
-func (d *dec) u32() uint32  { return binary.LittleEndian.Uint32(d.take(4)) }
-func (d *dec) u64() uint64  { return binary.LittleEndian.Uint64(d.take(8)) }
-func (d *dec) f64() float64 { return math.Float64frombits(d.u64()) }
-
-func (d *dec) bool() bool {
-	v := d.take(1)[0]
-	if v > 1 && d.err == nil {
-		d.err = fmt.Errorf("region checkpoint is corrupt: %s hold a flag %d", d.what, v)
-	}
-	return v == 1
-}
-
-// count reads a count of values of size bytes each, no more than what is left.
-func (d *dec) count(size int) int {
-	n := d.u64()
-	if d.err == nil && n > uint64(len(d.b)/size) {
-		d.err = fmt.Errorf("region checkpoint is corrupt: %s count %d values, more than its data holds", d.what, n)
-	}
-	if d.err != nil {
-		return 0
-	}
-	return int(n)
 }
