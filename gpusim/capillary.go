@@ -44,8 +44,7 @@ type capParams struct {
 	recede float32
 	// corner is the receding line's corner margin, m (capRecedeHead): an edge recedes
 	// below recede - corner, a corner of the line with corner more head than a straight
-	// stretch. 0: no margin (the shallow water equations, the contact angle at the line,
-	// surface tension off).
+	// stretch. 0: no margin (the contact angle at the line, surface tension off).
 	corner float32
 	// coef is l_c^2/dx^2: the capillary pressure head per metre of the graph Laplacian's
 	// sum of height differences. 0: no capillary pressure.
@@ -69,6 +68,9 @@ type capParams struct {
 	// the depth over a dry column's floor at which the liquid beside it advances onto it;
 	// dx bounds the floor's step a ghost reads. All 0 without the capillary pressure.
 	dropR, dropA, advance, dx float32
+	// rippleDx is dx with the shallow water equations, whose ripple damping weakens in a
+	// column deeper than a cell (capRipple); 0 with the pipes.
+	rippleDx float32
 }
 
 // CapillarySmoothing is the number of smoothing passes the capillary pressure takes at
@@ -93,9 +95,11 @@ func newCapParams(st Settings, dt, dx float64) capParams {
 	}
 	p := capParams{on: true, recede: float32(st.RecedingHead()), heal: st.WettingHead() > 0,
 		damp: float32(4 * min(st.Viscosity, maxRippleViscosity(dt, dx)) / (st.Gravity * dx * dt))}
+	p.corner = float32(capCornerShare) * p.recede
 	if st.Method != MethodSWE {
 		p.mark = 1
-		p.corner = float32(capCornerShare) * p.recede
+	} else {
+		p.rippleDx = float32(dx)
 	}
 	if st.CapillaryPressure {
 		l := lc * lc / (dx * dx)
@@ -180,7 +184,7 @@ func capHeadColumn(i int, h, b, s, drive []float32, adjStart, adjOther []int32, 
 			x += r
 		}
 	} else {
-		x += float32(p.damp * rise) // not at the contact line: capRipple
+		x += capRipple(p.damp, rise, d, p.rippleDx) // not at the contact line
 	}
 	drive[i] = hi + capHeadLimit(x, d, p)
 }
@@ -278,6 +282,24 @@ func capLimit(x, d float32) float32 {
 // grid's scale within a few steps.
 func maxRippleViscosity(dt, dx float64) float64 {
 	return dx * dx / (64 * dt)
+}
+
+// capRipple is the ripple damping's head of a wet column d deep whose surface rose by
+// rise: damp * rise, and with the shallow water equations (rippleDx = dx) that times
+// dx/d where the column is deeper than a cell. The SWE's flux answers a head through the
+// column's depth, u dx D, where the pipes' answers through their cross-section dx^2: in
+// liquid D deep the same beta damps D/dx times faster than 2 nu k^2, and its feedback on
+// the fluxes is D/dx times the diffusion maxRippleViscosity bounds. Unscaled, it drove
+// the grid's finest mode instead of damping it: a puddle 2.7 mm deep on cells of 0.5 mm
+// stood as a checkerboard of columns 1.7 and 4.4 mm deep that never settled, 7 mm
+// peaks, and its rim kept moving (a slow pour at 60 degrees, docs/method.md, "Surface
+// tension"). With dx/D it damps at 2 nu k^2 and stays inside the pipes' bound.
+func capRipple(damp, rise, d, rippleDx float32) float32 {
+	x := float32(damp * rise)
+	if rippleDx > 0 && d > rippleDx {
+		x = float32(x * (rippleDx / d))
+	}
+	return x
 }
 
 // capState is a CPU backend's capillary head: the driving heights and the smoothing
@@ -424,10 +446,12 @@ func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
 		damp = 0 // as capHeadColumn with a rise of 0: x = +-0 + 0 changes nothing
 	}
 	from := lo
-	for _, st := range c.capStretchesFor(lo, hi) {
-		c.capEdgeColumns(from, int(st.s), damp)
-		c.capStretchRow(st, damp)
-		from = int(st.e)
+	if c.p.cap.rippleDx == 0 { // the SWE's ripple damping reads each column's depth: the loop
+		for _, st := range c.capStretchesFor(lo, hi) {
+			c.capEdgeColumns(from, int(st.s), damp)
+			c.capStretchRow(st, damp)
+			from = int(st.e)
+		}
 	}
 	c.capEdgeColumns(from, hi, damp)
 }
@@ -445,7 +469,7 @@ func (c *cpuBackend) capEdgeColumns(lo, hi int, damp float32) {
 	defer copy(prev, h)
 	hAll, bAll := c.h, c.base
 	adjStart, adjOther, adjDir := c.topo.adjStart, c.topo.adjOther, c.topo.adjDir
-	hr, corner, heal := c.p.cap.recede, c.p.cap.corner, c.p.cap.heal
+	hr, corner, heal, rippleDx := c.p.cap.recede, c.p.cap.corner, c.p.cap.heal, c.p.cap.rippleDx
 	wet, wetNext := c.capSt.wet, c.capSt.wetNext[lo:hi]
 	wetNext = wetNext[:len(h)]
 	for k, hk := range h {
@@ -487,7 +511,7 @@ func (c *cpuBackend) capEdgeColumns(lo, hi int, damp float32) {
 			x, _ = capRecedeHead(d, faces, hr, cr)
 		}
 		if !edge && damp > 0 {
-			x = float32(damp * (hk - prev[k]))
+			x = capRipple(damp, hk-prev[k], d, rippleDx)
 		}
 		if x != 0 {
 			drive[k] = hk + capLimit(x, d)

@@ -36,7 +36,7 @@ func (d *deviceBackend) installArgs(p *stepParams) {
 	d.lp = p
 	film := boolInt32(p.Film)
 	sa := d.sa
-	sa.CapRecede, sa.CapCorner, sa.CapCoef, sa.CapDamp = p.cap.recede, p.cap.corner, p.cap.coef, p.cap.damp
+	sa.CapRecede, sa.CapCorner, sa.CapCoef, sa.CapDamp, sa.CapRippleDx = p.cap.recede, p.cap.corner, p.cap.coef, p.cap.damp, p.cap.rippleDx
 	sa.CapDropR, sa.CapDropA, sa.CapAdvance, sa.CapDx = p.cap.dropR, p.cap.dropA, p.cap.advance, p.cap.dx
 	sa.DtOverDx2d = p.DtOverDx2d
 	sa.Zeta, sa.Accel, sa.Visc3, sa.Dxf = p.Zeta, p.Accel, p.Visc3, p.Dxf
@@ -50,6 +50,7 @@ func (d *deviceBackend) installArgs(p *stepParams) {
 		wa.Hd = sa.Hd
 		wa.Zeta, wa.Dxf, wa.Visc3, wa.Wet, wa.DryDepth = p.Zeta, p.Dxf, p.Visc3, p.Wet, p.DryDepth
 		wa.Slip3, wa.DryCut = sweSlipCut(p)
+		wa.Recede, wa.Corner = p.cap.recede, p.cap.corner
 		// sweState's substep constants, as sweColumns and sweFlux take them.
 		wa.Invdx, wa.G, wa.DtDx, wa.GDtDx, wa.Vmax = 1/s.dx, s.g, s.dtDx, s.gDtDx, s.vmax
 	}

@@ -15,6 +15,7 @@ func (d *deviceBackend) setCapParams(p capParams) {
 	sa := d.sa
 	sa.Hd = d.h
 	sa.CapRecede, sa.CapCorner, sa.CapCoef, sa.CapDamp, sa.CapMark = p.recede, p.corner, p.coef, p.damp, int32(p.mark)
+	sa.CapRippleDx = p.rippleDx
 	sa.CapDropR, sa.CapDropA, sa.CapAdvance, sa.CapDx = p.dropR, p.dropA, p.advance, p.dx
 	if !p.on {
 		return

@@ -24,7 +24,8 @@ import (
 //     pipe's flux;
 //   - the flux is u dx D, D the depth of the column upstream (upwind), and the outflow
 //     scaling (K) and inflow scaling (S) then scale flux and velocity alike. A face whose
-//     upstream column is dry carries no velocity.
+//     upstream column is dry carries no velocity; with surface tension, one out of a
+//     receding edge into a deeper column carries the deeper one's depth (sweDrainDepth).
 //
 // A lake at rest has equal heights, so zero head differences and zero velocities: it
 // stays exactly at rest over any terrain. Volume is exact as for the pipes (the same
@@ -250,6 +251,7 @@ func (c *cpuBackend) sweFlux(lo, hi int) {
 	invdx, dtDx, gDtDx, vmax := 1/s.dx, s.dtDx, s.gDtDx, s.vmax
 	zeta, dxf, visc3, wet := p.Zeta, p.Dxf, p.Visc3, p.Wet > 0
 	slip3, dryCut := sweSlipCut(p)
+	hr, corner := p.cap.recede, p.cap.corner
 	for j := lo; j < hi; j++ {
 		a, b := int(pa[j]), int(pb[j])
 		da, db := h[a]-base[a], h[b]-base[b]
@@ -312,7 +314,10 @@ func (c *cpuBackend) sweFlux(lo, hi int) {
 			un = p.Wetting(un, t1, gDtDx, dh, da, db)
 		}
 		d := element.Upwind(un, da, db) // >= 0: heights never go below their floors
-		if visc3 > 0 {                  // the viscosity factor (element.Params.Viscous)
+		if d < hr && d > DryDepth {     // rare: a thin upwind column (sweDrainDepth)
+			d = c.sweDrainDepth(un, a, b, da, db, d, hr, corner)
+		}
+		if visc3 > 0 { // the viscosity factor (element.Params.Viscous)
 			d2 := float32(d * (d + slip3))
 			un *= d2 / (d2 + visc3)
 		}
@@ -325,6 +330,45 @@ func (c *cpuBackend) sweFlux(lo, hi int) {
 		dd[j] = d
 		f[j] = element.FlushFlux(float32(un*dxf) * d)
 	}
+}
+
+// sweDrainDepth is the face depth of a pipe whose upwind column (a where un's sign bit is
+// clear, else b) is d deep, thinner than the receding head hr: the other end's depth
+// where that is deeper and the upwind column is a receding edge (sweRecedes), else d.
+//
+// A receding edge drains back into the liquid behind it through that liquid's depth. The
+// SWE's flux is the velocity times the upwind depth, so an edge thinner than the bulk
+// gave back only a film's worth a substep while the bulk's waves pushed the bulk's depth
+// out over it: the edge drained exponentially, never dried, and stood as a film a column
+// wide ahead of the bulk, which then was no edge and never receded (a fast pour at 60
+// degrees stood 2.13 mm deep against the head's 2.71, the slow pour 2.00). The outflow
+// scaling keeps the edge from giving more than it holds. The pipes need no such rule:
+// their flux does not scale with the upwind depth.
+func (c *cpuBackend) sweDrainDepth(un float32, a, b int, da, db, d, hr, corner float32) float32 {
+	up, other := a, db
+	if math.Float32bits(un)>>31 != 0 {
+		up, other = b, da
+	}
+	if other > d && sweRecedes(up, d, c.h, c.base, c.topo.adjStart, c.topo.adjOther, hr, corner) {
+		return other
+	}
+	return d
+}
+
+// sweRecedes reports whether wet column i, d deep, is a receding edge as the capillary
+// head reads it (capHeadColumn, capRecedeHead): dry ground beside it below its surface,
+// and thinner than hr less the corner margin (none at a sloping shore, capShoreCorner).
+// The SWE takes no wetted ground (capParams.mark 0), so no flag enters the test.
+func sweRecedes(i int, d float32, h, base []float32, adjStart, adjOther []int32, hr, corner float32) bool {
+	hi, bi := h[i], base[i]
+	faces, up := false, false
+	for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
+		if h[j]-base[j] <= DryDepth && base[j] < hi {
+			faces = true
+			up = up || base[j] > bi
+		}
+	}
+	return faces && d < hr-capShoreCorner(up, corner)
 }
 
 // sweSlip3 is three slip lengths, in cells, of the viscosity factor with the contact angle

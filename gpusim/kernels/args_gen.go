@@ -38,6 +38,7 @@ type StepArgs struct {
 	CapRecede, CapCoef                                     float32 // the receding head h_r and l_c^2/dx^2
 	CapCorner                                              float32 // the receding line's corner margin (capRecedeHead)
 	CapDamp                                                float32 // the ripple damping's head per m^3/s of net outflow
+	CapRippleDx                                            float32 // the SWE's: dx, its damping times dx/d deeper than a cell (capRipple); 0: the pipes
 	// the contact angle at the line (capangle.go): dx tan(theta_r), dx tan(theta_a),
 	// (dx/2) tan(theta_a) and dx; capDropA = 0: off
 	CapDropR, CapDropA, CapAdvance, CapDx float32
@@ -115,6 +116,7 @@ type SWEArgs struct {
 	Invdx, G, DtDx, GDtDx, Vmax     float32 // sweState's substep constants
 	Zeta, Dxf, Visc3, Wet, DryDepth float32 // the substep's element.Params
 	Slip3, DryCut                   float32 // the contact angle at the line: slip, and the depth a face gives nothing at
+	Recede, Corner                  float32 // the receding head and its corner margin: a receding edge drains through the deeper end's depth (sweDrainDepth); 0: off
 	N, Np, Ext, Step                int32
 	WantSpeed                       int32 // vp_swe_columns: also the fastest wave (a step's first substep)
 }
@@ -169,18 +171,19 @@ var ArgLayouts = []ArgLayout{
 		{"capCoef", "CapCoef", "float", "float32", 288, 4},
 		{"capCorner", "CapCorner", "float", "float32", 292, 4},
 		{"capDamp", "CapDamp", "float", "float32", 296, 4},
-		{"capDropR", "CapDropR", "float", "float32", 300, 4},
-		{"capDropA", "CapDropA", "float", "float32", 304, 4},
-		{"capAdvance", "CapAdvance", "float", "float32", 308, 4},
-		{"capDx", "CapDx", "float", "float32", 312, 4},
-		{"film", "Film", "int", "int32", 316, 4},
-		{"n", "N", "int", "int32", 320, 4},
-		{"nx", "Nx", "int", "int32", 324, 4},
-		{"ny", "Ny", "int", "int32", 328, 4},
-		{"ext", "Ext", "int", "int32", 332, 4},
-		{"step", "Step", "int", "int32", 336, 4},
-		{"capFresh", "CapFresh", "int", "int32", 340, 4},
-		{"capMark", "CapMark", "int", "int32", 344, 4},
+		{"capRippleDx", "CapRippleDx", "float", "float32", 300, 4},
+		{"capDropR", "CapDropR", "float", "float32", 304, 4},
+		{"capDropA", "CapDropA", "float", "float32", 308, 4},
+		{"capAdvance", "CapAdvance", "float", "float32", 312, 4},
+		{"capDx", "CapDx", "float", "float32", 316, 4},
+		{"film", "Film", "int", "int32", 320, 4},
+		{"n", "N", "int", "int32", 324, 4},
+		{"nx", "Nx", "int", "int32", 328, 4},
+		{"ny", "Ny", "int", "int32", 332, 4},
+		{"ext", "Ext", "int", "int32", 336, 4},
+		{"step", "Step", "int", "int32", 340, 4},
+		{"capFresh", "CapFresh", "int", "int32", 344, 4},
+		{"capMark", "CapMark", "int", "int32", 348, 4},
 	}},
 	{C: "VPEmit", Go: "EmitArgs", Value: EmitArgs{}, Size: 208, Fields: []ArgField{
 		{"h", "H", "float *", "uint64", 0, 8},
@@ -243,7 +246,7 @@ var ArgLayouts = []ArgLayout{
 		{"nAxis", "NAxis", "int", "int32", 180, 4},
 		{"step", "Step", "int", "int32", 184, 4},
 	}},
-	{C: "VPSwe", Go: "SWEArgs", Value: SWEArgs{}, Size: 232, Fields: []ArgField{
+	{C: "VPSwe", Go: "SWEArgs", Value: SWEArgs{}, Size: 240, Fields: []ArgField{
 		{"h", "H", "const float *", "uint64", 0, 8},
 		{"hd", "Hd", "const float *", "uint64", 8, 8},
 		{"base", "Base", "const float *", "uint64", 16, 8},
@@ -276,10 +279,12 @@ var ArgLayouts = []ArgLayout{
 		{"dryDepth", "DryDepth", "float", "float32", 196, 4},
 		{"slip3", "Slip3", "float", "float32", 200, 4},
 		{"dryCut", "DryCut", "float", "float32", 204, 4},
-		{"n", "N", "int", "int32", 208, 4},
-		{"np", "Np", "int", "int32", 212, 4},
-		{"ext", "Ext", "int", "int32", 216, 4},
-		{"step", "Step", "int", "int32", 220, 4},
-		{"wantSpeed", "WantSpeed", "int", "int32", 224, 4},
+		{"recede", "Recede", "float", "float32", 208, 4},
+		{"corner", "Corner", "float", "float32", 212, 4},
+		{"n", "N", "int", "int32", 216, 4},
+		{"np", "Np", "int", "int32", 220, 4},
+		{"ext", "Ext", "int", "int32", 224, 4},
+		{"step", "Step", "int", "int32", 228, 4},
+		{"wantSpeed", "WantSpeed", "int", "int32", 232, 4},
 	}},
 }

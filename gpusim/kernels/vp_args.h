@@ -48,6 +48,7 @@ typedef struct VPStep {
 	float capRecede, capCoef;    // the receding head h_r and l_c^2/dx^2
 	float capCorner;             // the receding line's corner margin (capRecedeHead)
 	float capDamp;               // the ripple damping's head per m^3/s of net outflow
+	float capRippleDx;           // the SWE's: dx, its damping times dx/d deeper than a cell (capRipple); 0: the pipes
 	// the contact angle at the line (capangle.go): dx tan(theta_r), dx tan(theta_a),
 	// (dx/2) tan(theta_a) and dx; capDropA = 0: off
 	float capDropR, capDropA, capAdvance, capDx;
@@ -116,6 +117,7 @@ typedef struct VPSwe /* go:SWEArgs */ {
 	float invdx, g, dtDx, gDtDx, vmax; // sweState's substep constants
 	float zeta, dxf, visc3, wet, dryDepth; // the substep's element.Params
 	float slip3, dryCut;         // the contact angle at the line: slip, and the depth a face gives nothing at
+	float recede, corner;        // the receding head and its corner margin: a receding edge drains through the deeper end's depth (sweDrainDepth); 0: off
 	int n, np, ext, step;
 	int wantSpeed;               // vp_swe_columns: also the fastest wave (a step's first substep)
 } VPSwe;

@@ -714,8 +714,9 @@ VP_KERNEL vp_cap_head(const VPStep a)
 		if (faces > 1) r += corner;
 		x += r;
 	}
-	if (!edge) { // the ripple damping, but at the contact line
+	if (!edge) { // the ripple damping, but at the contact line (capRipple)
 		float dr = a.capDamp * rise;
+		if (a.capRippleDx > 0 && d > a.capRippleDx) dr = dr * (a.capRippleDx / d);
 		x = x + dr;
 	}
 	a.hd[i] = hi + vp_cap_limit(a, x, d);
@@ -861,6 +862,31 @@ VP_KERNEL vp_swe_sides(const VPSwe a)
 	}
 }
 
+// vp_swe_drain_depth: sweDrainDepth (swe.go): the face depth of a pipe whose upwind
+// column, d deep, is thinner than the receding head: the other end's depth where that is
+// deeper and the upwind column is a receding edge (sweRecedes), else d.
+__device__ float vp_swe_drain_depth(const VPSwe &a, float un, int pa, int pb, float da, float db, float d)
+{
+	int up = pa;
+	float other = db;
+	if (vp_float_bits(un) >> 31) {
+		up = pb;
+		other = da;
+	}
+	if (!(other > d)) return d;
+	float hi = a.h[up], bi = a.base[up];
+	int faces = 0, rises = 0;
+	for (int e = a.adjStart[up]; e < a.adjStart[up + 1]; e++) {
+		int j = a.adjOther[e];
+		if (a.h[j] - a.base[j] <= a.dryDepth && a.base[j] < hi) {
+			faces = 1;
+			if (a.base[j] > bi) rises = 1;
+		}
+	}
+	float lo = a.recede - (rises ? 0.0f : a.corner); // capShoreCorner
+	return faces && d < lo ? other : d;
+}
+
 // vp_swe_flux: sweFlux for pipe j: the advected, accelerated, damped and viscous velocity,
 // clamped, and from it the raw flux u dx D (into raw: the final kernel scales it into f)
 // and the face depth D. Reads f[j] and d[j] (the last substep's) and writes raw[j] and
@@ -896,6 +922,7 @@ VP_KERNEL vp_swe_flux(const VPSwe a)
 	float un = t1 + a.gDtDx * dh;
 	if (a.wet > 0) un = vp_wetting(a.wet, a.dryDepth, un, t1, a.gDtDx, dh, da, db);
 	float d = vp_upwind(un, da, db);
+	if (d < a.recede && d > a.dryDepth) d = vp_swe_drain_depth(a, un, pa, pb, da, db, d);
 	if (a.visc3 > 0) {
 		float d2 = d * (d + a.slip3);
 		un = un * (d2 / (d2 + a.visc3));
