@@ -37,6 +37,7 @@ type benchOptions struct {
 	plotScenario string
 	plotDx       string
 	only         string
+	cpuprofile   string // --cpuprofile: a CPU profile of the whole bench
 	surface      bool
 	fps          float64
 	frameSteps   int
@@ -60,6 +61,7 @@ func benchCommand(ctx context.Context, p process, args []string, stdout, stderr 
 	flags.BoolVar(&o.surface, "surface", true, "build the liquid surface every frame (Table 1's surface column)")
 	flags.Float64Var(&o.fps, "fps", engine.DefaultFPS, "frames a simulated second, one surface each")
 	flags.IntVar(&o.frameSteps, "frame-steps", 0, "fixed solver steps per frame instead, as in the paper's Table 1 (excludes --fps)")
+	flags.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole bench to this file (for go tool pprof)")
 	flags.BoolVar(&o.roofline, "roofline", false, "measure the memory bandwidth (STREAM triad) first and give each solver's column-steps a second as a fraction of the bound it sets")
 	// Its help is help.go's, from these flags.
 	pos, err := parseInterspersed(flags, args)
@@ -89,6 +91,11 @@ func benchCommand(ctx context.Context, p process, args []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
+	stop, err := startProfile(o.cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	var bound float64 // column-steps a second the memory allows; 0 without --roofline
 	if o.roofline {
 		bound = measureBound(stdout)

@@ -244,3 +244,22 @@ func TestCPUProfile(t *testing.T) {
 		t.Errorf("a profile path below a file: exit %d, %q: want 2 naming --cpuprofile", code, errs)
 	}
 }
+
+// TestBenchCPUProfile: `vpbench bench --cpuprofile` profiles the whole bench (the run
+// command's flag, which bench did not take), and a path it cannot write is a usage error
+// before anything runs.
+func TestBenchCPUProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "bench.prof")
+	code, _, errs := runCLI(t, "bench", "--until", "0.05", "--only", "passages", "--cpuprofile", prof)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile %s: %d bytes, %v: want a gzipped pprof profile", prof, len(b), err)
+	}
+	code, out, errs := runCLI(t, "bench", "--until", "0.05", "--only", "passages", "--cpuprofile", filepath.Join(prof, "x"))
+	if code != exitUsage || !strings.Contains(errs, "--cpuprofile") || strings.Contains(out, "passages.lua") {
+		t.Errorf("a profile path below a file: exit %d, %q, stdout %q: want 2 naming --cpuprofile, no scenario run", code, errs, out)
+	}
+}
