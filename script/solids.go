@@ -171,14 +171,14 @@ func (h *hfSolid) height(x, y float64) float64 {
 	}
 	th := s.hf.th
 	s.hf.busy = true
-	s.wd.arm(s.timeout)
+	held := s.wd.arm(s.timeout)
 	s.mem.enter()
 	th.Push(h.fn)
 	th.Push(lua.LNumber(x))
 	th.Push(lua.LNumber(y))
 	err := th.PCall(2, 1, nil)
 	memFired := s.mem.leave()
-	_, fired := s.wd.disarm()
+	_, fired := s.wd.disarmHeld(held)
 	s.hf.busy = false
 	ret := th.Get(-1)
 	th.SetTop(0)

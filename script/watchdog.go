@@ -39,8 +39,9 @@ type watchdog struct {
 	// beforeCancel, if set, runs when the budget is spent, before cancel and while Lua
 	// still runs (w.mu not held): the memory monitor's last look.
 	beforeCancel func()
-	timer        *time.Timer
+	timer        *time.Timer // made by the first arm, reset by the others
 	gen          uint64
+	timerGen     uint64 // the arm the timer was last set for
 	armed        bool
 	budget       time.Duration // the CPU time this arm may use
 	clock        threadClock   // the armed thread's CPU clock
@@ -68,11 +69,12 @@ const (
 )
 
 // arm starts counting d of the calling goroutine's CPU time from now; the goroutine stays
-// on its OS thread until it calls disarm (or pause).
-func (w *watchdog) arm(d time.Duration) { w.armAt(d, false) }
+// on its OS thread until it calls disarm (or pause). It returns the thread arm locked the
+// goroutine to (0 where it locked none), for disarmHeld.
+func (w *watchdog) arm(d time.Duration) (held int) { return w.armAt(d, false) }
 
 // armAt arms; read takes the clock's first reading now rather than after quickArm.
-func (w *watchdog) armAt(d time.Duration, read bool) {
+func (w *watchdog) armAt(d time.Duration, read bool) (held int) {
 	tid, clock := lockThread()
 	var now time.Duration
 	ok := tid != 0
@@ -86,16 +88,13 @@ func (w *watchdog) armAt(d time.Duration, read bool) {
 			runtime.UnlockOSThread() // this thread holds its level already (or needs none)
 		} else {
 			w.held = append(w.held, tid)
+			held = tid
 		}
 	}
 	if w.fired {
-		return
-	}
-	if w.armed {
-		w.timer.Stop()
+		return held
 	}
 	w.gen++
-	gen := w.gen
 	w.armed = true
 	w.budget = d
 	w.clock, w.wall, w.started, w.start = clock, !ok, read && ok, now
@@ -104,7 +103,25 @@ func (w *watchdog) armAt(d time.Duration, read bool) {
 	if !w.wall && !w.started {
 		first = min(first, quickArm)
 	}
-	w.timer = time.AfterFunc(first, func() { w.check(gen) })
+	// One timer for every arm, reset: a heightfield fn's calls arm hundreds of thousands
+	// of times in a terrain extraction. A run of the timer meant for an earlier arm that
+	// races with this one checks this arm (check reads the generation then): it can only
+	// take the clock's first reading early, which counts more of this entry, never less.
+	w.timerGen = w.gen
+	if w.timer == nil {
+		w.timer = time.AfterFunc(first, w.tick)
+	} else {
+		w.timer.Reset(first)
+	}
+	return held
+}
+
+// tick is the timer's function: it checks the arm the timer was last set for.
+func (w *watchdog) tick() {
+	w.mu.Lock()
+	gen := w.timerGen
+	w.mu.Unlock()
+	w.check(gen)
 }
 
 // left is the budget left (w.mu is held); it takes the clock's first reading if the arm
@@ -125,7 +142,13 @@ func (w *watchdog) left() time.Duration {
 // disarm stops counting; it returns the budget left and whether the watchdog has fired
 // (now or earlier). The calling goroutine leaves the OS thread its arm locked it to.
 func (w *watchdog) disarm() (left time.Duration, fired bool) {
-	tid := currentThread()
+	return w.disarmHeld(currentThread())
+}
+
+// disarmHeld is disarm by the goroutine that arm locked to thread tid (arm's result),
+// without asking the system which thread it runs on (a system call, twice a heightfield
+// fn call otherwise). tid 0 (arm locked none) leaves the threads held as they are.
+func (w *watchdog) disarmHeld(tid int) (left time.Duration, fired bool) {
 	w.mu.Lock()
 	if w.armed {
 		w.timer.Stop()
