@@ -98,20 +98,68 @@ func (s *Scene) PlaceRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
 	if _, err := s.EnsureSolver(); err != nil {
 		return RegionInfo{}, err
 	}
+	if s.rg.g != nil {
+		return RegionInfo{}, fmt.Errorf("a region is in place already (one at a time, for now): remove it first (region:remove()), or move it (region:move{...})")
+	}
+	set, err := s.regionSettings(lo, hi, refine)
+	if err != nil {
+		return RegionInfo{}, err
+	}
+	if err := s.placeRegion(set); err != nil {
+		return RegionInfo{}, err
+	}
+	s.rg.count++
+	s.rg.id = s.rg.count
+	return s.regionInfo(), nil
+}
+
+// MoveRegion moves or resizes the region in place to the box from lo to hi with refine
+// region cells a column cell (PlaceRegion's box), between steps: its liquid goes back to
+// the columns (RemoveRegion) and the new box takes the columns' liquid under it, exactly,
+// as particles at the columns' velocities (the 3D motion inside the old box is not
+// kept); the region keeps its id, and its figures (steps, inflow, outflow) start again.
+// A box PlaceRegion would refuse is refused before anything changes; should the new box
+// still fail once the old one has given its liquid back (the liquid standing higher than
+// its heights said), the old box is placed again.
+func (s *Scene) MoveRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
+	if s.rg.g == nil {
+		return RegionInfo{}, fmt.Errorf("no region is in place")
+	}
+	set, err := s.regionSettings(lo, hi, refine)
+	if err != nil {
+		return RegionInfo{}, err
+	}
+	old := s.rg.g.Settings()
+	id := s.rg.id
+	s.RemoveRegion()
+	if err := s.placeRegion(set); err != nil {
+		if back := s.placeRegion(old); back != nil {
+			return RegionInfo{}, fmt.Errorf("%v; and the region could not be placed back where it was (%v): it was removed, its liquid is in the columns", err, back)
+		}
+		s.rg.id = id
+		return RegionInfo{}, err
+	}
+	s.rg.id = id
+	return s.regionInfo(), nil
+}
+
+// regionSettings checks a box for a region (PlaceRegion's) against the scene and makes
+// the region's settings, changing nothing. The held columns of a region in place read
+// its liquid as their heights, so a move's new box is checked against the levels it
+// will take.
+func (s *Scene) regionSettings(lo, hi [3]float64, refine int) (region.Settings, error) {
 	st := s.sim.Settings()
 	switch {
-	case s.rg.g != nil:
-		return RegionInfo{}, fmt.Errorf("a region is in place already (one at a time, for now): remove it first (region:remove())")
 	case s.sim.Stats().Backend != "cpu":
-		return RegionInfo{}, fmt.Errorf("the solver runs on the %s backend: a region couples to the cpu backend only, for now (backend = \"cpu\" in vp.sim, or --backend cpu)", s.sim.Stats().Backend)
+		return region.Settings{}, fmt.Errorf("the solver runs on the %s backend: a region couples to the cpu backend only, for now (backend = \"cpu\" in vp.sim, or --backend cpu)", s.sim.Stats().Backend)
 	case st.Method != gpusim.MethodPipes:
-		return RegionInfo{}, fmt.Errorf("method is %q: a region couples to the pipes only, for now (method = \"pipes\", and no --method swe)", st.Method)
+		return region.Settings{}, fmt.Errorf("method is %q: a region couples to the pipes only, for now (method = \"pipes\", and no --method swe)", st.Method)
 	case st.SurfaceTension > 0:
-		return RegionInfo{}, fmt.Errorf("capillarity is on: a region couples to columns without surface tension only, for now (set capillarity = \"off\" in vp.sim or sim:set)")
+		return region.Settings{}, fmt.Errorf("capillarity is on: a region couples to columns without surface tension only, for now (set capillarity = \"off\" in vp.sim or sim:set)")
 	case s.bodies.world != nil && (s.bodies.world.Count() > 0 || s.bodies.world.Lifting()):
-		return RegionInfo{}, fmt.Errorf("the scene has floating bodies: a region takes none yet (they would not enter its 3D liquid); place it in a scene without bodies")
+		return region.Settings{}, fmt.Errorf("the scene has floating bodies: a region takes none yet (they would not enter its 3D liquid); place it in a scene without bodies")
 	case refine < 1 || refine > MaxRefine:
-		return RegionInfo{}, fmt.Errorf("refine is %d: it must be between 1 and %d region cells a column cell", refine, MaxRefine)
+		return region.Settings{}, fmt.Errorf("refine is %d: it must be between 1 and %d region cells a column cell", refine, MaxRefine)
 	}
 	c := s.sim.Columns()
 	dx := c.Dx
@@ -119,11 +167,11 @@ func (s *Scene) PlaceRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
 	axes := [3]string{"x", "y", "z"}
 	for a := range 3 {
 		if !(lo[a] < hi[a]) {
-			return RegionInfo{}, fmt.Errorf("min[%d] = %s is not below max[%d] = %s: the box would be empty along %s", a+1, fmtG(lo[a]), a+1, fmtG(hi[a]), axes[a])
+			return region.Settings{}, fmt.Errorf("min[%d] = %s is not below max[%d] = %s: the box would be empty along %s", a+1, fmtG(lo[a]), a+1, fmtG(hi[a]), axes[a])
 		}
 		tol := 1e-9 * size[a]
 		if lo[a] < -tol || hi[a] > size[a]+tol {
-			return RegionInfo{}, fmt.Errorf("the box [%s, %s] x [%s, %s] x [%s, %s] m reaches out of the domain [0, %s] x [0, %s] x [0, %s] m along %s (lengths are in metres)",
+			return region.Settings{}, fmt.Errorf("the box [%s, %s] x [%s, %s] x [%s, %s] m reaches out of the domain [0, %s] x [0, %s] x [0, %s] m along %s (lengths are in metres)",
 				fmtG(lo[0]), fmtG(hi[0]), fmtG(lo[1]), fmtG(hi[1]), fmtG(lo[2]), fmtG(hi[2]), fmtG(size[0]), fmtG(size[1]), fmtG(size[2]), axes[a])
 		}
 	}
@@ -133,7 +181,7 @@ func (s *Scene) PlaceRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
 	y0 := max(int(math.Floor(lo[1]/dx+snap)), 0)
 	y1 := min(int(math.Ceil(hi[1]/dx-snap)), c.Ny)
 	if x1 <= x0 || y1 <= y0 {
-		return RegionInfo{}, fmt.Errorf("the box [%s, %s] x [%s, %s] m covers no column cell (dx = %s m): make it wider", fmtG(lo[0]), fmtG(hi[0]), fmtG(lo[1]), fmtG(hi[1]), fmtG(dx))
+		return region.Settings{}, fmt.Errorf("the box [%s, %s] x [%s, %s] m covers no column cell (dx = %s m): make it wider", fmtG(lo[0]), fmtG(hi[0]), fmtG(lo[1]), fmtG(hi[1]), fmtG(dx))
 	}
 	h := dx / float64(refine)
 	bottom := max(lo[2], 0)
@@ -142,17 +190,17 @@ func (s *Scene) PlaceRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
 		nz = int(math.Floor((c.Height-bottom)/h + snap))
 	}
 	if nz < 1 {
-		return RegionInfo{}, fmt.Errorf("the box is %s m tall from min[3] = %s to the domain's top: less than one region cell (%s m)", fmtG(min(hi[2], c.Height)-bottom), fmtG(bottom), fmtG(h))
+		return region.Settings{}, fmt.Errorf("the box is %s m tall from min[3] = %s to the domain's top: less than one region cell (%s m)", fmtG(min(hi[2], c.Height)-bottom), fmtG(bottom), fmtG(h))
 	}
 	nx, ny := (x1-x0)*refine, (y1-y0)*refine
 	if n := int64(nx) * int64(ny) * int64(nz); n > MaxRegionCells {
-		return RegionInfo{}, fmt.Errorf("the box is %d x %d x %d = %d region cells (refine %d): at most %d; make it smaller, or its cells coarser", nx, ny, nz, n, refine, MaxRegionCells)
+		return region.Settings{}, fmt.Errorf("the box is %d x %d x %d = %d region cells (refine %d): at most %d; make it smaller, or its cells coarser", nx, ny, nz, n, refine, MaxRegionCells)
 	}
 	top := bottom + float64(nz)*h
 	// What the region would refuse, said in the scene's words.
 	for side, on := range [4]bool{x0 == 0, x1 == c.Nx, y0 == 0, y1 == c.Ny} {
 		if on && st.Sides[side] == gpusim.SideOpen {
-			return RegionInfo{}, fmt.Errorf("the box reaches the domain's open %s side: a region's box stays at least a cell off an open side, for now (or make that side walls)", gpusim.SideNames[side])
+			return region.Settings{}, fmt.Errorf("the box reaches the domain's open %s side: a region's box stays at least a cell off an open side, for now (or make that side walls)", gpusim.SideNames[side])
 		}
 	}
 	var cols []int
@@ -160,7 +208,7 @@ func (s *Scene) PlaceRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
 		for i := x0; i < x1; i++ {
 			a, b := c.Cell(i, j)
 			if b-a != 1 {
-				return RegionInfo{}, fmt.Errorf("the cell at {%s, %s} holds %d columns (an overhang, or a layer above another): a region's cells hold one column each, for now", fmtG((float64(i)+0.5)*dx), fmtG((float64(j)+0.5)*dx), b-a)
+				return region.Settings{}, fmt.Errorf("the cell at {%s, %s} holds %d columns (an overhang, or a layer above another): a region's cells hold one column each, for now", fmtG((float64(i)+0.5)*dx), fmtG((float64(j)+0.5)*dx), b-a)
 			}
 			cols = append(cols, a)
 		}
@@ -180,32 +228,35 @@ func (s *Scene) PlaceRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
 		return fmt.Sprintf("{%s, %s}", fmtG((float64(x0+k%(x1-x0))+0.5)*dx), fmtG((float64(y0+k/(x1-x0))+0.5)*dx))
 	}
 	if lowest < float64(float32(bottom)) {
-		return RegionInfo{}, fmt.Errorf("min[3] = %s is above the floor under the box (%s m at %s): the box must reach down to the lowest floor under it", fmtG(lo[2]), fmtG(lowest), at(lowAt))
+		return region.Settings{}, fmt.Errorf("min[3] = %s is above the floor under the box (%s m at %s): the box must reach down to the lowest floor under it", fmtG(lo[2]), fmtG(lowest), at(lowAt))
 	}
 	bottom = min(bottom, lowest) // a floor a float32 rounding below the bottom asked for is on it
 	top = bottom + float64(nz)*h
 	if highest > top {
-		return RegionInfo{}, fmt.Errorf("the liquid under the box stands at %s m (at %s), above the box's top (%s m): raise max[3]", fmtG(highest), at(highAt), fmtG(top))
+		return region.Settings{}, fmt.Errorf("the liquid under the box stands at %s m (at %s), above the box's top (%s m): raise max[3]", fmtG(highest), at(highAt), fmtG(top))
 	}
 	set := region.Settings{X: x0, Y: y0, NX: x1 - x0, NY: y1 - y0, Refine: refine, Bottom: bottom, NZ: nz,
 		Viscosity: st.Viscosity, Workers: st.Workers}
 	if s.solid != nil && s.solid != emptySolid {
 		set.Solid = s.solid
 	}
+	return set, nil
+}
+
+// placeRegion places a region of settings set (regionSettings'); the caller sets its id.
+func (s *Scene) placeRegion(set region.Settings) error {
 	g, err := region.New(s.sim, set)
 	if err != nil {
 		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "region: "), "hold: ")
 		if strings.Contains(msg, "target") {
 			msg += ": no source or sink may pour into a region's columns (make it fall, falls = true, or move the box)"
 		}
-		return RegionInfo{}, fmt.Errorf("%s", msg)
+		return fmt.Errorf("%s", msg)
 	}
 	s.rg.g, s.rg.err = g, nil
-	s.rg.count++
-	s.rg.id = s.rg.count
 	s.sim.Publish() // the held columns' heights, written after Hold published
 	s.stale()
-	return s.regionInfo(), nil
+	return nil
 }
 
 // restoreRegion places a checkpoint's region (region.Restore) over the columns the

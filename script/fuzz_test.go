@@ -129,6 +129,7 @@ var apiSpecs = map[string][]apiArg{
 	"meter:total":        {},
 	"sim:region":         {tableArg("min:lo3!", "max:hi3!", "dx:rdx", "refine:refine")},
 	"region:info":        {},
+	"region:move":        {tableArg("min:lo3", "max:hi3", "dx:rdx", "refine:refine")},
 	"region:remove":      {},
 }
 

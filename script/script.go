@@ -110,10 +110,10 @@ type Scenario struct {
 	mt     metatables
 	vpMod  *lua.LTable
 
-	scene       *scene.Scene // nil until vp.sim
-	simPlace    place        // the vp.sim call
-	regionPlace place        // the last sim:region call (its step's errors are placed there)
-	simUD       *lua.LUserData
+	scene    *scene.Scene // nil until vp.sim
+	simPlace place        // the vp.sim call
+	regionAt place        // the last sim:region call (its step's errors are placed there)
+	simUD    *lua.LUserData
 
 	events    eventQueue
 	seq       int64
@@ -423,7 +423,7 @@ func (s *Scenario) Advance(maxSteps int) (Advanced, error) {
 	s.scene.Step(n)
 	s.warnAll(s.scene.Warnings()) // a body that left through an open side
 	if err := s.scene.RegionError(); err != nil {
-		s.err = &Error{File: s.regionPlace.file, Line: s.regionPlace.line, Msg: "sim:region: " + err.Error()}
+		s.err = &Error{File: s.regionAt.file, Line: s.regionAt.line, Msg: "sim:region: " + err.Error()}
 		return Advanced{Steps: int64(n)}, s.err
 	}
 	a := Advanced{Steps: int64(n), Waves: s.scene.LastWaves()}

@@ -32,13 +32,39 @@ func (s *Scenario) regionMethods() []decl {
 func (s *Scenario) simRegion(L *lua.LState) int {
 	c := s.simCall(L, "region")
 	t := c.table(2, "{min = {x0, y0, z0}, max = {x1, y1, z1}, dx = h}")
+	lo, hi, refine := s.regionBox(c, t, nil)
+	info := s.regionPlace(c, func() (scene.RegionInfo, error) { return s.scene.PlaceRegion(lo, hi, refine) }, true)
+	s.regionAt = c.where()
+	ud := L.NewUserData()
+	ud.Value = &regionVal{s: s, id: info.ID}
+	ud.Metatable = s.mt.region
+	L.Push(ud)
+	return 1
+}
+
+// regionBox reads a region's box from t: min and max (m) and its cells, dx = h or refine
+// = n (sim:region's). With cur (region:move) each one absent keeps the region's.
+func (s *Scenario) regionBox(c call, t *lua.LTable, cur *scene.RegionInfo) (lo, hi [3]float64, refine int) {
 	c.keys(t, "min", "max", "dx", "refine")
-	lo, hi := c.vec(t, "min", 3), c.vec(t, "max", 3)
 	hasDx, hasRefine := t.RawGetString("dx") != lua.LNil, t.RawGetString("refine") != lua.LNil
 	if hasDx && hasRefine {
 		c.fail("dx and refine say one thing two ways: give one (refine = n makes the region's cells the columns' dx / n)")
 	}
-	refine := c.integer(t, "refine", intField{def: 1, min: 1, max: scene.MaxRefine})
+	if cur != nil {
+		lo, hi, refine = cur.Min, cur.Max, cur.Refine
+	}
+	for _, b := range []struct {
+		key string
+		v   *[3]float64
+	}{{"min", &lo}, {"max", &hi}} {
+		if cur == nil || t.RawGetString(b.key) != lua.LNil {
+			v := c.vec(t, b.key, 3)
+			*b.v = [3]float64{v[0], v[1], v[2]}
+		}
+	}
+	if cur == nil || hasRefine {
+		refine = c.integer(t, "refine", intField{def: 1, min: 1, max: scene.MaxRefine})
+	}
 	c.ensureSolver()
 	if hasDx {
 		colDx := s.scene.Columns().Dx
@@ -54,25 +80,29 @@ func (s *Scenario) simRegion(L *lua.LState) int {
 		}
 		refine = int(r)
 	}
-	// The region samples the terrain inside its box: a heightfield's fn runs then.
+	return lo, hi, refine
+}
+
+// regionPlace runs place (placing or moving the region), which samples the terrain inside
+// the box: a heightfield's fn runs then, its failure raised as the call's. remove takes
+// out a region placed before the failure (sim:region's; a move puts the old box back
+// itself).
+func (s *Scenario) regionPlace(c call, place func() (scene.RegionInfo, error), remove bool) scene.RegionInfo {
 	s.hf.epoch++
 	s.hf.err = nil
 	resume := s.pauseWatchdog()
-	info, err := s.scene.PlaceRegion([3]float64{lo[0], lo[1], lo[2]}, [3]float64{hi[0], hi[1], hi[2]}, refine)
+	info, err := place()
 	resume()
 	if s.hf.err != nil {
-		s.scene.RemoveRegion()
+		if remove {
+			s.scene.RemoveRegion()
+		}
 		c.raise(s.hf.err)
 	}
 	if err != nil {
 		c.fail("%s", err)
 	}
-	s.regionPlace = c.where()
-	ud := L.NewUserData()
-	ud.Value = &regionVal{s: s, id: info.ID}
-	ud.Metatable = s.mt.region
-	L.Push(ud)
-	return 1
+	return info
 }
 
 // regionHandleMethods are a region's methods.
@@ -90,6 +120,17 @@ func (s *Scenario) regionHandleMethods() []decl {
 			L.Push(regionTable(L, in))
 			return 1
 		}, "region:info() -> table: its box as placed, cells, particles, volume, inflow and outflow, the last step's substeps and solver iterations, its time a step"},
+		{"move", func(L *lua.LState) int {
+			c, v := self(L, "region:move")
+			t := c.table(2, "{min = {x0, y0, z0}, max = {x1, y1, z1}, dx = h}")
+			in, ok := s.scene.RegionInfo()
+			if !ok || in.ID != v.id {
+				c.fail("region %d was removed", v.id)
+			}
+			lo, hi, refine := s.regionBox(c, t, &in)
+			s.regionPlace(c, func() (scene.RegionInfo, error) { return s.scene.MoveRegion(lo, hi, refine) }, false)
+			return 0
+		}, "region:move{min = {x0, y0, z0}, max = {x1, y1, z1}, dx = h, refine = n}: moves or resizes it between steps (each key absent keeps its own), its liquid exactly"},
 		{"remove", func(L *lua.LState) int {
 			_, v := self(L, "region:remove")
 			if in, ok := s.scene.RegionInfo(); ok && in.ID == v.id {
