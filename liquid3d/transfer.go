@@ -68,6 +68,27 @@ func splat(f, m []float32, n0, n1, n2 int, tx, ty, tz, vol, val, cx, cy, cz floa
 	wz := [2]float32{1 - fz, fz}
 	// The affine part at node (i0, j0, k0); each node further adds c's component.
 	base := val - cx*fx - cy*fy - cz*fz
+	if i0 >= 0 && i0+1 < n0 && j0 >= 0 && j0+1 < n1 && k0 >= 0 && k0+1 < n2 {
+		// All 8 nodes inside (most particles): the loop below unrolled, the same
+		// operations in the same order for each node (so the same bits), without its
+		// bounds tests (the scatter was a sixth of a region's step).
+		for c := 0; c < 2; c++ {
+			k := k0 + c
+			for b := 0; b < 2; b++ {
+				wjk := vol * wy[b] * wz[c]
+				vjk := base + cy*float32(b) + cz*float32(c)
+				i := n0*(j0+b+n1*k) + i0
+				fs, ms := f[i:i+2:i+2], m[i:i+2:i+2]
+				wt := wjk * wx[0]
+				fs[0] += wt * (vjk + cx*float32(0))
+				ms[0] += wt
+				wt = wjk * wx[1]
+				fs[1] += wt * (vjk + cx*float32(1))
+				ms[1] += wt
+			}
+		}
+		return
+	}
 	for c := 0; c < 2; c++ {
 		k := k0 + c
 		if k < 0 || k >= n2 {
@@ -103,6 +124,18 @@ func splatWeight(m []float32, n0, n1, n2 int, tx, ty, tz, vol float32) {
 	wx := [2]float32{1 - fx, fx}
 	wy := [2]float32{1 - fy, fy}
 	wz := [2]float32{1 - fz, fz}
+	if i0 >= 0 && i0+1 < n0 && j0 >= 0 && j0+1 < n1 && k0 >= 0 && k0+1 < n2 {
+		for c := 0; c < 2; c++ { // splat's interior path
+			for b := 0; b < 2; b++ {
+				wjk := vol * wy[b] * wz[c]
+				i := n0*(j0+b+n1*(k0+c)) + i0
+				ms := m[i : i+2 : i+2]
+				ms[0] += wjk * wx[0]
+				ms[1] += wjk * wx[1]
+			}
+		}
+		return
+	}
 	for c := 0; c < 2; c++ {
 		k := k0 + c
 		if k < 0 || k >= n2 {
