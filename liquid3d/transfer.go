@@ -89,6 +89,20 @@ func splat(f, m []float32, n0, n1, n2 int, tx, ty, tz, vol, val, cx, cy, cz floa
 		}
 		return
 	}
+	splatClipped(f, m, n0, n1, n2, tx, ty, tz, vol, val, cx, cy, cz)
+}
+
+// splatClipped is splat over the nodes about (tx, ty, tz) that lie inside the field, a
+// bounds test each: a particle at the field's border (splat's interior path is this loop
+// unrolled).
+func splatClipped(f, m []float32, n0, n1, n2 int, tx, ty, tz, vol, val, cx, cy, cz float32) {
+	i0, fx := lower(tx)
+	j0, fy := lower(ty)
+	k0, fz := lower(tz)
+	wx := [2]float32{1 - fx, fx}
+	wy := [2]float32{1 - fy, fy}
+	wz := [2]float32{1 - fz, fz}
+	base := val - cx*fx - cy*fy - cz*fz
 	for c := 0; c < 2; c++ {
 		k := k0 + c
 		if k < 0 || k >= n2 {

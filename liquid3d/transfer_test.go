@@ -6,43 +6,9 @@ import (
 	"testing"
 )
 
-// splatLoop is splat's loop over the 8 nodes with their bounds tests: the reference its
-// interior path unrolls.
-func splatLoop(f, m []float32, n0, n1, n2 int, tx, ty, tz, vol, val, cx, cy, cz float32) {
-	i0, fx := lower(tx)
-	j0, fy := lower(ty)
-	k0, fz := lower(tz)
-	wx := [2]float32{1 - fx, fx}
-	wy := [2]float32{1 - fy, fy}
-	wz := [2]float32{1 - fz, fz}
-	base := val - cx*fx - cy*fy - cz*fz
-	for c := 0; c < 2; c++ {
-		k := k0 + c
-		if k < 0 || k >= n2 {
-			continue
-		}
-		for b := 0; b < 2; b++ {
-			j := j0 + b
-			if j < 0 || j >= n1 {
-				continue
-			}
-			wjk := vol * wy[b] * wz[c]
-			vjk := base + cy*float32(b) + cz*float32(c)
-			row := n0 * (j + n1*k)
-			for a := 0; a < 2; a++ {
-				if i := i0 + a; i >= 0 && i < n0 {
-					wt := wjk * wx[a]
-					f[row+i] += wt * (vjk + cx*float32(a))
-					m[row+i] += wt
-				}
-			}
-		}
-	}
-}
-
 // TestSplatInteriorSameBits: splat's and splatWeight's interior paths give the bits of
-// the loop with its bounds tests, for particles inside, on the border and beyond it,
-// with negative affine parts (a zero's sign) included.
+// splatClipped, the loop with its bounds tests, for particles inside, on the border and
+// beyond it, with negative affine parts (a zero's sign) included.
 func TestSplatInteriorSameBits(t *testing.T) {
 	const n0, n1, n2 = 7, 6, 5
 	r := rand.New(rand.NewPCG(1, 2))
@@ -59,9 +25,9 @@ func TestSplatInteriorSameBits(t *testing.T) {
 			cx, cy, cz = float32(math.Copysign(0, -1)), 0, float32(math.Copysign(0, -1))
 		}
 		splat(f, m, n0, n1, n2, tx, ty, tz, vol, val, cx, cy, cz)
-		splatLoop(g, q, n0, n1, n2, tx, ty, tz, vol, val, cx, cy, cz)
+		splatClipped(g, q, n0, n1, n2, tx, ty, tz, vol, val, cx, cy, cz)
 		splatWeight(w1, n0, n1, n2, tx, ty, tz, vol)
-		splatLoop(make([]float32, n0*n1*n2), w2, n0, n1, n2, tx, ty, tz, vol, 0, 0, 0, 0)
+		splatClipped(make([]float32, n0*n1*n2), w2, n0, n1, n2, tx, ty, tz, vol, 0, 0, 0, 0)
 	}
 	for i := range f {
 		if math.Float32bits(f[i]) != math.Float32bits(g[i]) || math.Float32bits(m[i]) != math.Float32bits(q[i]) {
