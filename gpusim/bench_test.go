@@ -291,8 +291,10 @@ func BenchmarkDenseTension(b *testing.B) {
 // every 2,000 steps, untimed. fifth-noskip is fifth sweeping every row
 // (backendOptions.noSkip). disc-* are a disc of water 1.5 mm deep covering a fifth of a
 // flat plate (100 of its 200 rows) with water's surface tension, and the plate wet all
-// over, where the liquid has an edge (a contact line) all round. Reported: wet (the
-// fraction of wet columns) and swept (the fraction of columns swept a step, denseRange).
+// over, where the liquid has an edge (a contact line) all round. general-* are the tilted
+// plate's on the general layout (backendOptions.general), which leaves dead units alone
+// (csrskip.go). Reported: wet (the fraction of wet columns) and swept (the fraction of
+// columns swept a step, denseRange; on the general layout, of units computed).
 func BenchmarkDenseStill(b *testing.B) {
 	for _, tc := range []struct {
 		name  string
@@ -305,6 +307,9 @@ func BenchmarkDenseStill(b *testing.B) {
 		{"fifth-noskip", 0.02, false, backendOptions{noSkip: true}},
 		{"disc-fifth", 0, false, backendOptions{}},
 		{"disc-full", 0, true, backendOptions{}},
+		{"general-fifth", 0.02, false, backendOptions{general: true}},
+		{"general-full", 0.02, true, backendOptions{general: true}},
+		{"general-fifth-noskip", 0.02, false, backendOptions{general: true, noSkip: true}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			st := settings(0.003, 1e-6, 0)
@@ -349,8 +354,15 @@ func BenchmarkDenseStill(b *testing.B) {
 					wet++
 				}
 			}
-			swept := func() (n int64) {
-				for _, d := range sim.be.(*cpuBackend).dense.work {
+			be := sim.be.(*cpuBackend)
+			swept := func() (n int64) { // columns swept, or units left alone (general)
+				if be.dense == nil {
+					for _, l := range be.skip.left {
+						n += l
+					}
+					return n
+				}
+				for _, d := range be.dense.work {
 					n += d.swept
 				}
 				return n
@@ -358,7 +370,12 @@ func BenchmarkDenseStill(b *testing.B) {
 			swept0 := swept()
 			benchStepReset(b, sim, 2000, lay)
 			b.ReportMetric(float64(wet)/float64(len(h)), "wet")
-			b.ReportMetric(float64(swept()-swept0)/float64(b.N+10)/float64(len(h)), "swept")
+			per := float64(swept()-swept0) / float64(b.N+10)
+			if be.dense == nil {
+				b.ReportMetric(1-per/float64(len(be.skip.units)), "swept")
+			} else {
+				b.ReportMetric(per/float64(len(h)), "swept")
+			}
 		})
 	}
 }

@@ -454,6 +454,7 @@ var checkpointLedger = map[string]map[string]string{
 	"cpuBackend": {
 		"topo": "derived", "base": "derived, lifted from Sim.lift", "ownBase": "derived (restoreLifts)", "top": "derived", "h": "saved", "r": "saved", "k": "computed every step",
 		"s": "computed every step", "f": "saved (fluxes)", "dense": "saved (fluxes)", "capSt": "saved (capState)",
+		"skip": "derived (a restore's stillReset: every unit computed again)", "noSkip": "the reader's (backendOptions)",
 		"ext": "saved (extended)", "swe": "saved (version 5: the face depths; the rest computed every step)", "p": "derived", "rows": "the reader's", "nw": "the reader's", "ranges": "derived",
 		"pipes": "derived", "flag": "scratch", "regular": "derived", "strided": "derived", "pairAt": "derived", "runs": "derived",
 		"csrBuf": "scratch", "csrMask": "scratch", "csrFluxBuf": "scratch", "capRuns": "derived", "pipeBase": "derived", "bar": "not state",

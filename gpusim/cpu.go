@@ -47,11 +47,14 @@ type cpuBackend struct {
 	k, s []float32 // outflow and inflow scaling per column (general layout)
 	// f is each pipe's flux in the general layout, in topology order: raw after the flux
 	// phase, scaled (the state carried between steps) after the final phase.
-	f      []float32
-	dense  *denseGrid // the fluxes of the dense layout, instead of f
-	capSt  capState   // the capillary head's driving heights (capillary.go), with surface tension
-	swe    *sweState  // the shallow water equations' velocities (swe.go); nil for the pipes
-	ext    *extended  // extended pipes (general layout only); nil when no passage can form
+	f     []float32
+	dense *denseGrid // the fluxes of the dense layout, instead of f
+	// skip records the general layout's still units (csrskip.go); noSkip computes them all.
+	skip   *csrSkip
+	noSkip bool
+	capSt  capState  // the capillary head's driving heights (capillary.go), with surface tension
+	swe    *sweState // the shallow water equations' velocities (swe.go); nil for the pipes
+	ext    *extended // extended pipes (general layout only); nil when no passage can form
 	p      stepParams
 	rows   rows.Kernels // the AVX2 row kernels or their Go twins, chosen at construction
 	nw     int
@@ -112,6 +115,7 @@ func newCPUBackend(t *topology, workers int, mode ExtendedPipes, method Method, 
 		c.dense = newDenseGrid(t.cols.Nx, t.cols.Ny)
 		c.dense.skip = !o.noSkip
 	} else {
+		c.noSkip = o.noSkip
 		c.f = make([]float32, t.numPipes())
 		c.k = make([]float32, n)
 		c.s = make([]float32, n)
@@ -143,7 +147,13 @@ func (c *cpuBackend) setWorkers(n int) {
 		c.dense.setWorkers(c.ranges)
 	} else {
 		c.ranges = split(len(c.h), n)
-		c.pipes = split(len(c.f), n)
+		// Each worker's pipes are the ones its columns own, so that a unit's are its
+		// worker's too (csrskip.go).
+		ps := pipeStarts(c.topo, len(c.h))
+		c.pipes = make([][2]int, n)
+		for w, r := range c.ranges {
+			c.pipes[w] = [2]int{int(ps[r[0]]), int(ps[r[1]])}
+		}
 		c.flag = make([][]int32, n)
 		c.runs, c.csrBuf, c.csrMask, c.csrFluxBuf, c.capRuns = nil, make([][]float32, n), make([][]uint8, n), nil, nil
 		if c.rows.Vector() {
@@ -167,6 +177,7 @@ func (c *cpuBackend) setWorkers(n int) {
 				c.csrFluxBuf[w] = make([]float32, 4*fluxChunk)
 			}
 		}
+		c.buildSkip(ps, !c.noSkip)
 	}
 	if c.ext != nil {
 		c.ext.setWorkers(n)
@@ -231,6 +242,9 @@ func (c *cpuBackend) extendedCounts() (pipes, passages int) {
 // step advances n steps from simulated time t0 and returns what sources and sinks moved.
 func (c *cpuBackend) step(n int, t0 float64, em *emitterSet, height, residual []float32) accounting {
 	c.em, c.t, c.acct, c.outH, c.outR = em, t0, accounting{}, height, residual
+	if c.skip != nil {
+		c.skipPins(em)
+	}
 	if c.dense != nil && em != nil && em.any() {
 		c.dense.prepareEmitters(em)
 	}

@@ -179,11 +179,11 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 // phase, then the phases after it (csrAfterFlux). The SWE's substeps share all but the
 // flux (sweStep).
 func (c *cpuBackend) csrStep(w int) {
-	pr := c.pipes[w]
 	ext := c.csrExtended(w)
-	c.csrFlux(w, pr[0], pr[1])
+	c.skipDead(w)
+	c.forLive(w, true, true, func(_, _ int32, lo, hi int) { c.csrFlux(w, lo, hi) }, nil)
 	c.bar.wait()
-	c.csrAfterFlux(w, ext)
+	c.csrAfterFlux(w, ext, true)
 }
 
 // csrExtended is the step's extended pipes (nil when off); worker 0 computes their raw
@@ -201,20 +201,20 @@ func (c *cpuBackend) csrExtended(w int) *extended {
 
 // csrAfterFlux is one worker's share of the phases after the flux, a barrier after each
 // but the last: outflow (K, S), inflow, the final fluxes (and the extended pipes'), the
-// heights.
-func (c *cpuBackend) csrAfterFlux(w int, ext *extended) {
-	cr, pr := c.ranges[w], c.pipes[w]
+// heights. skip leaves the dead units alone (csrskip.go): the SWE's substeps compute
+// every unit.
+func (c *cpuBackend) csrAfterFlux(w int, ext *extended, skip bool) {
 	sums := ext.sums() // nil in a step without openings: the column phases skip the sums
-	c.csrOutflow(w, cr[0], cr[1], sums)
+	c.csrOutflow(w, sums, skip)
 	c.bar.wait()
 	c.csrInflow(w, sums)
 	c.bar.wait()
-	c.csrFinal(w, pr[0], pr[1])
+	c.forLive(w, skip, true, func(_, _ int32, lo, hi int) { c.csrFinal(w, lo, hi) }, nil)
 	if ext != nil && w == 0 {
 		ext.final(c.k, c.s, c.r, &c.p)
 	}
 	c.bar.wait()
-	c.csrHeight(w, cr[0], cr[1], ext, sums)
+	c.csrHeight(w, ext, sums, skip)
 }
 
 // fluxChunk is how many pipes csrFlux and csrFinal gather at a time for the vector
@@ -393,31 +393,35 @@ func (c *cpuBackend) csrFinal(w, lo, hi int) {
 	}
 }
 
-// csrOutflow: K for columns [lo, hi), S = 1 where no overflow is possible, and the list
-// of the others, in column order, for csrInflow.
-func (c *cpuBackend) csrOutflow(w, lo, hi int, ext *extended) {
+// csrOutflow: K for worker w's columns, S = 1 where no overflow is possible, and the
+// list of the others, in column order, for csrInflow. A dead unit's K is set to 0 once.
+func (c *cpuBackend) csrOutflow(w int, ext *extended, skip bool) {
 	flag := c.flag[w][:0]
-	if !c.rows.Vector() {
-		c.flag[w] = c.csrOutflowColumns(lo, hi, ext, flag)
-		return
-	}
-	for i, run := lo, 0; i < hi; run++ {
-		j, vector := int(c.runs[w][run].end), c.runs[w][run].vector
-		if !vector {
-			flag = c.csrOutflowColumns(i, j, ext, flag)
-			i = j
-			continue
+	sk := c.skip
+	c.forLive(w, skip, false, func(a, b int32, lo, hi int) {
+		for u := a; u < b; u++ {
+			sk.kZero[u] = false
 		}
-		streams := rows.CSRStreams(ext != nil)
-		u := c.csrBuf[w][:rows.CSRGroups(j-i)*8*streams]
-		if ext != nil {
-			c.gatherCSR(u, c.f, i, j, streams, ext.extOut[i:j], ext.extIn[i:j])
-		} else {
-			c.gatherCSR(u, c.f, i, j, streams, nil, nil)
+		c.forRuns(w, a, lo, hi, func(i, j int, vector bool) {
+			if !vector {
+				flag = c.csrOutflowColumns(i, j, ext, flag)
+				return
+			}
+			streams := rows.CSRStreams(ext != nil)
+			u := c.csrBuf[w][:rows.CSRGroups(j-i)*8*streams]
+			if ext != nil {
+				c.gatherCSR(u, c.f, i, j, streams, ext.extOut[i:j], ext.extIn[i:j])
+			} else {
+				c.gatherCSR(u, c.f, i, j, streams, nil, nil)
+			}
+			flag = rows.CSROutflowRun(&c.p.Params, i, c.k[i:j], c.s[i:j], u, c.h[i:j], c.r[i:j], c.base[i:j], c.top[i:j], ext != nil, c.csrMask[w], flag)
+		})
+	}, func(u int32) {
+		if !sk.kZero[u] {
+			clear(c.k[sk.units[u].lo:sk.units[u].hi])
+			sk.kZero[u] = true
 		}
-		flag = rows.CSROutflowRun(&c.p.Params, i, c.k[i:j], c.s[i:j], u, c.h[i:j], c.r[i:j], c.base[i:j], c.top[i:j], ext != nil, c.csrMask[w], flag)
-		i = j
-	}
+	})
 	c.flag[w] = flag
 }
 
@@ -482,20 +486,18 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 	}
 }
 
-// csrHeight: the height update of columns [lo, hi), and the full flags of its capped
+// csrHeight: the height update of worker w's columns, and the full flags of its capped
 // columns for the extended pipes (ext). sums is ext when the extended net outflows may be
-// non-zero (extended.sums), nil otherwise.
-func (c *cpuBackend) csrHeight(w, lo, hi int, ext, sums *extended) {
+// non-zero (extended.sums), nil otherwise. With skip, each unit computed is found still
+// or not for the next step.
+func (c *cpuBackend) csrHeight(w int, ext, sums *extended, skip bool) {
 	var flips int32
-	if !c.rows.Vector() {
-		flips = c.csrHeightColumns(lo, hi, ext, sums)
-	} else {
-		for i, run := lo, 0; i < hi; run++ {
-			j, vector := int(c.runs[w][run].end), c.runs[w][run].vector
+	sk := c.skip
+	c.forLive(w, skip, false, func(a, b int32, lo, hi int) {
+		c.forRuns(w, a, lo, hi, func(i, j int, vector bool) {
 			if !vector {
 				flips += c.csrHeightColumns(i, j, ext, sums)
-				i = j
-				continue
+				return
 			}
 			streams := rows.CSRStreams(sums != nil)
 			u := c.csrBuf[w][:rows.CSRGroups(j-i)*8*streams]
@@ -512,9 +514,13 @@ func (c *cpuBackend) csrHeight(w, lo, hi int, ext, sums *extended) {
 					}
 				}
 			}
-			i = j
+		})
+		if skip {
+			for u := a; u < b; u++ {
+				sk.still[u] = !sk.pinned[u] && c.unitStill(&sk.units[u])
+			}
 		}
-	}
+	}, nil)
 	if ext != nil {
 		ext.flips[w] = flips
 	}

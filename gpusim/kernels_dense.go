@@ -789,6 +789,9 @@ func (g *denseGrid) widenRow(sp []int32, y, lo, hi int) {
 // sweep (heights, residuals, fluxes or floors written, settings changed, a checkpoint
 // restored).
 func (c *cpuBackend) stillReset() {
+	if c.skip != nil {
+		clear(c.skip.still)
+	}
 	if g := c.dense; g != nil {
 		g.widen(g.span, 0, g.nx-1)
 		g.widen(g.spanNext, 0, g.nx-1)
@@ -798,6 +801,11 @@ func (c *cpuBackend) stillReset() {
 // stillColumns forgets that the columns cols are still (the particle phase or a lift
 // changed them).
 func (c *cpuBackend) stillColumns(cols []int32) {
+	if sk := c.skip; sk != nil {
+		for _, i := range cols {
+			sk.still[sk.unitOf[i]] = false
+		}
+	}
 	if g := c.dense; g != nil {
 		for _, i := range cols {
 			y, x := int(i)/g.nx, int(i)%g.nx

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vpbench/vpbench/terrain"
 )
 
 // The dense sweep leaves rows that are dry and still alone (denseSweep, denseDead): the
@@ -25,12 +27,27 @@ func tiltedFloor(slope float64, rough bool, seed uint64) func(x, y float64) floa
 }
 
 // skippedRows is the rows the dense sweep has left alone so far, over all workers, and
-// the ranges it swept over fewer than all columns.
+// the ranges it swept over fewer than all columns; in the general layout, the units it
+// has left alone (twice: it has no ranges).
 func skippedRows(sim *Sim) (rows, narrow int64) {
-	for _, d := range sim.be.(*cpuBackend).dense.work {
+	be := sim.be.(*cpuBackend)
+	if be.dense == nil {
+		for _, n := range be.skip.left {
+			rows += n
+		}
+		return rows, rows
+	}
+	for _, d := range be.dense.work {
 		rows, narrow = rows+d.skipped, narrow+d.narrow
 	}
 	return rows, narrow
+}
+
+// poison fills the dense layout's rings with NaN before each range (denseGrid.poison).
+func poison(sim *Sim) {
+	if d := sim.be.(*cpuBackend).dense; d != nil {
+		d.poison = true
+	}
 }
 
 // skipRun runs one scenario on a new Sim made with o and returns its state: heights,
@@ -49,11 +66,19 @@ func skipRun(t *testing.T, scenario, w int, tension bool, o backendOptions) (out
 	if scenario == 2 {
 		slope = 0 // patches that stay where they are (with surface tension)
 	}
-	sim := newSimWith(t, layeredScene(t, 48, 70, 0.0005, 0.04, 1, tiltedFloor(slope, scenario > 0, 3), nil), st, o)
-	sim.be.(*cpuBackend).dense.poison = true // a ring value read that the range did not compute shows
+	scene := func(slope float64) *terrain.Columns {
+		if scenario == 3 { // a slab over the low rows with a hole: a passage floods (extended pipes)
+			return layeredScene(t, 48, 70, 0.0005, 0.04, 2, tiltedFloor(slope, true, 3), []slab{{0.003, 0.005, func(x, y float64) bool {
+				return y > 0.01 || (x-0.012)*(x-0.012)+(y-0.005)*(y-0.005) < 0.002*0.002
+			}}})
+		}
+		return layeredScene(t, 48, 70, 0.0005, 0.04, 1, tiltedFloor(slope, scenario > 0, 3), nil)
+	}
+	sim := newSimWith(t, scene(slope), st, o)
+	poison(sim) // a ring value read that the range did not compute shows
 	c := sim.Columns()
 	switch scenario {
-	case 0, 1: // a pool in the low rows, a sink in it, a pour landing on dry ground
+	case 0, 1, 3: // a pool in the low rows, a sink in it, a pour landing on dry ground
 		if _, err := sim.Fill(0.012, 0.001, 0.002, 0.0025); err != nil {
 			t.Fatal(err)
 		}
@@ -139,10 +164,10 @@ func skipRun(t *testing.T, scenario, w int, tension bool, o backendOptions) (out
 	record()
 	skipped, narrow = skippedRows(sim)
 	// The terrain changed (a new backend: the same options), then stepped.
-	if _, err := sim.SetTerrain(layeredScene(t, 48, 70, 0.0005, 0.04, 1, tiltedFloor(0.9*slope, scenario > 0, 3), nil)); err != nil {
+	if _, err := sim.SetTerrain(scene(0.9 * slope)); err != nil {
 		t.Fatal(err)
 	}
-	sim.be.(*cpuBackend).dense.poison = true
+	poison(sim)
 	for _, n := range []int{2, 33} {
 		sim.Step(n)
 	}
@@ -175,6 +200,39 @@ func TestDenseSkipSameBits(t *testing.T) {
 					for i := range got {
 						if got[i] != ref[i] {
 							t.Fatalf("%s: value %d differs from the full sweep's (%#x, %#x)", name, i, got[i], ref[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCSRSkipSameBits: the general layout leaving its dead units alone (csrskip.go) gives
+// the bits of computing them all, with and without surface tension, the AVX2 and the Go
+// kernels, 1, 2 and 3 workers, on the dense scenes and on one under a slab whose passage
+// floods (extended pipes); and it leaves units alone.
+func TestCSRSkipSameBits(t *testing.T) {
+	t.Parallel()
+	for _, scenario := range []int{0, 1, 2, 3} {
+		for _, tension := range []bool{false, true} {
+			ref, _, _ := skipRun(t, scenario, 1, tension, backendOptions{general: true, noSkip: true})
+			for _, w := range []int{1, 2, 3} {
+				for _, noSIMD := range []bool{false, true} {
+					name := fmt.Sprintf("scenario %d, tension %v, %d workers, noSIMD %v", scenario, tension, w, noSIMD)
+					got, left, _ := skipRun(t, scenario, w, tension, backendOptions{general: true, noSIMD: noSIMD})
+					if left == 0 {
+						t.Errorf("%s: no unit left alone", name)
+					}
+					if w == 2 && !noSIMD {
+						t.Logf("%s: %d units left alone", name, left)
+					}
+					if len(got) != len(ref) {
+						t.Fatalf("%s: %d values, every unit computed %d", name, len(got), len(ref))
+					}
+					for i := range got {
+						if got[i] != ref[i] {
+							t.Fatalf("%s: value %d differs from computing every unit (%#x, %#x)", name, i, got[i], ref[i])
 						}
 					}
 				}

@@ -94,7 +94,7 @@ func (c *cpuBackend) sweStep(w int, first bool) {
 		if w == 0 {
 			s.fluxNext.reset()
 		}
-		c.csrAfterFlux(w, ext)
+		c.csrAfterFlux(w, ext, false)
 		if k+1 < s.subM {
 			c.sweColumns(cr[0], cr[1], false, 0)
 			c.bar.wait()

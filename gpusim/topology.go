@@ -84,11 +84,12 @@ func countPipes(c *terrain.Columns) int {
 // lists (13 x 4 bytes); the extended pipes' per-column arrays (30 bytes) and list of
 // capped columns (up to 8 with its growth); the particle phase's column flags and cells
 // (5 bytes, falling.go); the vector path's regular and strided flags and gathered fluxes
-// (2 + 6 x 4 bytes, kernels_csr.go). Per pipe: a, b, flux, two adjacency entries of three
+// (2 + 6 x 4 bytes, kernels_csr.go); the still units' column map and, while they are
+// made, each column's first pipe (2 x 4 bytes, csrskip.go). Per pipe: a, b, flux, two adjacency entries of three
 // 4-byte values, a direction flag, and the vector path's paired-group entry and the floors of
 // its ends (1 + 2 x 4 bytes).
 const (
-	topologyColumnBytes = 13*4 + 30 + 8 + 5 + 2 + 6*4
+	topologyColumnBytes = 13*4 + 30 + 8 + 5 + 2 + 6*4 + 2*4
 	topologyPipeBytes   = 4*9 + 1 + 1 + 2*4
 )
 
