@@ -441,11 +441,8 @@ func capDryHead(i int, h, b []float32, adjStart, adjOther []int32, adjDir []uint
 // the few wet columns thinner than h_r. Stretches that look like a dense row go through
 // the row kernel (capruns.go), the other columns through capEdgeColumns.
 func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
-	damp := c.p.cap.damp
-	if fresh {
-		damp = 0 // as capHeadColumn with a rise of 0: x = +-0 + 0 changes nothing
-	}
 	from := lo
+	damp := c.capDamp(fresh)
 	if c.p.cap.rippleDx == 0 { // the SWE's ripple damping reads each column's depth: the loop
 		for _, st := range c.capStretchesFor(lo, hi) {
 			c.capEdgeColumns(from, int(st.s), damp)
@@ -454,6 +451,44 @@ func (c *cpuBackend) capEdges(lo, hi int, fresh bool) {
 		}
 	}
 	c.capEdgeColumns(from, hi, damp)
+}
+
+// capDamp is the ripple damping a pass takes: none on a fresh one (as capHeadColumn with
+// a rise of 0: x = +-0 + 0 changes nothing).
+func (c *cpuBackend) capDamp(fresh bool) float32 {
+	if fresh {
+		return 0
+	}
+	return c.p.cap.damp
+}
+
+// capEdgesRange is capEdges over columns [lo, hi) of worker w's (the live units of a
+// step, csrskip.go), for the pipes, from its stretch next on (returned for the next
+// range): its stretches cut to the range, where one is cut shorter than minCapStretch
+// through the column loop (the same bits either way).
+func (c *cpuBackend) capEdgesRange(w, lo, hi, next int, fresh bool) int {
+	from := lo
+	damp := c.capDamp(fresh)
+	var runs []capStretch
+	if w < len(c.capRuns) {
+		runs = c.capRuns[w]
+	}
+	for ; next < len(runs) && int(runs[next].s) < hi; next++ {
+		st := runs[next]
+		s, e := max(int(st.s), lo), min(int(st.e), hi)
+		if e-s < minCapStretch {
+			continue
+		}
+		c.capEdgeColumns(from, s, damp)
+		d := int32(s) - st.s
+		c.capStretchRow(capStretch{int32(s), int32(e), st.m + d, st.p + d}, damp)
+		from = e
+	}
+	if next > 0 && int(runs[next-1].e) > hi {
+		next-- // it goes on in the next range
+	}
+	c.capEdgeColumns(from, hi, damp)
+	return next
 }
 
 // capEdgeColumns is capEdges' column loop over columns [lo, hi): each column's driving

@@ -2,6 +2,7 @@ package gpusim
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim/internal/rows"
@@ -97,6 +98,60 @@ func TestCapEdgesVectorMatchesScalar(t *testing.T) {
 				if acted == 0 {
 					t.Errorf("%s, %v, %d workers: no column of a stretch had a head of its own: the kernel's arithmetic went untested", sc.name, method, workers)
 				}
+			}
+		}
+	}
+}
+
+// TestCapEdgesRangeSameBits: the contact-line head over a worker's columns cut into
+// pieces at arbitrary columns (capEdgesRange, as a step that leaves dead units alone
+// calls it: the stretches cut at the pieces' ends, each piece from the stretch the last
+// one left off at) gives the bits of the head over the whole range (capEdges), on a
+// bumpy floor with liquid over much of it, the row kernel's stretches cut anywhere.
+func TestCapEdgesRangeSameBits(t *testing.T) {
+	t.Parallel()
+	st := wettingSettings(30*math.Pi/180, 1)
+	st.ContactHysteresis = 10 * math.Pi / 180
+	sim := newSimWith(t, layeredScene(t, 61, 43, 0.0005, 0.03, 1, bumpyFloor, nil), st, backendOptions{general: true})
+	if _, err := sim.Fill(0.01, 0.01, 0.006, 0.0045); err != nil {
+		t.Fatal(err)
+	}
+	sim.Step(40)
+	c := sim.be.(*cpuBackend)
+	if len(c.capRuns) == 0 || len(c.capRuns[0]) == 0 {
+		t.Skip("no stretches for the row kernel here (no AVX2)")
+	}
+	cs := &c.capSt
+	lo, hi := c.ranges[0][0], c.ranges[0][1]
+	save := func() [][]float32 {
+		return [][]float32{append([]float32(nil), cs.drive...), append([]float32(nil), cs.prev...)}
+	}
+	wetSave := append([]uint8(nil), cs.wetNext...)
+	before := save()
+	c.capEdges(lo, hi, false)
+	want, wantWet := save(), append([]uint8(nil), cs.wetNext...)
+	rng := rand.New(rand.NewPCG(5, 9))
+	for trial := range 20 {
+		copy(cs.drive, before[0])
+		copy(cs.prev, before[1])
+		copy(cs.wetNext, wetSave)
+		next, from := 0, lo
+		for from < hi {
+			to := min(hi, from+1+rng.IntN(150))
+			next = c.capEdgesRange(0, from, to, next, false)
+			from = to
+		}
+		got := save()
+		for k := range got {
+			for i := range got[k] {
+				if math.Float32bits(got[k][i]) != math.Float32bits(want[k][i]) {
+					t.Fatalf("trial %d: array %d, column %d: %g, the whole range's %g", trial, k, i, got[k][i], want[k][i])
+				}
+			}
+		}
+		for i := range cs.wetNext {
+			if cs.wetNext[i] != wantWet[i] {
+				t.Fatalf("trial %d: column %d's wetted flag %d, the whole range's %d", trial, i, cs.wetNext[i], wantWet[i])
 			}
 		}
 	}

@@ -293,8 +293,9 @@ func (c *cpuBackend) runGeneral(w, n int) {
 		if c.swe != nil {
 			c.sweStep(w, k == 0)
 		} else {
+			c.skipDead(w)
 			if c.p.cap.on {
-				c.capColumns(lo, hi, k == 0 && c.capSt.fresh)
+				c.capColumnsLive(w, lo, hi, k == 0 && c.capSt.fresh)
 			}
 			c.csrStep(w)
 		}

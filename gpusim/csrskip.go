@@ -65,6 +65,20 @@ type csrSkip struct {
 	pinGen   uint64  // the emitter set's version the pins were made for
 	pinDirty bool    // the pins must be made again (a new hold)
 	left     []int64 // per worker: units left alone so far (tests)
+	tick     []int32 // per worker: its steps so far (stillDue)
+}
+
+// csrStillEvery is how often a unit that is not still is tested again after a height
+// phase that computed it, in steps; a still one is tested after every such phase. The
+// test reads the unit's columns and pipes again, a few percent of a step where most
+// units are computed and few are still (a spreading film), and a unit found still a
+// few steps late is only left alone a few steps later: its flag is never true when it
+// is not.
+const csrStillEvery = 4
+
+// stillDue tells whether unit u, just computed by worker w, is tested this step.
+func (sk *csrSkip) stillDue(w int, u int32) bool {
+	return sk.still[u] || (sk.tick[w]+u)%csrStillEvery == 0
 }
 
 // pipeStarts returns, per column i, the first pipe it owns or, owning none, the next
@@ -84,7 +98,7 @@ func pipeStarts(t *topology, n int) []int32 {
 // runs) and finds their neighbours; every unit starts not still.
 func (c *cpuBackend) buildSkip(ps []int32, on bool) {
 	n := len(c.h)
-	sk := &csrSkip{on: on, wUnits: make([][2]int32, c.nw), unitOf: make([]int32, n), left: make([]int64, c.nw), pinDirty: true}
+	sk := &csrSkip{on: on, wUnits: make([][2]int32, c.nw), unitOf: make([]int32, n), left: make([]int64, c.nw), tick: make([]int32, c.nw), pinDirty: true}
 	unit := func(lo, hi, run int) {
 		for x := lo; x < hi; x++ {
 			sk.unitOf[x] = int32(len(sk.units))
@@ -176,6 +190,7 @@ func (c *cpuBackend) skipPins(em *emitterSet) {
 // height phase's still flags are final).
 func (c *cpuBackend) skipDead(w int) {
 	sk := c.skip
+	sk.tick[w]++
 	for u := sk.wUnits[w][0]; u < sk.wUnits[w][1]; u++ {
 		d := sk.on && sk.still[u] && !sk.pinned[u]
 		for e := sk.nbrStart[u]; d && e < sk.nbrStart[u+1]; e++ {
@@ -188,7 +203,10 @@ func (c *cpuBackend) skipDead(w int) {
 	}
 }
 
-// unitStill tells whether unit u, just computed, is still.
+// unitStill tells whether unit u, just computed, is still. With the capillary head on,
+// its columns' wetted flags must be 0 and their driving and last-pass heights h, what
+// the head's pass would write for a dry column beside dry ones (capEdgeColumns), so that
+// the pass may leave them too (capColumnsLive).
 func (c *cpuBackend) unitStill(u *csrUnit) bool {
 	for i := u.lo; i < u.hi; i++ {
 		hx := c.h[i]
@@ -201,7 +219,32 @@ func (c *cpuBackend) unitStill(u *csrUnit) bool {
 			return false
 		}
 	}
+	if c.p.cap.on {
+		cs := &c.capSt
+		for i := u.lo; i < u.hi; i++ {
+			hb := math.Float32bits(c.h[i])
+			if cs.wet[i]|cs.wetNext[i] != 0 || math.Float32bits(cs.drive[i]) != hb || math.Float32bits(cs.prev[i]) != hb {
+				return false
+			}
+		}
+	}
 	return true
+}
+
+// capColumnsLive is capColumns for worker w's columns [lo, hi) in a step of the pipes:
+// where the head is the contact line's alone (capEdges), it leaves the dead units alone,
+// whose columns would be given what they hold (unitStill); it ends with a barrier.
+func (c *cpuBackend) capColumnsLive(w, lo, hi int, fresh bool) {
+	if c.p.cap.coef != 0 || c.p.cap.rippleDx != 0 || !c.skip.on {
+		c.capColumns(lo, hi, fresh)
+		return
+	}
+	next := 0
+	c.forLive(w, true, false, func(_, _ int32, a, b int) { next = c.capEdgesRange(w, a, b, next, fresh) }, nil)
+	c.bar.wait()
+	// The flags this pass made become the next pass's once no worker reads these (as
+	// capColumns); a dead unit's are 0 in both.
+	copy(c.capSt.wet[lo:hi], c.capSt.wetNext[lo:hi])
 }
 
 // forLive calls fn(a, b, lo, hi) for each stretch of worker w's consecutive units [a, b)

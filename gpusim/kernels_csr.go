@@ -176,11 +176,11 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 }
 
 // csrStep is one worker's share of a step of the pipes on the general layout: the flux
-// phase, then the phases after it (csrAfterFlux). The SWE's substeps share all but the
+// phase, then the phases after it (csrAfterFlux), leaving alone the units skipDead found
+// dead at the step's start. The SWE's substeps share all but the
 // flux (sweStep).
 func (c *cpuBackend) csrStep(w int) {
 	ext := c.csrExtended(w)
-	c.skipDead(w)
 	c.forLive(w, true, true, func(_, _ int32, lo, hi int) { c.csrFlux(w, lo, hi) }, nil)
 	c.bar.wait()
 	c.csrAfterFlux(w, ext, true)
@@ -517,7 +517,9 @@ func (c *cpuBackend) csrHeight(w int, ext, sums *extended, skip bool) {
 		})
 		if skip {
 			for u := a; u < b; u++ {
-				sk.still[u] = !sk.pinned[u] && c.unitStill(&sk.units[u])
+				if sk.stillDue(w, u) {
+					sk.still[u] = !sk.pinned[u] && c.unitStill(&sk.units[u])
+				}
 			}
 		}
 	}, nil)

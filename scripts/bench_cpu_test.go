@@ -85,6 +85,15 @@ func BenchmarkLibrarySurgeryCPU(b *testing.B) { benchLibraryCPU(b, "surgery.lua"
 // BenchmarkLibraryCoffeeCPU: the coffee scene on the CPU backend from t = 1 s.
 func BenchmarkLibraryCoffeeCPU(b *testing.B) { benchLibraryCPU(b, "coffee.lua", 1) }
 
+// BenchmarkLibraryGeneralCPU: the other scenes on the general layout (multi-layer
+// terrains) from t = 1 s, where much of their ground is still dry (docs/solver.md,
+// "Leaving dry, still ground alone (the general layout)").
+func BenchmarkLibraryGeneralCPU(b *testing.B) {
+	for _, name := range []string{"gauze", "rock", "waterfall"} {
+		b.Run(name, func(b *testing.B) { benchLibraryCPU(b, name+".lua", 1) })
+	}
+}
+
 // BenchmarkLibrarySurgeryBodiesCPU: the surgery scene from t = 1.5 s, as
 // BenchmarkLibrarySurgeryCPU, with 0 and 10 floating bodies (swabs 8 x 8 x 2 mm of
 // density 300 let go in a ring over the wound at t = 1.5 s), timed from their drop
