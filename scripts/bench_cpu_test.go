@@ -144,3 +144,37 @@ func BenchmarkLibrarySWE(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLibrarySurface: the liquid surface of a library scene (Scene.BuildSurface: the
+// heightfield's mesh, the waves' displacement, the liquid in the air) built again and
+// again on its state at t = 2 s, with every core: a frame's surface work without the
+// solver's, to weigh against bench's surface row.
+//
+//	go test -run '^$' -bench LibrarySurface -benchtime 200x ./scripts/
+func BenchmarkLibrarySurface(b *testing.B) {
+	for _, name := range []string{"coffee", "fountain", "rain", "rock", "gauze"} {
+		b.Run(name, func(b *testing.B) {
+			sc, err := script.Load(name+".lua", script.Options{Print: func(string) {}, Backend: "cpu"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer sc.Close()
+			for sc.Scene().Time() < 2-1e-9 {
+				if _, err := sc.Advance(50); err != nil {
+					b.Fatal(err)
+				}
+			}
+			scn := sc.Scene()
+			if _, err := scn.BuildSurface(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := scn.BuildSurface(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1e3, "ms/frame")
+		})
+	}
+}
