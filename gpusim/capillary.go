@@ -462,9 +462,9 @@ func (c *cpuBackend) capDamp(fresh bool) float32 {
 	return c.p.cap.damp
 }
 
-// capEdgesRange is capEdges over columns [lo, hi) of worker w's (the live units of a
-// step, csrskip.go), for the pipes, from its stretch next on (returned for the next
-// range): its stretches cut to the range, where one is cut shorter than minCapStretch
+// capEdgesRange is capEdges over columns [lo, hi) of worker w's range (the live units
+// of a step, csrskip.go, which another worker may take), for the pipes, from w's stretch
+// next on (returned for the next range): its stretches cut to the range, where one is cut shorter than minCapStretch
 // through the column loop (the same bits either way).
 func (c *cpuBackend) capEdgesRange(w, lo, hi, next int, fresh bool) int {
 	from := lo

@@ -165,10 +165,17 @@ func (c *cpuBackend) setWorkers(n int) {
 				}
 			}
 		}
+		widest := 0
+		for _, r := range c.ranges {
+			widest = max(widest, r[1]-r[0])
+		}
 		for w, r := range c.ranges {
-			c.flag[w] = make([]int32, 0, r[1]-r[0])
+			// In a step that leaves dry ground alone a worker may take other workers'
+			// columns (csrskip.go): its flag list may hold all, and its gather buffers
+			// hold the widest worker's columns (a call takes one worker's at a time).
+			c.flag[w] = make([]int32, 0, len(c.h))
 			if c.rows.Vector() {
-				groups := (r[1] - r[0] + 7) / 8
+				groups := (widest + 7) / 8
 				c.csrBuf[w], c.csrMask[w] = make([]float32, 8*rows.CSRMaxStreams*groups), make([]uint8, groups)
 				c.runs[w] = c.csrRuns(r[0], r[1])
 				c.capRuns[w] = c.capStretches(r[0], r[1])

@@ -48,6 +48,7 @@ type csrUnit struct {
 	lo, hi   int32 // its columns
 	plo, phi int32 // the pipes they own
 	run      int32 // the worker's run that holds column lo
+	owner    int32 // the worker whose columns (ranges) and runs it is of
 }
 
 // csrSkip is the general layout's record of still units.
@@ -60,7 +61,11 @@ type csrSkip struct {
 	unitOf   []int32 // per column
 	still    []bool  // per unit, as of the last height phase that computed it
 	pinned   []bool  // per unit: holds a source's, sink's or drain's column, or a held one
-	dead     []bool  // per unit, this step (written by its worker)
+	// dead is, per worker, each unit's deadness this step (every worker finds all, the
+	// same: no barrier to share them), and live the units it takes this step: the
+	// units cut where the columns to compute are shared equally (skipDead).
+	dead     [][]bool
+	live     [][2]int32
 	kZero    []bool  // per unit: its K was set to 0 when it was left alone
 	pinGen   uint64  // the emitter set's version the pins were made for
 	pinDirty bool    // the pins must be made again (a new hold)
@@ -99,13 +104,15 @@ func pipeStarts(t *topology, n int) []int32 {
 func (c *cpuBackend) buildSkip(ps []int32, on bool) {
 	n := len(c.h)
 	sk := &csrSkip{on: on, wUnits: make([][2]int32, c.nw), unitOf: make([]int32, n), left: make([]int64, c.nw), tick: make([]int32, c.nw), pinDirty: true}
+	owner := 0
 	unit := func(lo, hi, run int) {
 		for x := lo; x < hi; x++ {
 			sk.unitOf[x] = int32(len(sk.units))
 		}
-		sk.units = append(sk.units, csrUnit{int32(lo), int32(hi), ps[lo], ps[hi], int32(run)})
+		sk.units = append(sk.units, csrUnit{int32(lo), int32(hi), ps[lo], ps[hi], int32(run), int32(owner)})
 	}
 	for w, r := range c.ranges {
+		owner = w
 		sk.wUnits[w][0] = int32(len(sk.units))
 		if c.runs == nil {
 			for i := r[0]; i < r[1]; i += csrUnitCols {
@@ -136,7 +143,11 @@ func (c *cpuBackend) buildSkip(ps []int32, on bool) {
 		sk.wUnits[w][1] = int32(len(sk.units))
 	}
 	nu := len(sk.units)
-	sk.still, sk.pinned, sk.dead, sk.kZero = make([]bool, nu), make([]bool, nu), make([]bool, nu), make([]bool, nu)
+	sk.still, sk.pinned, sk.kZero = make([]bool, nu), make([]bool, nu), make([]bool, nu)
+	sk.dead, sk.live = make([][]bool, c.nw), make([][2]int32, c.nw)
+	for w := range sk.dead {
+		sk.dead[w] = make([]bool, nu)
+	}
 	sk.nbrStart = make([]int32, nu+1)
 	seen := make([]int32, nu) // the unit+1 that last listed each neighbour
 	t := c.topo
@@ -186,18 +197,52 @@ func (c *cpuBackend) skipPins(em *emitterSet) {
 	}
 }
 
-// skipDead decides which of worker w's units are dead this step (at its start: the last
-// height phase's still flags are final).
+// skipDead decides which units are dead this step (at its start: the last height
+// phase's still flags are final) and which of them worker w takes: the units cut where
+// the columns of the live ones are shared equally between the workers, so that a dry
+// half of the ground does not leave one worker idle. Every worker finds the same, in its
+// own copy (sk.dead[w]); the results do not depend on who computes what.
 func (c *cpuBackend) skipDead(w int) {
 	sk := c.skip
 	sk.tick[w]++
-	for u := sk.wUnits[w][0]; u < sk.wUnits[w][1]; u++ {
-		d := sk.on && sk.still[u] && !sk.pinned[u]
+	dead := sk.dead[w]
+	if !sk.on {
+		sk.live[w] = sk.wUnits[w]
+		return
+	}
+	total := 0
+	for u := range sk.units {
+		d := sk.still[u] && !sk.pinned[u]
 		for e := sk.nbrStart[u]; d && e < sk.nbrStart[u+1]; e++ {
 			d = sk.still[sk.nbr[e]]
 		}
-		sk.dead[u] = d
-		if d {
+		dead[u] = d
+		if !d {
+			total += int(sk.units[u].hi - sk.units[u].lo)
+		}
+	}
+	// Worker w takes the units from the first whose live columns before it reach w/nw of
+	// the total to the first that reach (w+1)/nw.
+	from, to := total*w/c.nw, total*(w+1)/c.nw
+	a, b, seen := int32(-1), int32(len(sk.units)), 0
+	for u := range sk.units {
+		if a < 0 && seen >= from {
+			a = int32(u)
+		}
+		if seen >= to && w+1 < c.nw {
+			b = int32(u)
+			break
+		}
+		if !dead[u] {
+			seen += int(sk.units[u].hi - sk.units[u].lo)
+		}
+	}
+	if a < 0 || total == 0 { // nothing to compute: the units as made
+		a, b = sk.wUnits[w][0], sk.wUnits[w][1]
+	}
+	sk.live[w] = [2]int32{a, b}
+	for u := a; u < b; u++ {
+		if dead[u] {
 			sk.left[w]++
 		}
 	}
@@ -239,22 +284,32 @@ func (c *cpuBackend) capColumnsLive(w, lo, hi int, fresh bool) {
 		c.capColumns(lo, hi, fresh)
 		return
 	}
-	next := 0
-	c.forLive(w, true, false, func(_, _ int32, a, b int) { next = c.capEdgesRange(w, a, b, next, fresh) }, nil)
+	next, owner := 0, int32(-1)
+	c.forLive(w, true, false, func(u, _ int32, a, b int) {
+		if o := c.skip.units[u].owner; o != owner { // another worker's stretches
+			next, owner = 0, o
+		}
+		next = c.capEdgesRange(int(owner), a, b, next, fresh)
+	}, nil)
 	c.bar.wait()
 	// The flags this pass made become the next pass's once no worker reads these (as
 	// capColumns); a dead unit's are 0 in both.
 	copy(c.capSt.wet[lo:hi], c.capSt.wetNext[lo:hi])
 }
 
-// forLive calls fn(a, b, lo, hi) for each stretch of worker w's consecutive units [a, b)
-// that are computed this step (all of them unless skip), lo and hi their first and last+1
-// column, or pipe with pipes set, and dead(u) for each unit left alone.
+// forLive calls fn(a, b, lo, hi) for each stretch of consecutive units [a, b) of one
+// owner that worker w computes this step, lo and hi their first and last+1 column, or
+// pipe with pipes set, and dead(u) for each unit of its share left alone. With skip, its
+// share is the step's (skipDead); without, the units of its own columns, all computed.
 func (c *cpuBackend) forLive(w int, skip, pipes bool, fn func(a, b int32, lo, hi int), dead func(u int32)) {
 	sk := c.skip
 	a, b := sk.wUnits[w][0], sk.wUnits[w][1]
+	var isDead []bool
+	if skip {
+		a, b, isDead = sk.live[w][0], sk.live[w][1], sk.dead[w]
+	}
 	for u := a; u < b; {
-		if skip && sk.dead[u] {
+		if isDead != nil && isDead[u] {
 			if dead != nil {
 				dead(u)
 			}
@@ -262,7 +317,7 @@ func (c *cpuBackend) forLive(w int, skip, pipes bool, fn func(a, b int32, lo, hi
 			continue
 		}
 		e := u + 1
-		for e < b && !(skip && sk.dead[e]) {
+		for e < b && (isDead == nil || !isDead[e]) && sk.units[e].owner == sk.units[u].owner {
 			e++
 		}
 		if pipes {
@@ -274,15 +329,16 @@ func (c *cpuBackend) forLive(w int, skip, pipes bool, fn func(a, b int32, lo, hi
 	}
 }
 
-// forRuns calls fn(i, j, vector) for the parts of worker w's runs in columns [lo, hi),
-// which start at unit a's first column.
-func (c *cpuBackend) forRuns(w int, a int32, lo, hi int, fn func(i, j int, vector bool)) {
+// forRuns calls fn(i, j, vector) for the parts of the runs in columns [lo, hi), which
+// start at unit a's first column and are its owner's.
+func (c *cpuBackend) forRuns(a int32, lo, hi int, fn func(i, j int, vector bool)) {
 	if c.runs == nil {
 		fn(lo, hi, false)
 		return
 	}
-	runs := c.runs[w]
-	r := int(c.skip.units[a].run)
+	u := &c.skip.units[a]
+	runs := c.runs[u.owner]
+	r := int(u.run)
 	for i := lo; i < hi; r++ {
 		j := min(int(runs[r].end), hi)
 		fn(i, j, runs[r].vector)

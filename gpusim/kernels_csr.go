@@ -402,7 +402,7 @@ func (c *cpuBackend) csrOutflow(w int, ext *extended, skip bool) {
 		for u := a; u < b; u++ {
 			sk.kZero[u] = false
 		}
-		c.forRuns(w, a, lo, hi, func(i, j int, vector bool) {
+		c.forRuns(a, lo, hi, func(i, j int, vector bool) {
 			if !vector {
 				flag = c.csrOutflowColumns(i, j, ext, flag)
 				return
@@ -494,7 +494,7 @@ func (c *cpuBackend) csrHeight(w int, ext, sums *extended, skip bool) {
 	var flips int32
 	sk := c.skip
 	c.forLive(w, skip, false, func(a, b int32, lo, hi int) {
-		c.forRuns(w, a, lo, hi, func(i, j int, vector bool) {
+		c.forRuns(a, lo, hi, func(i, j int, vector bool) {
 			if !vector {
 				flips += c.csrHeightColumns(i, j, ext, sums)
 				return

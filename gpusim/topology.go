@@ -85,11 +85,12 @@ func countPipes(c *terrain.Columns) int {
 // capped columns (up to 8 with its growth); the particle phase's column flags and cells
 // (5 bytes, falling.go); the vector path's regular and strided flags and gathered fluxes
 // (2 + 6 x 4 bytes, kernels_csr.go); the still units' column map and, while they are
-// made, each column's first pipe (2 x 4 bytes, csrskip.go). Per pipe: a, b, flux, two adjacency entries of three
+// made, each column's first pipe, and a second worker's flag list, which may hold every
+// column (3 x 4 bytes, csrskip.go). Per pipe: a, b, flux, two adjacency entries of three
 // 4-byte values, a direction flag, and the vector path's paired-group entry and the floors of
 // its ends (1 + 2 x 4 bytes).
 const (
-	topologyColumnBytes = 13*4 + 30 + 8 + 5 + 2 + 6*4 + 2*4
+	topologyColumnBytes = 13*4 + 30 + 8 + 5 + 2 + 6*4 + 3*4
 	topologyPipeBytes   = 4*9 + 1 + 1 + 2*4
 )
 
