@@ -470,7 +470,7 @@ func (c *cpuBackend) capEdgesRange(w, lo, hi, next int, fresh bool) int {
 	from := lo
 	damp := c.capDamp(fresh)
 	var runs []capStretch
-	if w < len(c.capRuns) {
+	if w < len(c.capRuns) && c.p.cap.rippleDx == 0 { // the SWE's damping reads each column's depth: the loop (capEdges)
 		runs = c.capRuns[w]
 	}
 	for ; next < len(runs) && int(runs[next].s) < hi; next++ {

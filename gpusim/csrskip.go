@@ -206,7 +206,7 @@ func (c *cpuBackend) skipDead(w int) {
 	sk := c.skip
 	sk.tick[w]++
 	dead := sk.dead[w]
-	if !sk.on {
+	if !sk.on { // every unit computed, each by its own worker (dead stays all false)
 		sk.live[w] = sk.wUnits[w]
 		return
 	}
@@ -222,8 +222,12 @@ func (c *cpuBackend) skipDead(w int) {
 		}
 	}
 	// Worker w takes the units from the first whose live columns before it reach w/nw of
-	// the total to the first that reach (w+1)/nw.
+	// the total to the first that reach (w+1)/nw. The SWE's substeps keep each worker's
+	// own: its column pass after the heights reads them with no barrier between.
 	from, to := total*w/c.nw, total*(w+1)/c.nw
+	if c.swe != nil {
+		total = 0
+	}
 	a, b, seen := int32(-1), int32(len(sk.units)), 0
 	for u := range sk.units {
 		if a < 0 && seen >= from {
@@ -237,7 +241,7 @@ func (c *cpuBackend) skipDead(w int) {
 			seen += int(sk.units[u].hi - sk.units[u].lo)
 		}
 	}
-	if a < 0 || total == 0 { // nothing to compute: the units as made
+	if a < 0 || total == 0 { // nothing to compute (or the SWE): the units as made
 		a, b = sk.wUnits[w][0], sk.wUnits[w][1]
 	}
 	sk.live[w] = [2]int32{a, b}
@@ -280,12 +284,12 @@ func (c *cpuBackend) unitStill(u *csrUnit) bool {
 // where the head is the contact line's alone (capEdges), it leaves the dead units alone,
 // whose columns would be given what they hold (unitStill); it ends with a barrier.
 func (c *cpuBackend) capColumnsLive(w, lo, hi int, fresh bool) {
-	if c.p.cap.coef != 0 || c.p.cap.rippleDx != 0 || !c.skip.on {
+	if c.p.cap.coef != 0 || !c.skip.on {
 		c.capColumns(lo, hi, fresh)
 		return
 	}
 	next, owner := 0, int32(-1)
-	c.forLive(w, true, false, func(u, _ int32, a, b int) {
+	c.forLive(w, false, func(u, _ int32, a, b int) {
 		if o := c.skip.units[u].owner; o != owner { // another worker's stretches
 			next, owner = 0, o
 		}
@@ -298,18 +302,14 @@ func (c *cpuBackend) capColumnsLive(w, lo, hi int, fresh bool) {
 }
 
 // forLive calls fn(a, b, lo, hi) for each stretch of consecutive units [a, b) of one
-// owner that worker w computes this step, lo and hi their first and last+1 column, or
-// pipe with pipes set, and dead(u) for each unit of its share left alone. With skip, its
-// share is the step's (skipDead); without, the units of its own columns, all computed.
-func (c *cpuBackend) forLive(w int, skip, pipes bool, fn func(a, b int32, lo, hi int), dead func(u int32)) {
+// owner that worker w computes this step (its share, skipDead), lo and hi their first
+// and last+1 column, or pipe with pipes set, and dead(u) for each unit of its share left
+// alone.
+func (c *cpuBackend) forLive(w int, pipes bool, fn func(a, b int32, lo, hi int), dead func(u int32)) {
 	sk := c.skip
-	a, b := sk.wUnits[w][0], sk.wUnits[w][1]
-	var isDead []bool
-	if skip {
-		a, b, isDead = sk.live[w][0], sk.live[w][1], sk.dead[w]
-	}
+	a, b, isDead := sk.live[w][0], sk.live[w][1], sk.dead[w]
 	for u := a; u < b; {
-		if isDead != nil && isDead[u] {
+		if isDead[u] {
 			if dead != nil {
 				dead(u)
 			}
@@ -317,7 +317,7 @@ func (c *cpuBackend) forLive(w int, skip, pipes bool, fn func(a, b int32, lo, hi
 			continue
 		}
 		e := u + 1
-		for e < b && (isDead == nil || !isDead[e]) && sk.units[e].owner == sk.units[u].owner {
+		for e < b && !isDead[e] && sk.units[e].owner == sk.units[u].owner {
 			e++
 		}
 		if pipes {

@@ -181,9 +181,9 @@ func (c *cpuBackend) gatherCSR(u, f []float32, lo, hi, streams int, e4, e5 []flo
 // flux (sweStep).
 func (c *cpuBackend) csrStep(w int) {
 	ext := c.csrExtended(w)
-	c.forLive(w, true, true, func(_, _ int32, lo, hi int) { c.csrFlux(w, lo, hi) }, nil)
+	c.forLive(w, true, func(_, _ int32, lo, hi int) { c.csrFlux(w, lo, hi) }, nil)
 	c.bar.wait()
-	c.csrAfterFlux(w, ext, true)
+	c.csrAfterFlux(w, ext)
 }
 
 // csrExtended is the step's extended pipes (nil when off); worker 0 computes their raw
@@ -201,20 +201,19 @@ func (c *cpuBackend) csrExtended(w int) *extended {
 
 // csrAfterFlux is one worker's share of the phases after the flux, a barrier after each
 // but the last: outflow (K, S), inflow, the final fluxes (and the extended pipes'), the
-// heights. skip leaves the dead units alone (csrskip.go): the SWE's substeps compute
-// every unit.
-func (c *cpuBackend) csrAfterFlux(w int, ext *extended, skip bool) {
+// heights, leaving the dead units alone (csrskip.go).
+func (c *cpuBackend) csrAfterFlux(w int, ext *extended) {
 	sums := ext.sums() // nil in a step without openings: the column phases skip the sums
-	c.csrOutflow(w, sums, skip)
+	c.csrOutflow(w, sums)
 	c.bar.wait()
 	c.csrInflow(w, sums)
 	c.bar.wait()
-	c.forLive(w, skip, true, func(_, _ int32, lo, hi int) { c.csrFinal(w, lo, hi) }, nil)
+	c.forLive(w, true, func(_, _ int32, lo, hi int) { c.csrFinal(w, lo, hi) }, nil)
 	if ext != nil && w == 0 {
 		ext.final(c.k, c.s, c.r, &c.p)
 	}
 	c.bar.wait()
-	c.csrHeight(w, ext, sums, skip)
+	c.csrHeight(w, ext, sums)
 }
 
 // fluxChunk is how many pipes csrFlux and csrFinal gather at a time for the vector
@@ -395,10 +394,10 @@ func (c *cpuBackend) csrFinal(w, lo, hi int) {
 
 // csrOutflow: K for worker w's columns, S = 1 where no overflow is possible, and the
 // list of the others, in column order, for csrInflow. A dead unit's K is set to 0 once.
-func (c *cpuBackend) csrOutflow(w int, ext *extended, skip bool) {
+func (c *cpuBackend) csrOutflow(w int, ext *extended) {
 	flag := c.flag[w][:0]
 	sk := c.skip
-	c.forLive(w, skip, false, func(a, b int32, lo, hi int) {
+	c.forLive(w, false, func(a, b int32, lo, hi int) {
 		for u := a; u < b; u++ {
 			sk.kZero[u] = false
 		}
@@ -488,12 +487,12 @@ func (c *cpuBackend) csrInflow(w int, ext *extended) {
 
 // csrHeight: the height update of worker w's columns, and the full flags of its capped
 // columns for the extended pipes (ext). sums is ext when the extended net outflows may be
-// non-zero (extended.sums), nil otherwise. With skip, each unit computed is found still
-// or not for the next step.
-func (c *cpuBackend) csrHeight(w int, ext, sums *extended, skip bool) {
+// non-zero (extended.sums), nil otherwise. Each unit computed is found still or not for
+// the next step (stillDue says when).
+func (c *cpuBackend) csrHeight(w int, ext, sums *extended) {
 	var flips int32
 	sk := c.skip
-	c.forLive(w, skip, false, func(a, b int32, lo, hi int) {
+	c.forLive(w, false, func(a, b int32, lo, hi int) {
 		c.forRuns(a, lo, hi, func(i, j int, vector bool) {
 			if !vector {
 				flips += c.csrHeightColumns(i, j, ext, sums)
@@ -515,11 +514,9 @@ func (c *cpuBackend) csrHeight(w int, ext, sums *extended, skip bool) {
 				}
 			}
 		})
-		if skip {
-			for u := a; u < b; u++ {
-				if sk.stillDue(w, u) {
-					sk.still[u] = !sk.pinned[u] && c.unitStill(&sk.units[u])
-				}
+		for u := a; u < b; u++ {
+			if sk.stillDue(w, u) {
+				sk.still[u] = !sk.pinned[u] && c.unitStill(&sk.units[u])
 			}
 		}
 	}, nil)

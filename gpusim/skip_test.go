@@ -54,7 +54,15 @@ func poison(sim *Sim) {
 // residuals, fluxes, last-step heights, wetted flags and the accounting, as bits.
 func skipRun(t *testing.T, scenario, w int, tension bool, o backendOptions) (out []uint64, skipped, narrow int64) {
 	t.Helper()
+	return skipRunMethod(t, MethodPipes, scenario, w, tension, o)
+}
+
+// skipRunMethod is skipRun with the heightfield method given (the SWE on the general
+// layout).
+func skipRunMethod(t *testing.T, method Method, scenario, w int, tension bool, o backendOptions) (out []uint64, skipped, narrow int64) {
+	t.Helper()
 	st := settings(0.003, 1e-6, w)
+	st.Method = method
 	if tension {
 		st.SurfaceTension, st.ContactHysteresis = 0.072, 0.15
 	}
@@ -209,18 +217,29 @@ func TestDenseSkipSameBits(t *testing.T) {
 }
 
 // TestCSRSkipSameBits: the general layout leaving its dead units alone (csrskip.go) gives
-// the bits of computing them all, with and without surface tension, the AVX2 and the Go
-// kernels, 1, 2 and 3 workers, on the dense scenes and on one under a slab whose passage
-// floods (extended pipes); and it leaves units alone.
+// the bits of computing them all, the pipes and the SWE, with and without surface
+// tension, the AVX2 and the Go kernels, 1, 2 and 3 workers, on the dense scenes and on
+// one under a slab with a hole (two layers); and it leaves units alone.
 func TestCSRSkipSameBits(t *testing.T) {
 	t.Parallel()
-	for _, scenario := range []int{0, 1, 2, 3} {
-		for _, tension := range []bool{false, true} {
-			ref, _, _ := skipRun(t, scenario, 1, tension, backendOptions{general: true, noSkip: true})
+	for _, method := range []Method{MethodPipes, MethodSWE} {
+		for _, scenario := range []int{0, 1, 2, 3} {
+			for _, tension := range []bool{false, true} {
+				csrSkipSameBits(t, method, scenario, tension)
+			}
+		}
+	}
+}
+
+// csrSkipSameBits is TestCSRSkipSameBits for one method, scenario and surface tension.
+func csrSkipSameBits(t *testing.T, method Method, scenario int, tension bool) {
+	{
+		{
+			ref, _, _ := skipRunMethod(t, method, scenario, 1, tension, backendOptions{general: true, noSkip: true})
 			for _, w := range []int{1, 2, 3} {
 				for _, noSIMD := range []bool{false, true} {
-					name := fmt.Sprintf("scenario %d, tension %v, %d workers, noSIMD %v", scenario, tension, w, noSIMD)
-					got, left, _ := skipRun(t, scenario, w, tension, backendOptions{general: true, noSIMD: noSIMD})
+					name := fmt.Sprintf("%s, scenario %d, tension %v, %d workers, noSIMD %v", method, scenario, tension, w, noSIMD)
+					got, left, _ := skipRunMethod(t, method, scenario, w, tension, backendOptions{general: true, noSIMD: noSIMD})
 					if left == 0 {
 						t.Errorf("%s: no unit left alone", name)
 					}

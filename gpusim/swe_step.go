@@ -77,8 +77,9 @@ func (c *cpuBackend) sweStep(w int, first bool) {
 	c.bar.wait()
 	cr := c.ranges[w]
 	for k := range s.subM {
+		c.skipDead(w) // each substep's dead units (csrskip.go): liquid moves one face a substep
 		if c.p.cap.on {
-			c.capColumns(cr[0], cr[1], first && k == 0 && c.capSt.fresh) // the call's first step only, as runGeneral's; ends with a barrier
+			c.capColumnsLive(w, cr[0], cr[1], first && k == 0 && c.capSt.fresh) // the call's first step only, as runGeneral's; ends with a barrier
 		}
 		// The flux phase: csrStep's, with the SWE's flux, then the general layout's phases
 		// after it (csrAfterFlux).
@@ -94,7 +95,7 @@ func (c *cpuBackend) sweStep(w int, first bool) {
 		if w == 0 {
 			s.fluxNext.reset()
 		}
-		c.csrAfterFlux(w, ext, false)
+		c.csrAfterFlux(w, ext)
 		if k+1 < s.subM {
 			c.sweColumns(cr[0], cr[1], false, 0)
 			c.bar.wait()
