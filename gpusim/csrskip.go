@@ -4,14 +4,15 @@ import "math"
 
 // Leaving dry, still ground alone in the general layout (issue 39, item 2; the dense
 // layout's rule is in kernels_dense.go, and docs/solver.md, "Leaving dry, still ground
-// alone", gives both). The general layout's columns are cut into units: pieces of at most
-// csrUnitCols consecutive columns of one worker and one run (a vector run's pieces start a
-// multiple of 8 columns into it, so its groups and strided flags are the run's own), with
-// the pipes they own (pipes are ordered by owner). A unit is *still* when every column of
-// it is dry to the bit (h == b, h not -0, r +0) and every pipe it owns carries a final
-// flux of +0, and *dead* for a step when it and every unit a pipe joins it to are still
-// at the step's start. A dead unit is left alone: its pipes' raw and final fluxes, its
-// columns' K, S and heights. That is exact:
+// alone", gives both). The general layout's columns are cut into units of consecutive
+// columns of one worker (csrUnit), with the pipes they own (pipes are ordered by owner).
+// A unit is *still* when every column of it is dry to the bit (h == b, h not -0, r +0)
+// and every pipe it owns carries a final flux of +0 (and, with the capillary head, its
+// wetted flags are 0 and its driving and last-pass heights h: unitStill), and *dead* for
+// a step when it and every unit a pipe joins it to are still at the step's start. A dead
+// unit is left alone: its pipes' raw and final fluxes, its columns' K, S and heights, and
+// the contact-line head's pass over it; the SWE's substeps leave it alone after their
+// own flux, which writes +0 for a face dry at both ends. That is exact:
 //
 //   - Every pipe of a dead unit's columns joins two columns of depth exactly 0, so in the
 //     full computation the column it would leave has K = 0 and its final flux is +0
@@ -34,7 +35,9 @@ import "math"
 //     columns: extended.go) border the passage's full columns, which are wet, so their
 //     units are never dead.
 //
-// TestCSRSkipSameBits compares whole runs with and without it (backendOptions.noSkip).
+// The workers share each step's live units by their columns (skipDead), so that ground
+// dry on one side does not idle a worker. TestCSRSkipSameBits compares whole runs with
+// and without it (backendOptions.noSkip).
 
 // csrUnitCols is the most columns a unit holds (and the fewest, but where a worker's
 // columns or a long vector run end).
@@ -221,28 +224,11 @@ func (c *cpuBackend) skipDead(w int) {
 			total += int(sk.units[u].hi - sk.units[u].lo)
 		}
 	}
-	// Worker w takes the units from the first whose live columns before it reach w/nw of
-	// the total to the first that reach (w+1)/nw. The SWE's substeps keep each worker's
-	// own: its column pass after the heights reads them with no barrier between.
-	from, to := total*w/c.nw, total*(w+1)/c.nw
-	if c.swe != nil {
-		total = 0
-	}
-	a, b, seen := int32(-1), int32(len(sk.units)), 0
-	for u := range sk.units {
-		if a < 0 && seen >= from {
-			a = int32(u)
-		}
-		if seen >= to && w+1 < c.nw {
-			b = int32(u)
-			break
-		}
-		if !dead[u] {
-			seen += int(sk.units[u].hi - sk.units[u].lo)
-		}
-	}
-	if a < 0 || total == 0 { // nothing to compute (or the SWE): the units as made
-		a, b = sk.wUnits[w][0], sk.wUnits[w][1]
+	// The SWE's substeps keep each worker's own units: its column pass after the heights
+	// reads them with no barrier between. So does a step with nothing to compute.
+	a, b := sk.wUnits[w][0], sk.wUnits[w][1]
+	if c.swe == nil && total > 0 {
+		a, b = sk.share(w, c.nw, total)
 	}
 	sk.live[w] = [2]int32{a, b}
 	for u := a; u < b; u++ {
@@ -250,6 +236,31 @@ func (c *cpuBackend) skipDead(w int) {
 			sk.left[w]++
 		}
 	}
+}
+
+// share is worker w's units of nw this step, [cut(w), cut(w+1)): cut(k) is the first
+// unit whose live columns before it reach k/nw of total (the end where none does), cut(0)
+// the first unit and cut(nw) the end, so that the shares are disjoint and cover all.
+func (sk *csrSkip) share(w, nw, total int) (a, b int32) {
+	cut := func(k int) int32 {
+		if k == 0 {
+			return 0
+		}
+		if k == nw {
+			return int32(len(sk.units))
+		}
+		want, seen := total*k/nw, 0
+		for u := range sk.units {
+			if seen >= want {
+				return int32(u)
+			}
+			if !sk.dead[w][u] {
+				seen += int(sk.units[u].hi - sk.units[u].lo)
+			}
+		}
+		return int32(len(sk.units))
+	}
+	return cut(w), cut(w + 1)
 }
 
 // unitStill tells whether unit u, just computed, is still. With the capillary head on,

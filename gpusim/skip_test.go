@@ -259,3 +259,69 @@ func csrSkipSameBits(t *testing.T, method Method, scenario int, tension bool) {
 		}
 	}
 }
+
+// TestSkipShare: the workers' shares of a step's units (csrSkip.share) are disjoint,
+// cover every unit in order, and split the live columns as evenly as whole units allow,
+// also where the live units are few, at either end, or one.
+func TestSkipShare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 300 {
+		n := 1 + rng.IntN(40)
+		sk := &csrSkip{}
+		lo := int32(0)
+		for range n {
+			w := int32(1 + rng.IntN(64))
+			sk.units = append(sk.units, csrUnit{lo: lo, hi: lo + w})
+			lo += w
+		}
+		nw := 1 + rng.IntN(3)
+		sk.dead = make([][]bool, nw)
+		live := make([]bool, n)
+		switch trial % 3 {
+		case 0: // random
+			for u := range live {
+				live[u] = rng.IntN(3) == 0
+			}
+		case 1: // one live unit
+			live[rng.IntN(n)] = true
+		case 2: // the last ones
+			for u := n - 1 - rng.IntN(n); u < n; u++ {
+				live[u] = true
+			}
+		}
+		total, widest := 0, 0
+		for u := range live {
+			if live[u] {
+				total += int(sk.units[u].hi - sk.units[u].lo)
+				widest = max(widest, int(sk.units[u].hi-sk.units[u].lo))
+			}
+		}
+		if total == 0 {
+			continue
+		}
+		next := int32(0)
+		for w := range nw {
+			sk.dead[w] = make([]bool, n)
+			for u := range live {
+				sk.dead[w][u] = !live[u]
+			}
+			a, b := sk.share(w, nw, total)
+			if a != next || b < a {
+				t.Fatalf("trial %d: worker %d of %d takes [%d, %d), want it from %d", trial, w, nw, a, b, next)
+			}
+			cols := 0
+			for u := a; u < b; u++ {
+				if live[u] {
+					cols += int(sk.units[u].hi - sk.units[u].lo)
+				}
+			}
+			if cols > total/nw+widest {
+				t.Errorf("trial %d: worker %d of %d takes %d live columns of %d (widest unit %d)", trial, w, nw, cols, total, widest)
+			}
+			next = b
+		}
+		if next != int32(n) {
+			t.Fatalf("trial %d: the shares end at %d of %d units", trial, next, n)
+		}
+	}
+}
