@@ -219,7 +219,7 @@ var checkpointLedger = map[string]map[string]string{
 		"hf": "derived", "invh": "derived", "pool": "the reader's", "k": "the reader's", "kc": "scratch", "phase": "scratch",
 		"job": "derived", "solidJob": "derived", "dt": "scratch (set every substep)", "dtSub": "scratch (set every substep)",
 		"time": "saved", "sortPending": "set (the reader sorts at its next Step)", "lastStats": "not state (figures)",
-		"cur": "not state (figures)", "maxSpeed": "saved (the next Step's sort sets it again)",
+		"cur": "not state (figures)", "fullExtrap": "not state (tests)", "maxSpeed": "saved (the next Step's sort sets it again)",
 		"node": "saved (the solid as sampled, which SetSolid may have changed)", "au": "derived (fingerprint)", "av": "derived (fingerprint)", "aw": "derived (fingerprint)",
 		"u": "scratch (p2g clears it)", "v": "scratch (p2g)", "w": "scratch (p2g)", "mu": "scratch (p2g)", "mv": "scratch (p2g)", "mw": "scratch (p2g)",
 		"tu": "scratch", "tv": "scratch", "tw": "scratch", "fu": "scratch", "fv": "scratch", "fw": "scratch", "gu": "scratch", "gv": "scratch", "gw": "scratch",

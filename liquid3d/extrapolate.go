@@ -1,6 +1,10 @@
 package liquid3d
 
-import "github.com/vpbench/vpbench/internal/parallel"
+import (
+	"encoding/binary"
+
+	"github.com/vpbench/vpbench/internal/parallel"
+)
 
 // extrapLayers is how many layers of faces beyond the liquid get a velocity: a particle
 // in a liquid cell reads faces one cell away, and its midpoint half a cell further.
@@ -31,6 +35,22 @@ func (s *Sim) extrapLayer(w, comp int) {
 	plane := n0 * n1
 	for r := lo; r < hi; r++ {
 		j, k := r%n1, r/n1
+		if row := fl[n0*r : n0*r+n0]; !s.fullExtrap && !anyValid(row) &&
+			(j == 0 || !anyValid(fl[n0*(r-1):n0*r])) && (j+1 == n1 || !anyValid(fl[n0*(r+1):n0*(r+2)])) &&
+			(k == 0 || !anyValid(fl[n0*(r-n1):n0*(r-n1+1)])) && (k+1 == n2 || !anyValid(fl[n0*(r+n1):n0*(r+n1+1)])) {
+			// No valid face in the row or the four rows beside it (most of the air):
+			// what the loop below gives every face of it, without its neighbour tests.
+			clear(g[n0*r : n0*r+n0])
+			if lastLayer {
+				fr, ar := f[n0*r:n0*r+n0], a[n0*r:n0*r+n0]
+				for i := range fr {
+					if ar[i] != 0 {
+						fr[i] = 0
+					}
+				}
+			}
+			continue
+		}
 		for i := 0; i < n0; i++ {
 			c := i + n0*r
 			if fl[c] != 0 || a[c] == 0 {
@@ -68,4 +88,21 @@ func (s *Sim) extrapLayer(w, comp int) {
 			}
 		}
 	}
+}
+
+// anyValid tells whether some face of row holds a valid velocity (a flag not 0), eight
+// flags at a time.
+func anyValid(row []uint8) bool {
+	i := 0
+	for ; i+8 <= len(row); i += 8 {
+		if binary.LittleEndian.Uint64(row[i:]) != 0 {
+			return true
+		}
+	}
+	for ; i < len(row); i++ {
+		if row[i] != 0 {
+			return true
+		}
+	}
+	return false
 }

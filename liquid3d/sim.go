@@ -118,6 +118,9 @@ type Sim struct {
 	// The columns beyond the columns sides (columns.go), indexed by Side; nil for
 	// other sides.
 	cols [4]*sideColumns
+	// fullExtrap makes extrapLayer test every face, also in rows of air it would leave
+	// to a clear (tests compare the two).
+	fullExtrap bool
 }
 
 // Face states.
