@@ -202,14 +202,7 @@ func TestDenseSkipSameBits(t *testing.T) {
 					if w == 2 && !noSIMD {
 						t.Logf("%s: %d rows left alone, %d ranges over fewer than all columns", name, skipped, narrow)
 					}
-					if len(got) != len(ref) {
-						t.Fatalf("%s: %d values, the full sweep %d", name, len(got), len(ref))
-					}
-					for i := range got {
-						if got[i] != ref[i] {
-							t.Fatalf("%s: value %d differs from the full sweep's (%#x, %#x)", name, i, got[i], ref[i])
-						}
-					}
+					sameRun(t, name, got, ref, "sweeping every row")
 				}
 			}
 		}
@@ -233,29 +226,32 @@ func TestCSRSkipSameBits(t *testing.T) {
 
 // csrSkipSameBits is TestCSRSkipSameBits for one method, scenario and surface tension.
 func csrSkipSameBits(t *testing.T, method Method, scenario int, tension bool) {
-	{
-		{
-			ref, _, _ := skipRunMethod(t, method, scenario, 1, tension, backendOptions{general: true, noSkip: true})
-			for _, w := range []int{1, 2, 3} {
-				for _, noSIMD := range []bool{false, true} {
-					name := fmt.Sprintf("%s, scenario %d, tension %v, %d workers, noSIMD %v", method, scenario, tension, w, noSIMD)
-					got, left, _ := skipRunMethod(t, method, scenario, w, tension, backendOptions{general: true, noSIMD: noSIMD})
-					if left == 0 {
-						t.Errorf("%s: no unit left alone", name)
-					}
-					if w == 2 && !noSIMD {
-						t.Logf("%s: %d units left alone", name, left)
-					}
-					if len(got) != len(ref) {
-						t.Fatalf("%s: %d values, every unit computed %d", name, len(got), len(ref))
-					}
-					for i := range got {
-						if got[i] != ref[i] {
-							t.Fatalf("%s: value %d differs from computing every unit (%#x, %#x)", name, i, got[i], ref[i])
-						}
-					}
-				}
+	ref, _, _ := skipRunMethod(t, method, scenario, 1, tension, backendOptions{general: true, noSkip: true})
+	for _, w := range []int{1, 2, 3} {
+		for _, noSIMD := range []bool{false, true} {
+			name := fmt.Sprintf("%s, scenario %d, tension %v, %d workers, noSIMD %v", method, scenario, tension, w, noSIMD)
+			got, left, _ := skipRunMethod(t, method, scenario, w, tension, backendOptions{general: true, noSIMD: noSIMD})
+			if left == 0 {
+				t.Errorf("%s: no unit left alone", name)
 			}
+			if w == 2 && !noSIMD {
+				t.Logf("%s: %d units left alone", name, left)
+			}
+			sameRun(t, name, got, ref, "computing every unit")
+		}
+	}
+}
+
+// sameRun fails the test unless got (a skipRun's state) is ref's bits, ref the run
+// computing everything (named by what).
+func sameRun(t *testing.T, name string, got, ref []uint64, what string) {
+	t.Helper()
+	if len(got) != len(ref) {
+		t.Fatalf("%s: %d values, %s %d", name, len(got), what, len(ref))
+	}
+	for i := range got {
+		if got[i] != ref[i] {
+			t.Fatalf("%s: value %d differs from %s (%#x, %#x)", name, i, what, got[i], ref[i])
 		}
 	}
 }
