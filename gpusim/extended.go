@@ -203,7 +203,16 @@ func (e *extended) setMode(m ExtendedPipes) {
 }
 
 // setWorkers sizes the per-worker flip counters.
-func (e *extended) setWorkers(n int) { e.flips = make([]int32, n) }
+func (e *extended) setWorkers(n int) {
+	// The flips of the last height phase are still to be acted on (the next step's
+	// passages): a new number of workers keeps their total.
+	var total int32
+	for _, f := range e.flips {
+		total += f
+	}
+	e.flips = make([]int32, max(n, 1))
+	e.flips[0] = total
+}
 
 // counts returns the active extended pipes and passages.
 func (e *extended) counts() (pipes, passages int) {

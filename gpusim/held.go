@@ -210,7 +210,7 @@ func (s *Sim) toGeneral() {
 	}
 	old := s.be
 	s.opts.general = true
-	be := newCPUBackend(s.topo, s.settings.Workers, s.settings.ExtendedPipes, s.settings.Method, s.opts)
+	be := newCPUBackend(s.topo, s.solverWorkers(s.settings.Workers), s.settings.ExtendedPipes, s.settings.Method, s.opts)
 	old.close()
 	s.be = be
 	s.holder.be = be

@@ -62,6 +62,9 @@ type Sim struct {
 		steps int64
 		time  float64
 	}
+	// spare is the cores kept free of the solver while Settings.Workers is 0 (all cores):
+	// the scene's surface builds on them meanwhile (SetSpareCores).
+	spare int
 
 	mu          sync.Mutex // guards the fields below
 	published   *Snapshot
@@ -122,7 +125,9 @@ func checkGrid(cols *terrain.Columns) (pipes int, err error) {
 // install makes a backend for the given columns and topology (dry, fluxes zero) and the
 // host buffers that go with it.
 func (s *Sim) install(cols *terrain.Columns, topo *topology, st Settings) error {
-	be, err := newBackend(topo, st, s.opts)
+	bst := st
+	bst.Workers = s.solverWorkers(st.Workers)
+	be, err := newBackend(topo, bst, s.opts)
 	if err != nil {
 		return err
 	}
@@ -244,7 +249,7 @@ func (s *Sim) apply(st Settings) {
 	}
 	p := makeStepParams(st, s.dt, dx)
 	s.em.setDrains(s.cols, st.Sides, s.dt, st.Gravity)
-	s.be.setWorkers(st.Workers)
+	s.be.setWorkers(s.solverWorkers(st.Workers))
 	s.be.setParams(p)
 	s.fall.configure(st)
 	s.mu.Lock()
@@ -326,6 +331,38 @@ func (s *Sim) Set(st Settings) error {
 	s.apply(st)
 	s.warnDt()
 	return nil
+}
+
+// SetSpareCores keeps k cores free of the solver while Settings.Workers is 0 (all
+// cores): it then steps on GOMAXPROCS - k threads, at least one. A frame's surface is
+// built on the spare cores while the solver runs the next frame's steps (the scene's
+// overlap). Set Workers are kept as they are. The results do not change: they are the
+// same bits for any number of workers.
+func (s *Sim) SetSpareCores(k int) {
+	s.Sync()
+	if k = max(k, 0); k == s.spare {
+		return
+	}
+	s.spare = k
+	s.be.setWorkers(s.solverWorkers(s.settings.Workers))
+	s.mu.Lock()
+	s.workers = s.be.workers()
+	s.mu.Unlock()
+}
+
+// BackendName is the backend the solver runs on: "cpu" or "cuda".
+func (s *Sim) BackendName() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.backendName
+}
+
+// solverWorkers is the threads the backend steps on for Settings.Workers w.
+func (s *Sim) solverWorkers(w int) int {
+	if w > 0 {
+		return w
+	}
+	return max(1, runtime.GOMAXPROCS(0)-s.spare)
 }
 
 // Settings returns the current settings (Dt as given: 0 for auto; see Dt).
