@@ -47,6 +47,7 @@ type Scene struct {
 	solid       terrain.Solid
 	lastDropped int // Columns.Dropped of the last extraction (warned once per change)
 	surf        surfaceState
+	overlap     overlapState // the surface built beside the steps (overlap.go)
 	waves       waveState
 	bodies      bodyState
 	sinks       sinkState   // the sources and sinks added, for the sinks' marks (sinks.go)
@@ -198,6 +199,7 @@ func (s *Scene) Close() {
 	if s.closed {
 		return
 	}
+	s.stopOverlap()
 	s.closed = true
 	if s.rg.g != nil {
 		s.rg.g.Close()

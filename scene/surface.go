@@ -18,13 +18,17 @@ type surfaceState struct {
 	version  int // bumped on every terrain change
 	builtFor int // the version builder was made for (0: none)
 	builder  *surface.Builder
+	builderW int              // the goroutines builder was made for (0: GOMAXPROCS)
+	alt      *surface.Builder // the other one (overlap.go), for the same version
+	altW     int
 	mesh     *terrain.Mesh // the terrain mesh builder was made with (the preview draws it)
+	meshFor  int           // the version mesh was made for
 	heights  []float32     // BuildSurface's copy of the heights, reused
 	// BuildSurface's copies of the particles in the air and their drops, reused, and
 	// the mesher that draws them as liquid (made when first needed).
 	particles []gpusim.Particle
 	drops     []surface.Drop
-	air       *surface.AirSurface
+	airs      [2]*surface.AirSurface // the overlap's and all cores' (the first the last used)
 	// The region's particles above its held columns' surface (regionDrops), reused.
 	airborne []liquid3d.Particle
 }
@@ -51,6 +55,7 @@ type view struct {
 // on (it keeps copies, not v's pointers). The scenario's own settings are untouched: a
 // view taken away restores them.
 func (s *Scene) SetView(v View) {
+	s.waitSurface() // a build in flight reads the camera
 	s.view = view{}
 	if v.Eye != nil {
 		s.view.eye, s.view.hasEye = *v.Eye, true
@@ -80,23 +85,40 @@ func (s *Scene) surfaceSettings() surface.Settings {
 }
 
 // SurfaceBuilder returns the surface builder for the current terrain, making it (and the
-// terrain mesh) if needed.
+// terrain mesh) if needed. A surface in flight (the overlap) is waited for first. The
+// builders for the overlap's goroutines and for all cores are both kept, so that the
+// engine's switches between the two (engine/overlap.go) make none again.
 func (s *Scene) SurfaceBuilder() (*surface.Builder, error) {
+	s.waitSurface()
 	if s.sim == nil {
 		return nil, fmt.Errorf("%s: the scene has no terrain yet", s.name)
 	}
-	if s.surf.builder != nil && s.surf.builtFor == s.surf.version {
+	if s.surf.builtFor != s.surf.version {
+		s.surf.builder, s.surf.alt = nil, nil
+	}
+	want := s.overlap.workers
+	if s.surf.builder != nil && s.surf.builderW == want {
 		return s.surf.builder, nil
 	}
-	mesh, err := terrain.SurfaceMesh(s.Solid(), s.domain)
-	if err != nil {
-		return nil, fmt.Errorf("terrain mesh: %w", err)
+	if s.surf.alt != nil && s.surf.altW == want {
+		s.surf.builder, s.surf.alt = s.surf.alt, s.surf.builder
+		s.surf.builderW, s.surf.altW = s.surf.altW, s.surf.builderW
+		return s.surf.builder, nil
 	}
-	b, err := surface.NewBuilder(s.sim.Columns(), mesh, s.surfaceSettings())
+	mesh := s.surf.mesh
+	if mesh == nil || s.surf.meshFor != s.surf.version {
+		var err error
+		if mesh, err = terrain.SurfaceMesh(s.Solid(), s.domain); err != nil {
+			return nil, fmt.Errorf("terrain mesh: %w", err)
+		}
+		s.surf.mesh, s.surf.meshFor = mesh, s.surf.version
+	}
+	b, err := surface.NewBuilderWorkers(s.sim.Columns(), mesh, s.surfaceSettings(), want)
 	if err != nil {
 		return nil, err
 	}
-	s.surf.builder, s.surf.builtFor, s.surf.mesh = b, s.surf.version, mesh
+	s.surf.alt, s.surf.altW = s.surf.builder, s.surf.builderW
+	s.surf.builder, s.surf.builderW, s.surf.builtFor = b, want, s.surf.version
 	return b, nil
 }
 
@@ -112,17 +134,34 @@ func (s *Scene) BuildSurface() (*surface.Mesh, error) {
 	if err := b.SetSettings(s.surfaceSettings()); err != nil {
 		return nil, err
 	}
-	var m *surface.Mesh
+	m := b.Build(s.surfaceHeights())
+	s.surfaceDrops()
+	if len(s.surf.drops) == 0 {
+		return m, nil
+	}
+	return s.airSurface().Append(m, s.surf.drops, s.airBox()), nil
+}
+
+// surfaceHeights are the heights a surface is built from: the solver's, displaced by
+// the waves where there are any (a buffer of the scene's, valid until the next call).
+func (s *Scene) surfaceHeights() []float32 {
 	switch {
 	case s.waves.sys != nil: // the heights the waves read, displaced by them
-		m = b.Build(s.displaced(s.flow().Height))
-		s.surf.particles = s.sim.Particles(s.surf.particles)
+		return s.displaced(s.flow().Height)
 	case s.snapOK: // the state was read already: its heights are at hand
-		m = b.Build(s.snap.Height)
-		s.surf.particles = append(s.surf.particles[:0], s.snap.Particles...)
+		return s.snap.Height
 	default:
 		s.surf.heights = s.sim.Heights(s.surf.heights)
-		m = b.Build(s.surf.heights)
+		return s.surf.heights
+	}
+}
+
+// surfaceDrops sets s.surf.drops to the liquid in the air: the solver's particles and
+// the region's airborne liquid.
+func (s *Scene) surfaceDrops() {
+	if s.waves.sys == nil && s.snapOK {
+		s.surf.particles = append(s.surf.particles[:0], s.snap.Particles...)
+	} else {
 		s.surf.particles = s.sim.Particles(s.surf.particles)
 	}
 	s.surf.drops = s.surf.drops[:0]
@@ -131,15 +170,23 @@ func (s *Scene) BuildSurface() (*surface.Mesh, error) {
 			VX: p.VX, VY: p.VY, VZ: p.VZ})
 	}
 	s.regionDrops()
-	if len(s.surf.drops) == 0 {
-		return m, nil
+}
+
+// airSurface is the mesher of the liquid in the air, made when first needed (and again
+// when gravity or the overlap's goroutines change).
+func (s *Scene) airSurface() *surface.AirSurface {
+	g, want := s.sim.Settings().Gravity, s.overlap.workers
+	for i, a := range s.surf.airs {
+		if a != nil && a.Settings().Gravity == g && a.Settings().Workers == want {
+			s.surf.airs[0], s.surf.airs[i] = a, s.surf.airs[0]
+			return a
+		}
 	}
-	if g := s.sim.Settings().Gravity; s.surf.air == nil || s.surf.air.Settings().Gravity != g {
-		as := surface.DefaultAirSettings() // GOMAXPROCS workers, as the builder
-		as.Gravity = g                     // the parcels' paths, for the streams' ropes
-		s.surf.air = surface.NewAirSurface(as)
-	}
-	return s.surf.air.Append(m, s.surf.drops, s.airBox()), nil
+	as := surface.DefaultAirSettings() // GOMAXPROCS workers, as the builder
+	as.Gravity = g                     // the parcels' paths, for the streams' ropes
+	as.Workers = want
+	s.surf.airs[1], s.surf.airs[0] = s.surf.airs[0], surface.NewAirSurface(as)
+	return s.surf.airs[0]
 }
 
 // regionDrops adds to the drops the region's liquid that its held columns cannot show
@@ -169,6 +216,7 @@ func (s *Scene) airBox() surface.Box {
 // TerrainMesh is the terrain's triangle mesh (made with the surface builder) and a
 // version that changes whenever the terrain does.
 func (s *Scene) TerrainMesh() (*terrain.Mesh, int, error) {
+	s.waitSurface()
 	if _, err := s.SurfaceBuilder(); err != nil {
 		return nil, 0, err
 	}

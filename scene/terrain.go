@@ -51,6 +51,7 @@ func (s *Scene) SetColumns(cols *terrain.Columns) (rejected float64, warnings []
 // install builds the solver on cols, or hands them to it, with solid as the terrain's
 // picture (SetTerrain, SetColumns).
 func (s *Scene) install(cols *terrain.Columns, solid terrain.Solid) (rejected float64, warnings []string, err error) {
+	s.waitSurface() // the builder in flight reads the old columns
 	if s.sim == nil {
 		sim, err := gpusim.New(cols, s.settings.Solver)
 		if err != nil {
