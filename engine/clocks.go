@@ -46,6 +46,14 @@ func (c *clocks) addFrame(sim time.Duration, steps int64, surf, waves, total tim
 	c.mu.Unlock()
 }
 
+// addSurface records a surface built after its frame was recorded (the overlap's last,
+// taken when the run stops).
+func (c *clocks) addSurface(d time.Duration) {
+	c.mu.Lock()
+	c.surf.Add(d)
+	c.mu.Unlock()
+}
+
 // addRegion records the 3D region's wall time d over its steps in a frame (part of the
 // frame's sim, which addFrame records); a frame in which no region stepped is not one of
 // its frames.

@@ -70,6 +70,12 @@ func setView(src *preview.Source, sc *scene.Scene) {
 // write it out every Export.Every frames.
 type frameWork struct {
 	surface bool
+	overlap bool // Config.Overlap, where the run allows it (Runner.step)
+	tune    overlapTuner
+	tuned   bool // the last do's frame could overlap: the tuner learns from its time
+	// late is the build time of the last frame's surface when this frame, in step, took
+	// it (the overlap just went off): Table 1 counts it as that frame's.
+	late    time.Duration
 	export  Export
 	src     *preview.Source  // nil: no preview
 	builder *surface.Builder // the builder of the last frame (a new one is prepared untimed)
@@ -81,10 +87,19 @@ type frameWork struct {
 // built). The terrain mesh and minimum heights are prepared once (again after a terrain
 // change) before the clock starts: Table 1's surface column is the per-frame work.
 func (w *frameWork) do(sc *scene.Scene, frame int) (time.Duration, error) {
-	w.prep = 0
+	w.prep, w.late = 0, 0
 	wanted := w.src != nil && w.src.Wanted()
-	if !w.surface && !wanted {
-		return 0, nil
+	export := w.export.Every > 0 && frame%w.export.Every == 0
+	allowed := w.overlap && (w.surface || wanted) && !export && !(wanted && sc.BodyCount() > 0)
+	w.tuned = allowed
+	if sc.SetOverlap(allowed && w.tune.overlap()) {
+		return w.overlapped(sc, wanted)
+	}
+	// A surface still in flight (the overlap just went off) is the last frame's.
+	late, err := w.finish(sc, wanted)
+	w.late = late
+	if err != nil || !w.surface && !wanted {
+		return 0, err
 	}
 	t0 := time.Now()
 	b, err := sc.SurfaceBuilder()
@@ -94,7 +109,6 @@ func (w *frameWork) do(sc *scene.Scene, frame int) (time.Duration, error) {
 	if b != w.builder { // prepared now
 		w.builder, w.prep = b, time.Since(t0)
 	}
-	export := w.export.Every > 0 && frame%w.export.Every == 0
 	if export {
 		sc.Sync() // the file is named for this frame: its steps, not the pipelined previous ones
 	}
@@ -119,6 +133,46 @@ func (w *frameWork) do(sc *scene.Scene, frame int) (time.Duration, error) {
 			return d, fmt.Errorf("--export-every: %w", err)
 		}
 	}
+	return d, nil
+}
+
+// overlapped is do with the overlap on: it takes the last frame's surface (its build
+// ran beside this frame's steps), hands it to the window, and starts this frame's. It
+// returns the build time of the surface taken (0: none, the first frame).
+func (w *frameWork) overlapped(sc *scene.Scene, wanted bool) (time.Duration, error) {
+	d, err := w.finish(sc, wanted)
+	if err != nil {
+		return d, err
+	}
+	t0 := time.Now()
+	b, err := sc.SurfaceBuilder()
+	if err != nil {
+		return d, err
+	}
+	if b != w.builder { // prepared now
+		w.builder, w.prep = b, time.Since(t0)
+	}
+	if wanted {
+		setView(w.src, sc)
+	}
+	return d, sc.StartSurface()
+}
+
+// finish takes the surface in flight, if any, and hands it to the window; it returns
+// its build time. The frame is the surface's: its time is the state's it was built from
+// (the window's other parts, the terrain and the settings, are the same one frame on;
+// frames with bodies are not overlapped).
+func (w *frameWork) finish(sc *scene.Scene, wanted bool) (time.Duration, error) {
+	m, d, at, ok := sc.FinishSurface()
+	if !ok || !wanted {
+		return d, nil
+	}
+	f, err := preview.FrameOf(sc, m)
+	if err != nil {
+		return d, err
+	}
+	f.Time = at
+	w.src.Publish(f)
 	return d, nil
 }
 

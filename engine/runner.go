@@ -174,7 +174,7 @@ func (r *Runner) Run(ctx context.Context) {
 // finish ends a run: the last frame's state is published, the result recorded and, for
 // a headless run that stopped by itself without error, Final runs.
 func (r *Runner) finish(ctx context.Context) {
-	r.scene.Sync()
+	r.settle()
 	defer r.rec.stop() // after Final: what was recorded is kept
 	if r.cfg.Headless && r.err == nil && ctx.Err() == nil && r.cfg.Final != nil {
 		if err := r.cfg.Final(r.scene); err != nil {
@@ -276,6 +276,7 @@ func (r *Runner) step(n int) {
 	var surfDur time.Duration
 	if err == nil && stepped > 0 {
 		r.frame++
+		r.work.overlap = r.cfg.Overlap && r.cfg.OnFrame == nil && r.rec.rec == nil
 		var ferr error
 		surfDur, ferr = r.work.do(world, r.frame)
 		if ferr != nil {
@@ -287,10 +288,17 @@ func (r *Runner) step(n int) {
 			}
 		}
 	}
-	r.clocks.addFrame(simDur, stepped, surfDur, waveDur, time.Since(start)-r.work.prep)
+	total := time.Since(start) - r.work.prep
+	if r.work.late > 0 {
+		r.clocks.addSurface(r.work.late)
+	}
+	r.clocks.addFrame(simDur, stepped, surfDur, waveDur, total)
+	if r.work.tuned && stepped > 0 {
+		r.work.tune.observe(simDur+waveDur, surfDur, stepped)
+	}
 	r.clocks.addRegion(regionDur, regionSteps)
 	if r.status != StatusRunning || done || err != nil {
-		world.Sync() // a single step, or the end: show its own state
+		r.settle() // a single step, or the end: show its own state
 	}
 	f := frameDone{Time: world.Time(), Covered: world.Time() - t0, Steps: stepped, Sim: simDur, Waves: waveDur, Surf: surfDur,
 		Region: regionDur, RegionSteps: regionSteps}
@@ -328,12 +336,26 @@ func (r *Runner) fail(err error) {
 	r.out.logf(LogInfo, "the scenario stopped; the last state stays on screen. Fix the script and reload (r)")
 }
 
+// settle waits for the steps in flight (a pipelined device) and the surface in flight
+// (the overlap), publishing both: what is shown is the last frame's own state. The
+// surface's build time joins Table 1's surface column.
+func (r *Runner) settle() {
+	r.scene.Sync()
+	d, err := r.work.finish(r.scene, r.work.src != nil && r.work.src.Wanted())
+	if d > 0 {
+		r.clocks.addSurface(d)
+	}
+	if err != nil {
+		r.out.logf(LogError, "%v", err)
+	}
+}
+
 func (r *Runner) setStatus(s Status) {
 	if r.status == s {
 		return
 	}
 	if s != StatusRunning && r.scene != nil {
-		r.scene.Sync() // show the last frame's state, not the one before it (pipelined)
+		r.settle() // show the last frame's state, not the one before it (pipelined)
 	}
 	if s == StatusRunning {
 		r.rebase()
@@ -388,7 +410,7 @@ func (r *Runner) load(reload bool) {
 	if opt.Resume != "" {
 		r.reportCheckpoint(Checkpoint{Kind: CheckpointResumed, Path: opt.Resume, Time: r.scene.Time()})
 	}
-	r.work.builder = nil
+	r.work.builder, r.work.tune = nil, overlapTuner{}
 	r.clocks.reset()
 	r.runStart, r.from = time.Now(), r.scene.Time()
 	r.ckpt.start(r.scene.Time())

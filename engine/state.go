@@ -122,6 +122,9 @@ type Run struct {
 type WorldView struct {
 	Backend string // as the solver reports it: "cpu", "cuda ..."
 	Workers int
+	// SurfaceWorkers > 0: the surface builds on that many cores of its own while the
+	// solver runs the next frame's steps (Config.Overlap), now.
+	SurfaceWorkers int
 
 	Time  float64 // simulated s
 	Steps int64
@@ -236,6 +239,9 @@ func (r *Runner) state() State {
 	st.Name = r.scene.Name()
 	r.scene.Read(&r.readout)
 	st.WorldView = worldView(&r.readout)
+	if on, w := r.scene.Overlap(); on {
+		st.SurfaceWorkers = w
+	}
 	st.FrameTimes = r.frameTimes(&st.Run)
 	c := r.readout.Snap.Columns
 	w, h := fitMap(c.Nx, c.Ny, r.mapCols, r.mapRows)

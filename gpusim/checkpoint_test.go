@@ -418,7 +418,7 @@ var checkpointLedger = map[string]map[string]string{
 		"cols": "derived: the reader's terrain (fingerprint)", "topo": "derived", "settings": "saved (but Backend, Workers)",
 		"dt": "saved, checked against the settings", "be": "the reader's", "holder": "the reader's (be)", "opts": "the reader's", "subBase": "not state (a count of the work this process did)", "em": "saved (emitterSet)",
 		"fall": "saved (fallState)", "lift": "saved (version 3: the lifted columns and their floors)", "meters": "the script's (MeterTotals: made again by the set-up, their totals saved by the scenario's checkpoint)", "warnings": "not state", "time": "saved", "steps": "saved", "acct": "saved",
-		"wall": "not state", "scratch": "scratch", "residual": "scratch", "pipelined": "the reader's", "flight": "waited for (Sync)",
+		"wall": "not state", "scratch": "scratch", "residual": "scratch", "pipelined": "the reader's", "spare": "the reader's (the scene's overlap sets it)", "flight": "waited for (Sync)",
 		"mu": "not state", "published": "published again", "backendName": "derived", "workers": "derived", "back": "scratch",
 		"vel": "derived (velocities: from the fluxes)", "velAt": "scratch", "snapVelocity": "the reader's (the scene sets it)",
 		"held": "saved (version 7: heldState.cols; mark, inner and border derived: restoreHeld)",

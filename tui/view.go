@@ -135,6 +135,9 @@ func (m *Model) headLines() []string {
 	backend := "—"
 	if st.Backend != "" {
 		backend = engine.BackendName(st.Backend, st.Workers)
+		if st.SurfaceWorkers > 0 { // the frames overlap (engine.Config.Overlap)
+			backend += fmt.Sprintf(", surface beside on %d", st.SurfaceWorkers)
+		}
 	}
 	name := st.Name
 	if name == "" {

@@ -31,6 +31,7 @@ import (
 // benchOptions are the flags of `vpbench bench`.
 type benchOptions struct {
 	scenarioFlags
+	overlap      bool
 	until        float64
 	jsonPath     string
 	plotPath     string
@@ -59,6 +60,7 @@ func benchCommand(ctx context.Context, p process, args []string, stdout, stderr 
 	flags.StringVar(&o.plotDx, "plot-dx", "0.002,0.001,0.00075,0.0005,0.0004", "the cell sizes (m) the plot runs, comma-separated")
 	flags.StringVar(&o.only, "only", "", "run only these scenarios (comma-separated names, without .lua)")
 	flags.BoolVar(&o.surface, "surface", true, "build the liquid surface every frame (Table 1's surface column)")
+	flags.BoolVar(&o.overlap, "overlap", true, overlapHelp)
 	flags.Float64Var(&o.fps, "fps", engine.DefaultFPS, "frames a simulated second, one surface each")
 	flags.IntVar(&o.frameSteps, "frame-steps", 0, "fixed solver steps per frame instead, as in the paper's Table 1 (excludes --fps)")
 	flags.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole bench to this file (for go tool pprof)")
@@ -185,7 +187,7 @@ func benchOne(ctx context.Context, lib fs.FS, name string, opt script.Options, u
 	}
 	opt.Files = lib // the scenes' models are read from the library too
 	cfg := engine.Config{Source: src, SourceName: name + ".lua", Script: opt, FPS: o.fps, FrameSteps: o.frameSteps,
-		Until: until, Surface: o.surface, Speed: engine.Speed{Max: true}, Headless: true, NoMap: true}
+		Until: until, Surface: o.surface, Overlap: o.overlap, Speed: engine.Speed{Max: true}, Headless: true, NoMap: true}
 	res := runHeadless(ctx, cfg, io.Discard, nil)
 	if !res.Loaded {
 		return runReport{Scenario: name}, res.Err

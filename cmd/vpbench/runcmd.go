@@ -22,6 +22,7 @@ type runOptions struct {
 	scenarioFlags
 	host       *preview.Host // the process's preview (nil: none): not a flag
 	headless   bool
+	overlap    bool    // --overlap (engine.Config.Overlap)
 	until      float64 // simulated s; 0 = until main returns
 	jsonPath   string
 	fps        float64 // frames a second (wall in real time, simulated headless)
@@ -49,6 +50,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.preview, "preview", false, "open the preview window (GLFW/OpenGL; needs a display) when the run starts")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
 	fs.BoolVar(&o.surface, "surface", false, "build the liquid surface every frame (Table 1's surface column)")
+	fs.BoolVar(&o.overlap, "overlap", true, overlapHelp)
 	fs.IntVar(&o.export.Every, "export-every", 0, "write the surface mesh every N frames, and the terrain mesh once per terrain (terrain_NAME_0000, ...) (0: never; implies --surface)")
 	fs.StringVar(&o.outDir, "out-dir", engine.DefaultOutDir, "folder for what the run writes: the UI's screenshots (c) and recordings (v), and --export-every's meshes unless --export-dir says otherwise (made when first needed)")
 	fs.StringVar(&o.export.Dir, "export-dir", "", "folder for --export-every's numbered meshes (default: --out-dir)")
@@ -119,6 +121,7 @@ func (o *runOptions) engineConfig(path string, src *preview.Source) engine.Confi
 		FrameSteps: o.frameSteps,
 		Until:      o.until,
 		Surface:    o.surface,
+		Overlap:    o.overlap,
 		Export:     o.export,
 		Preview:    src,
 		OutDir:     o.outDir,
