@@ -71,8 +71,10 @@ func setView(src *preview.Source, sc *scene.Scene) {
 type frameWork struct {
 	surface bool
 	overlap bool // Config.Overlap, where the run allows it (Runner.step)
-	tune    overlapTuner
-	tuned   bool // the last do's frame could overlap: the tuner learns from its time
+	rule    overlapRule
+	allowed bool // the last do's frame could overlap: the rule learns from its times
+	// overlapped counts the frames whose surface was built beside the next frame's steps.
+	overlapped int
 	// late is the build time of the last frame's surface when this frame, in step, took
 	// it (the overlap just went off): Table 1 counts it as that frame's.
 	late    time.Duration
@@ -91,9 +93,9 @@ func (w *frameWork) do(sc *scene.Scene, frame int) (time.Duration, error) {
 	wanted := w.src != nil && w.src.Wanted()
 	export := w.export.Every > 0 && frame%w.export.Every == 0
 	allowed := w.overlap && (w.surface || wanted) && !export && !(wanted && sc.BodyCount() > 0)
-	w.tuned = allowed
-	if sc.SetOverlap(allowed && w.tune.overlap()) {
-		return w.overlapped(sc, wanted)
+	w.allowed = allowed
+	if sc.SetOverlap(allowed && w.rule.overlap()) {
+		return w.beside(sc, wanted)
 	}
 	// A surface still in flight (the overlap just went off) is the last frame's.
 	late, err := w.finish(sc, wanted)
@@ -136,10 +138,11 @@ func (w *frameWork) do(sc *scene.Scene, frame int) (time.Duration, error) {
 	return d, nil
 }
 
-// overlapped is do with the overlap on: it takes the last frame's surface (its build
+// beside is do with the overlap on: it takes the last frame's surface (its build
 // ran beside this frame's steps), hands it to the window, and starts this frame's. It
 // returns the build time of the surface taken (0: none, the first frame).
-func (w *frameWork) overlapped(sc *scene.Scene, wanted bool) (time.Duration, error) {
+func (w *frameWork) beside(sc *scene.Scene, wanted bool) (time.Duration, error) {
+	w.overlapped++
 	d, err := w.finish(sc, wanted)
 	if err != nil {
 		return d, err

@@ -10,64 +10,60 @@ import (
 	"github.com/vpbench/vpbench/scene"
 )
 
-// TestOverlapTuner: the tuner overlaps while the liquid settles, tries both ways, keeps
-// the way whose frame is cheaper by the parts' times (overlapped: the larger part; in
-// step: their sum over their speed-ups), changes its mind when the parts change, and
-// tries both again after tuneAgain frames.
-func TestOverlapTuner(t *testing.T) {
+// TestOverlapRule: frames overlap while the surface is a fair part of the frame, go
+// back in step when it is small beside the solver (and not before overlapHold frames),
+// and overlap again when it grows.
+func TestOverlapRule(t *testing.T) {
 	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
-	// feed runs frames of 5 steps whose solver and surface take sim and surf ms on their
-	// shares (overlapped) and simAll and surfAll on all cores (in step).
-	feed := func(tu *overlapTuner, frames int, sim, surf, simAll, surfAll float64) (overlapped int) {
+	var o overlapRule
+	feed := func(frames int, sim, surf float64) (overlapped int) {
 		for range frames {
-			if tu.overlap() {
+			if o.overlap() {
 				overlapped++
-				tu.observe(ms(sim), ms(surf), 5)
-			} else {
-				tu.observe(ms(simAll), ms(surfAll), 5)
 			}
+			o.observe(ms(sim), ms(surf))
 		}
 		return overlapped
 	}
-	var tu overlapTuner
-	if n := feed(&tu, tuneSettle, 4, 4, 3, 3); n != tuneSettle {
-		t.Fatalf("%d of the first %d frames overlapped, want all (the liquid settles)", n, tuneSettle)
+	if n := feed(100, 2, 2); n != 100 {
+		t.Fatalf("surface as dear as the solver: %d of 100 frames overlapped, want all", n)
 	}
-	// The trial: both ways, tuneWarm+tuneFrames frames each.
-	if n := feed(&tu, 2*(tuneWarm+tuneFrames), 4, 4, 3, 3); n != tuneWarm+tuneFrames {
-		t.Fatalf("%d of the trial's %d frames overlapped, want half", n, 2*(tuneWarm+tuneFrames))
+	// The surface shrinks to a tenth of the solver's time: the average follows in some
+	// frames, then the frames go in step.
+	feed(60, 4, 0.4)
+	if n := feed(100, 2.2, 0.4); n != 0 {
+		t.Errorf("a surface a tenth of the solver's time: %d of 100 frames overlapped, want none", n)
 	}
-	// Balanced parts: overlapped 4 ms a frame, in step 6.
-	if n := feed(&tu, 50, 4, 4, 3, 3); n != 50 {
-		t.Errorf("balanced parts (overlapped 4 ms, in step 6): %d of 50 frames overlapped, want all", n)
+	// In step the solver runs faster (2.2 ms): a surface 0.3 of it stays in step.
+	if n := feed(100, 2.2, 0.66); n != 0 {
+		t.Errorf("a surface 0.3 of the solver's time in step: %d of 100 frames overlapped, want none (no flapping)", n)
 	}
-	// The surface shrinks to almost nothing and the solver spreads well: overlapped it
-	// costs 4 ms a frame (the solver on its share), in step 2.2.
-	feed(&tu, 30, 4, 0.4, 2, 0.2)
-	if n := feed(&tu, 20, 4, 0.4, 2, 0.2); n != 0 {
-		t.Errorf("a small surface beside a solver that spreads well: %d of 20 frames overlapped, want none", n)
+	// The surface grows back: the frames overlap again.
+	feed(overlapHold+20, 2.2, 2)
+	if n := feed(50, 2, 2); n != 50 {
+		t.Errorf("the surface grown back: %d of 50 frames overlapped, want all", n)
 	}
-	// The surface grows back: its time, seen in step, predicts the overlap cheaper again.
-	feed(&tu, 40, 4, 4, 3, 3)
-	if n := feed(&tu, 20, 4, 4, 3, 3); n != 20 {
-		t.Errorf("balanced again: %d of 20 frames overlapped, want all", n)
+	// Just after a change the rule holds for overlapHold frames, whatever it sees.
+	o = overlapRule{off: true} // gone in step this frame
+	if n := feed(overlapHold-1, 2, 2); n != 0 {
+		t.Errorf("%d of the %d frames after a change overlapped, want none (the hold)", n, overlapHold-1)
 	}
-	// A solver that spreads well from the start: the trial itself chooses the frame in step.
-	var tv overlapTuner
-	feed(&tv, tuneSettle+2*(tuneWarm+tuneFrames), 2, 3, 1, 1.5) // overlapped 3, in step 2.5
-	if n := feed(&tv, 50, 2, 3, 1, 1.5); n != 0 {
-		t.Errorf("overlapped 3 ms, in step 2.5: %d of 50 frames overlapped, want none", n)
+	if n := feed(10, 2, 2); n == 0 {
+		t.Error("no frame overlapped after the hold, the surface as dear as the solver")
 	}
-	// The trial comes again after tuneAgain frames.
-	if n := feed(&tv, tuneAgain, 2, 3, 1, 1.5); n != tuneWarm+tuneFrames {
-		t.Errorf("over tuneAgain frames %d overlapped, want the new trial's %d", n, tuneWarm+tuneFrames)
+	// No surface reported (the first overlapped frame's): no change.
+	for range 100 {
+		o.observe(ms(5), 0)
+	}
+	if !o.overlap() {
+		t.Error("frames without a surface's time turned the overlap off")
 	}
 }
 
-// TestRunnerOverlapSameRun: a headless run with the overlap on (its 90 frames: 30 to
-// settle, the tuner's trial of both ways, then its choice) ends in the state of the same
-// run without it, bit for bit, every frame's surface timed once (a surface still in
-// flight when the frames go back in step is its own frame's).
+// TestRunnerOverlapSameRun: a headless run with the overlap on ends in the state of the
+// same run without it, bit for bit, every frame's surface timed once (a surface still in
+// flight when the frames go back in step is its own frame's), whether the rule keeps the
+// frames overlapped or sends them back in step.
 func TestRunnerOverlapSameRun(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
@@ -79,7 +75,6 @@ sim:source{ at = {0.03, 0.015, 0.015}, radius = 0.001, rate = 1e-6 } -- falls: d
 `
 	run := func(overlap bool) ([]float32, int, int, bool) {
 		var h []float32
-		var on bool
 		cfg := Config{Source: []byte(src), SourceName: "overlap.lua", Speed: Speed{Max: true}, Headless: true, Until: 1.5,
 			Surface: true, Overlap: overlap, Final: func(sc *scene.Scene) error {
 				h = append([]float32(nil), sc.Snapshot().Height...)
@@ -93,8 +88,7 @@ sim:source{ at = {0.03, 0.015, 0.015}, radius = 0.001, rate = 1e-6 } -- falls: d
 			t.Fatalf("overlap %v: %v\n%s", overlap, err, p.logText())
 		}
 		tm := r.Timings()
-		on = r.work.tune.sim != [2]time.Duration{} || r.work.tune.phase > 1
-		return h, tm.Simulation.Frames, tm.Surface.Frames, on
+		return h, tm.Simulation.Frames, tm.Surface.Frames, r.work.overlapped > 0
 	}
 	want, _, _, _ := run(false)
 	got, frames, surfaces, tried := run(true)
@@ -102,7 +96,7 @@ sim:source{ at = {0.03, 0.015, 0.015}, radius = 0.001, rate = 1e-6 } -- falls: d
 		t.Fatal("the run with the overlap ends in another state than without it")
 	}
 	if !tried {
-		t.Error("the tuner never ran its trial: the overlap was not tried")
+		t.Error("no frame overlapped")
 	}
 	if surfaces != frames {
 		t.Errorf("%d frames and %d surfaces timed, want one each", frames, surfaces)

@@ -293,8 +293,8 @@ func (r *Runner) step(n int) {
 		r.clocks.addSurface(r.work.late)
 	}
 	r.clocks.addFrame(simDur, stepped, surfDur, waveDur, total)
-	if r.work.tuned && stepped > 0 {
-		r.work.tune.observe(simDur+waveDur, surfDur, stepped)
+	if r.work.allowed && stepped > 0 {
+		r.work.rule.observe(simDur+waveDur, surfDur)
 	}
 	r.clocks.addRegion(regionDur, regionSteps)
 	if r.status != StatusRunning || done || err != nil {
@@ -410,7 +410,7 @@ func (r *Runner) load(reload bool) {
 	if opt.Resume != "" {
 		r.reportCheckpoint(Checkpoint{Kind: CheckpointResumed, Path: opt.Resume, Time: r.scene.Time()})
 	}
-	r.work.builder, r.work.tune = nil, overlapTuner{}
+	r.work.builder, r.work.rule = nil, overlapRule{}
 	r.clocks.reset()
 	r.runStart, r.from = time.Now(), r.scene.Time()
 	r.ckpt.start(r.scene.Time())

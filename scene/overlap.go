@@ -65,9 +65,10 @@ func buildSurfaces(jobs <-chan surfaceJob, results chan<- surfaceResult) {
 
 // SetOverlap turns the overlap on or off. On takes effect on the CPU backend with at
 // least two cores: the solver then keeps half the cores free while its workers are "all
-// cores" (gpusim.Sim.SetSpareCores), and the surface builds on the rest (at least one);
-// with set workers w it keeps them and the surface takes the cores beyond them. It tells
-// whether the overlap is on. A build in flight is waited for first.
+// cores" (gpusim.Sim.SetSpareCores; set workers are kept), and the surface builds on
+// every core: on the free ones while the steps run, on all of them once they are done
+// (where the surface is most of a frame, as in viscosity, it then spreads as it did in
+// step). It tells whether the overlap is on. A build in flight is waited for first.
 func (s *Scene) SetOverlap(on bool) bool {
 	s.waitSurface()
 	n := runtime.GOMAXPROCS(0)
@@ -77,10 +78,9 @@ func (s *Scene) SetOverlap(on bool) bool {
 	o := &s.overlap
 	workers, spare := 0, 0
 	if on {
-		spare = n / 2
-		workers = spare
-		if w := s.sim.Settings().Workers; w > 0 {
-			workers, spare = max(1, n-w), 0
+		workers, spare = n, n/2
+		if s.sim.Settings().Workers > 0 {
+			spare = 0
 		}
 	}
 	if s.sim != nil && !s.closed {

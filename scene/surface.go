@@ -18,17 +18,13 @@ type surfaceState struct {
 	version  int // bumped on every terrain change
 	builtFor int // the version builder was made for (0: none)
 	builder  *surface.Builder
-	builderW int              // the goroutines builder was made for (0: GOMAXPROCS)
-	alt      *surface.Builder // the other one (overlap.go), for the same version
-	altW     int
 	mesh     *terrain.Mesh // the terrain mesh builder was made with (the preview draws it)
-	meshFor  int           // the version mesh was made for
 	heights  []float32     // BuildSurface's copy of the heights, reused
 	// BuildSurface's copies of the particles in the air and their drops, reused, and
 	// the mesher that draws them as liquid (made when first needed).
 	particles []gpusim.Particle
 	drops     []surface.Drop
-	airs      [2]*surface.AirSurface // the overlap's and all cores' (the first the last used)
+	air       *surface.AirSurface
 	// The region's particles above its held columns' surface (regionDrops), reused.
 	airborne []liquid3d.Particle
 }
@@ -85,40 +81,24 @@ func (s *Scene) surfaceSettings() surface.Settings {
 }
 
 // SurfaceBuilder returns the surface builder for the current terrain, making it (and the
-// terrain mesh) if needed. A surface in flight (the overlap) is waited for first. The
-// builders for the overlap's goroutines and for all cores are both kept, so that the
-// engine's switches between the two (engine/overlap.go) make none again.
+// terrain mesh) if needed. A surface in flight (the overlap) is waited for first.
 func (s *Scene) SurfaceBuilder() (*surface.Builder, error) {
 	s.waitSurface()
 	if s.sim == nil {
 		return nil, fmt.Errorf("%s: the scene has no terrain yet", s.name)
 	}
-	if s.surf.builtFor != s.surf.version {
-		s.surf.builder, s.surf.alt = nil, nil
-	}
-	want := s.overlap.workers
-	if s.surf.builder != nil && s.surf.builderW == want {
+	if s.surf.builder != nil && s.surf.builtFor == s.surf.version {
 		return s.surf.builder, nil
 	}
-	if s.surf.alt != nil && s.surf.altW == want {
-		s.surf.builder, s.surf.alt = s.surf.alt, s.surf.builder
-		s.surf.builderW, s.surf.altW = s.surf.altW, s.surf.builderW
-		return s.surf.builder, nil
+	mesh, err := terrain.SurfaceMesh(s.Solid(), s.domain)
+	if err != nil {
+		return nil, fmt.Errorf("terrain mesh: %w", err)
 	}
-	mesh := s.surf.mesh
-	if mesh == nil || s.surf.meshFor != s.surf.version {
-		var err error
-		if mesh, err = terrain.SurfaceMesh(s.Solid(), s.domain); err != nil {
-			return nil, fmt.Errorf("terrain mesh: %w", err)
-		}
-		s.surf.mesh, s.surf.meshFor = mesh, s.surf.version
-	}
-	b, err := surface.NewBuilderWorkers(s.sim.Columns(), mesh, s.surfaceSettings(), want)
+	b, err := surface.NewBuilder(s.sim.Columns(), mesh, s.surfaceSettings())
 	if err != nil {
 		return nil, err
 	}
-	s.surf.alt, s.surf.altW = s.surf.builder, s.surf.builderW
-	s.surf.builder, s.surf.builderW, s.surf.builtFor = b, want, s.surf.version
+	s.surf.builder, s.surf.builtFor, s.surf.mesh = b, s.surf.version, mesh
 	return b, nil
 }
 
@@ -173,20 +153,14 @@ func (s *Scene) surfaceDrops() {
 }
 
 // airSurface is the mesher of the liquid in the air, made when first needed (and again
-// when gravity or the overlap's goroutines change).
+// when gravity changes).
 func (s *Scene) airSurface() *surface.AirSurface {
-	g, want := s.sim.Settings().Gravity, s.overlap.workers
-	for i, a := range s.surf.airs {
-		if a != nil && a.Settings().Gravity == g && a.Settings().Workers == want {
-			s.surf.airs[0], s.surf.airs[i] = a, s.surf.airs[0]
-			return a
-		}
+	if g := s.sim.Settings().Gravity; s.surf.air == nil || s.surf.air.Settings().Gravity != g {
+		as := surface.DefaultAirSettings() // GOMAXPROCS workers, as the builder
+		as.Gravity = g                     // the parcels' paths, for the streams' ropes
+		s.surf.air = surface.NewAirSurface(as)
 	}
-	as := surface.DefaultAirSettings() // GOMAXPROCS workers, as the builder
-	as.Gravity = g                     // the parcels' paths, for the streams' ropes
-	as.Workers = want
-	s.surf.airs[1], s.surf.airs[0] = s.surf.airs[0], surface.NewAirSurface(as)
-	return s.surf.airs[0]
+	return s.surf.air
 }
 
 // regionDrops adds to the drops the region's liquid that its held columns cannot show

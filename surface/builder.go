@@ -179,12 +179,6 @@ func NewBuilder(cols *terrain.Columns, terrainMesh *terrain.Mesh, s Settings) (*
 	return newBuilderWorkers(cols, terrainMesh, s, 0)
 }
 
-// NewBuilderWorkers is NewBuilder building on the given number of goroutines (0:
-// GOMAXPROCS; at most 8). The mesh is the same whatever the number.
-func NewBuilderWorkers(cols *terrain.Columns, terrainMesh *terrain.Mesh, s Settings, workers int) (*Builder, error) {
-	return newBuilderWorkers(cols, terrainMesh, s, workers)
-}
-
 // newBuilderWorkers is NewBuilder with a number of workers (0: GOMAXPROCS, at most
 // maxWorkers).
 func newBuilderWorkers(cols *terrain.Columns, terrainMesh *terrain.Mesh, s Settings, workers int) (*Builder, error) {
