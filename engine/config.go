@@ -107,4 +107,7 @@ type Result struct {
 	Timeline error
 	// Reported is what the script reported with sim:report{...}: each name's latest value.
 	Reported []script.Reported
+	// Overlapped is the frames whose surface was built beside the next frame's steps
+	// (Config.Overlap).
+	Overlapped int
 }

@@ -191,6 +191,7 @@ func (r *Runner) finish(ctx context.Context) {
 	r.result.Err = r.err
 	r.result.Loaded = true
 	r.result.Reported = r.sc.Reported()
+	r.result.Overlapped = r.work.overlapped
 }
 
 // idle waits for a command, ctx, or d (forever when d <= 0), handling the command.
@@ -410,7 +411,7 @@ func (r *Runner) load(reload bool) {
 	if opt.Resume != "" {
 		r.reportCheckpoint(Checkpoint{Kind: CheckpointResumed, Path: opt.Resume, Time: r.scene.Time()})
 	}
-	r.work.builder, r.work.rule = nil, overlapRule{}
+	r.work.builder, r.work.rule, r.work.overlapped = nil, overlapRule{}, 0
 	r.clocks.reset()
 	r.runStart, r.from = time.Now(), r.scene.Time()
 	r.ckpt.start(r.scene.Time())

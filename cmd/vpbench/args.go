@@ -91,7 +91,7 @@ func (p paramFlags) Set(s string) error {
 
 // scenarioFlags are the flags every command that loads a scenario takes.
 // overlapHelp is the --overlap flag's help (run, bench and the UI).
-const overlapHelp = "build each frame's surface on cores of its own while the solver runs the next frame's steps (the CPU backend, two cores or more; frames that export or show bodies in the window are built in step)"
+const overlapHelp = "build each frame's surface while the solver runs the next frame's steps on half the cores, unless the surface is a small part of the frame (the CPU backend, two cores or more; frames that export or show bodies in the window are built in step)"
 
 type scenarioFlags struct {
 	params       paramFlags

@@ -69,6 +69,9 @@ type runReport struct {
 	MColumnStepsPerS float64     `json:"mcolumn_steps_per_s,omitempty"`
 	OfBound          float64     `json:"of_bound,omitempty"`
 	Surface          phaseReport `json:"surface"`
+	// OverlappedFrames is the frames whose surface was built beside the next frame's
+	// steps (--overlap; absent when none was).
+	OverlappedFrames int         `json:"overlapped_frames,omitempty"`
 	Render           phaseReport `json:"render"`
 	// Waves is the wave particles' time per frame (absent with waves off).
 	Waves     *phaseReport `json:"waves,omitempty"`
@@ -124,7 +127,7 @@ func makeReport(res engine.Result) runReport {
 		OutflowMl: st.Outflow * 1e6,
 		Wet:       st.Wet, Passages: st.Passages, Extended: st.Extended,
 		Particles: st.Particles, AirborneMl: st.Airborne * 1e6, HangingMl: st.Hanging * 1e6,
-		Warnings: info.Warnings,
+		Warnings: info.Warnings, OverlappedFrames: res.Overlapped,
 	}
 	if st.Substeps > 0 && st.Steps > 0 {
 		r.SubstepsPerStep = float64(st.Substeps) / float64(st.Steps)
@@ -191,6 +194,9 @@ func (r runReport) print(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %10.3f %10s   (%.2f steps a frame: %s)\n", "  per step", r.SimulationStepMs, "", r.StepsPerFrame, pace)
 	}
 	row("surface", r.Surface, "(not built: --surface)")
+	if r.OverlappedFrames > 0 {
+		fmt.Fprintf(w, "  %-12s %d of %d surfaces built beside the next frame's steps (--overlap)\n", "  overlapped", r.OverlappedFrames, r.Surface.Frames)
+	}
 	row("render", r.Render, "(no preview window: --preview, or the UI's w key)")
 	if r.Waves != nil {
 		fmt.Fprintf(w, "  %-12s %10.3f %10.3f   (%d wave particles at the end)\n", "waves", r.Waves.AvgMs, r.Waves.MaxMs, r.WaveCount)
