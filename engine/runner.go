@@ -277,7 +277,9 @@ func (r *Runner) step(n int) {
 	var surfDur time.Duration
 	if err == nil && stepped > 0 {
 		r.frame++
-		r.work.overlap = r.cfg.Overlap && r.cfg.OnFrame == nil && r.rec.rec == nil
+		// Runs that export, call OnFrame or record build every surface in step (an export
+		// every N frames would move the cores between the two ways every N frames).
+		r.work.overlap = r.cfg.Overlap && r.cfg.OnFrame == nil && r.rec.rec == nil && r.cfg.Export.Every == 0
 		var ferr error
 		surfDur, ferr = r.work.do(world, r.frame)
 		if ferr != nil {
