@@ -16,9 +16,10 @@ import "time"
 //   - in step, they overlap again when it rises above overlapOn.
 //
 // The gap between the two, and overlapHold frames at least between changes, keep it
-// from flapping. dambreak (its surface 0.17 of its solver's time in step) stays in step;
-// every other scene of the library overlaps (viscosity's surface is 8 times its
-// solver's, rock's 0.9, surgery's 0.7). A choice by timing both ways on real frames was
+// from flapping; no change comes in the first overlapHold frames either. dambreak (its
+// surface 0.17 of its solver's time in step) goes in step after them; every other scene
+// of the library overlaps throughout (viscosity's surface is 5.5 times its solver's,
+// rock's 0.9, surgery's 0.7; in step, on two cores). A choice by timing both ways on real frames was
 // tried and dropped: a few frames of a way just switched to run with cold pools and
 // caches, and the trial chose wrong (docs/benchmarks.md, "Frames overlap").
 const (
