@@ -38,10 +38,11 @@ type Config struct {
 	Surface bool
 	// Export writes the surface every Export.Every frames (implies Surface).
 	Export Export
-	// Overlap builds each frame's surface on cores of its own while the solver runs the
-	// next frame's steps (scene.SetOverlap; docs/architecture.md, "Frames overlap"). Runs that
-	// export, call OnFrame or record, and frames a window shows bodies in, build theirs
-	// in the frame as before.
+	// Overlap builds each frame's surface while the solver runs the next frame's steps
+	// on half the cores, unless the surface is a small part of the frame (scene.SetOverlap,
+	// engine/overlap.go; docs/architecture.md, "Frames overlap"). Runs that export, call
+	// OnFrame or record, and frames a window shows bodies in, build theirs in the frame as
+	// before.
 	Overlap bool
 	// Preview, if set, receives a frame (surface and terrain) every frame while a window
 	// or a screenshot wants one, and gives back the window's camera and meniscus switch

@@ -8,12 +8,12 @@ import (
 	"github.com/vpbench/vpbench/surface"
 )
 
-// The overlap: a frame's liquid surface is built on cores of its own while the solver
-// runs the next frame's steps (docs/architecture.md, "Frames overlap"). On the 2-vCPU machines
-// the solver and the surface builder each ran 1.1 to 1.4 times faster on two cores than
-// on one, since the data a phase's two workers share moves between the cores' caches at
-// every phase; one core each, side by side, keeps each one's data in its own core, and
-// the frame costs the larger of the two instead of their sum.
+// The overlap: a frame's liquid surface is built while the solver runs the next frame's
+// steps on half the cores (docs/architecture.md, "Frames overlap"). On the 2-vCPU
+// machines the solver and the surface builder each ran 1.1 to 1.4 times faster on two
+// cores than on one, since the data a phase's two workers share moves between the
+// cores' caches at every phase; side by side, each keeps its data in its own core, and a
+// frame costs about the larger of the two instead of their sum.
 //
 // The surface is built from copies taken at StartSurface (the heights, displaced by the
 // waves, and the drops in the air), so the steps that run meanwhile change nothing it
@@ -25,7 +25,6 @@ import (
 // overlapState is the overlap's goroutine and the build in flight.
 type overlapState struct {
 	on      bool
-	workers int // the surface's goroutines while on
 	jobs    chan surfaceJob
 	results chan surfaceResult
 	busy    bool          // a build was started and not yet taken back
@@ -65,7 +64,8 @@ func buildSurfaces(jobs <-chan surfaceJob, results chan<- surfaceResult) {
 
 // SetOverlap turns the overlap on or off. On takes effect on the CPU backend with at
 // least two cores: the solver then keeps half the cores free while its workers are "all
-// cores" (gpusim.Sim.SetSpareCores; set workers are kept), and the surface builds on
+// cores" (gpusim.Sim.SetSpareCores; set workers are kept, and set on every core they
+// keep the overlap off), and the surface builds on
 // every core: on the free ones while the steps run, on all of them once they are done
 // (where the surface is most of a frame, as in viscosity, it then spreads as it did in
 // step). It tells whether the overlap is on. A build in flight is waited for first.
@@ -75,21 +75,23 @@ func (s *Scene) SetOverlap(on bool) bool {
 	if on && (s.sim == nil || s.closed || n < 2 || s.sim.BackendName() != "cpu") {
 		on = false
 	}
-	o := &s.overlap
-	workers, spare := 0, 0
+	spare := 0
 	if on {
-		workers, spare = n, n/2
-		if s.sim.Settings().Workers > 0 {
-			spare = 0
+		switch w := s.sim.Settings().Workers; {
+		case w == 0: // all cores: the solver keeps half of them free
+			spare = n / 2
+		case w >= n: // set on every core: a surface beside them would oversubscribe the cores
+			on = false
 		}
 	}
+	o := &s.overlap
 	if s.sim != nil && !s.closed {
 		s.sim.SetSpareCores(spare) // every time: a solver made again (a resumed checkpoint) starts with none
 	}
-	if on == o.on && workers == o.workers {
+	if on == o.on {
 		return on
 	}
-	o.on, o.workers = on, workers
+	o.on = on
 	if on && o.jobs == nil {
 		o.jobs, o.results = make(chan surfaceJob, 1), make(chan surfaceResult, 1)
 		go buildSurfaces(o.jobs, o.results)
@@ -102,8 +104,13 @@ func (s *Scene) SetOverlap(on bool) bool {
 }
 
 // Overlap tells whether the overlap is on (SetOverlap) and on how many goroutines the
-// surface builds meanwhile.
-func (s *Scene) Overlap() (on bool, surfaceWorkers int) { return s.overlap.on, s.overlap.workers }
+// surface builds meanwhile (every core's, as in step).
+func (s *Scene) Overlap() (on bool, surfaceWorkers int) {
+	if !s.overlap.on {
+		return false, 0
+	}
+	return true, runtime.GOMAXPROCS(0)
+}
 
 // StartSurface starts building the liquid surface of the current state on the
 // overlap's goroutine and returns at once; FinishSurface takes it. Only with the overlap

@@ -190,7 +190,6 @@ func (s *Scene) airBox() surface.Box {
 // TerrainMesh is the terrain's triangle mesh (made with the surface builder) and a
 // version that changes whenever the terrain does.
 func (s *Scene) TerrainMesh() (*terrain.Mesh, int, error) {
-	s.waitSurface()
 	if _, err := s.SurfaceBuilder(); err != nil {
 		return nil, 0, err
 	}
