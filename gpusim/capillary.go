@@ -327,11 +327,21 @@ type capState struct {
 	prevNext     []float32
 }
 
-// ensure sizes the buffers for the columns of t and p.
-func (cs *capState) ensure(t *topology, p *capParams) {
+// capRestarts tells whether the ripple damping's rise starts again (capState.fresh)
+// when the step's parameters change from was to p: where the law comes on (its last
+// pass's heights, if any, are from before it went off) or the step's length changes (a
+// rise is a step's). Any other change keeps the last pass's heights: a sim:set that
+// changes nothing changes no result.
+func capRestarts(was, p *stepParams) bool {
+	return p.cap.on && (!was.cap.on || was.dt != p.dt)
+}
+
+// ensure sizes the buffers for the columns of t and p; it tells whether it made them
+// (their heights are then no last pass's).
+func (cs *capState) ensure(t *topology, p *capParams) (made bool) {
 	n := t.cols.NumColumns()
-	cs.fresh = true
 	if len(cs.drive) != n {
+		made = true
 		cs.drive = make([]float32, n)
 		cs.prev, cs.prevNext = make([]float32, n), make([]float32, n)
 		cs.wet, cs.wetNext = make([]uint8, n), make([]uint8, n)
@@ -355,6 +365,7 @@ func (cs *capState) ensure(t *topology, p *capParams) {
 	if p.passes > 0 && len(cs.s[0]) != n {
 		cs.s = [2][]float32{make([]float32, n), make([]float32, n)}
 	}
+	return made
 }
 
 // capColumns is the worker's share of the capillary head: its columns [lo, hi), with a

@@ -223,6 +223,10 @@ func split(n, w int) [][2]int {
 }
 
 func (c *cpuBackend) setParams(p stepParams) {
+	was := c.p
+	if c.swe != nil {
+		was = c.swe.full // c.p is a substep's
+	}
 	c.p = p
 	c.stillReset()
 	if c.swe != nil {
@@ -230,8 +234,8 @@ func (c *cpuBackend) setParams(p stepParams) {
 		c.swe.g, c.swe.dx = float32(p.st.Gravity), float32(p.dx)
 		c.swe.setSubsteps(1) // until the first step measures the waves
 	}
-	if p.cap.on {
-		c.capSt.ensure(c.topo, &p.cap)
+	if p.cap.on && c.capSt.ensure(c.topo, &p.cap) || capRestarts(&was, &p) {
+		c.capSt.fresh = true
 	}
 	if c.ext != nil {
 		c.ext.setMode(p.extended)

@@ -4,12 +4,13 @@ package gpusim
 // kernels' argument blocks.
 
 func (d *deviceBackend) setParams(p stepParams) {
+	was := d.p
 	d.p = p
 	if s := d.swe; s != nil { // as cpuBackend.setParams
 		s.full, s.subM = p, 0
 		s.setSubsteps(1) // until the first step measures the waves
 	}
-	d.setCapParams(p.cap)
+	d.setCapParams(p.cap, capRestarts(&was, &p))
 	d.installArgs(&d.p)
 	d.ea.Dt, d.ea.Dx2 = p.dt, p.dx2 // sources and sinks act once a step, with the SWE too
 	if d.ext == nil {

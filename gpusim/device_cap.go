@@ -11,7 +11,7 @@ import (
 
 // setCapParams installs the capillary head's constants, making its buffers (and, on the
 // dense layout, the neighbour lists its kernels walk) the first time it is on.
-func (d *deviceBackend) setCapParams(p capParams) {
+func (d *deviceBackend) setCapParams(p capParams, restart bool) {
 	sa := d.sa
 	sa.Hd = d.h
 	sa.CapRecede, sa.CapCorner, sa.CapCoef, sa.CapDamp, sa.CapMark = p.recede, p.corner, p.coef, p.damp, int32(p.mark)
@@ -20,7 +20,9 @@ func (d *deviceBackend) setCapParams(p capParams) {
 	if !p.on {
 		return
 	}
-	d.capFresh = true
+	if restart || d.capDrive == 0 { // cpuBackend.setParams
+		d.capFresh = true
+	}
 	if d.capDrive == 0 {
 		var err error
 		d.rt.Do(func() {
