@@ -102,10 +102,28 @@ func liquidShare(l float64, k int) float64 {
 	return min(max(l-float64(k), 0), 1)
 }
 
-// outsideLiquid is the liquid share of the cell (i, j, k) outside the box, from the
-// columns beyond the side it lies past (the first axis out: x, then y; as kernelShares
-// takes it), 0 past any other side.
-func (s *Sim) outsideLiquid(i, j, k int) float32 {
+// kernelLiquid is the liquid of a column filled to level l (cells) within the kernel of
+// the centre of layer k (the particles' trilinear weight, 1 - |z - (k + 1/2)| over [k -
+// 1/2, k + 3/2]), the kernel's integral below l: what the particles of such a column,
+// seeded in layers half a cell thick (region.seed) and at rest, put into rho there, to
+// the rounding (a layer never straddles a kink of the kernel, which is linear between).
+// Summing the layers' shares by the cell-averaged weights instead (1/8, 3/4, 1/8, as
+// across the side) counted the liquid of a partly filled layer as spread over its
+// whole layer: in the layer above the surface up to 0.125 where the particles give at
+// most 0.125 of the square of the filled share, and the region at rest beside its
+// columns moved (docs/method.md, "The coupling to the columns").
+func kernelLiquid(l float64, k int) float64 {
+	x := min(max(l-float64(k)-0.5, -1), 1)
+	if x <= 0 {
+		return (x + 1) * (x + 1) / 2
+	}
+	return 1 - (1-x)*(1-x)/2
+}
+
+// outsideLevel is the level (cells) of the column beyond the side that the cell column
+// (i, j) outside the box lies past (the first axis out: x, then y; as kernelShares
+// takes it); ok is false past any other side.
+func (s *Sim) outsideLevel(i, j int) (l float64, ok bool) {
 	var c *sideColumns
 	col := 0
 	switch {
@@ -122,12 +140,12 @@ func (s *Sim) outsideLiquid(i, j, k int) float32 {
 		}
 		col = min(max(i, 0), s.nx-1)
 	default:
-		return 0
+		return 0, false
 	}
 	if c == nil {
-		return 0
+		return 0, false
 	}
-	return float32(liquidShare(c.lvl[col], k))
+	return c.lvl[col], true
 }
 
 // columnsLiquid sets s.rhoOut: for each cell beside a vertical side, the columns'
@@ -142,11 +160,11 @@ func (s *Sim) columnsLiquid() {
 					continue
 				}
 				sum := float32(0)
-				for c := -1; c <= 1; c++ {
-					for b := -1; b <= 1; b++ {
-						for a := -1; a <= 1; a++ {
-							if l := s.outsideLiquid(i+a, j+b, k+c); l > 0 {
-								sum += wt[a+1] * wt[b+1] * wt[c+1] * l
+				for b := -1; b <= 1; b++ {
+					for a := -1; a <= 1; a++ {
+						if l, ok := s.outsideLevel(i+a, j+b); ok {
+							if v := float32(kernelLiquid(l, k)); v > 0 {
+								sum += wt[a+1] * wt[b+1] * v
 							}
 						}
 					}

@@ -153,13 +153,18 @@ func New(set Settings) (*Sim, error) {
 	s.workerMax = make([]float32, s.k)
 	s.workerCount = make([]int32, s.k)
 
-	// The slab axis (the P2G's colouring): the longer horizontal one (x on a tie), so that
-	// the slabs split the work wherever the liquid lies (it lies low: slabs along z
-	// would give one worker the liquid and another the air); z only for a box narrower
-	// than 8 cells both ways and taller than wide.
+	// The slab axis (the P2G's colouring): a horizontal one, so that the slabs split the
+	// work wherever the liquid lies (it lies low: slabs along z would give one worker the
+	// liquid and another the air); y where the box is 8 cells wide or more along it (or
+	// wider than along x), x otherwise; z only for a box narrower than 8 cells both ways
+	// and taller than wide. y before x: the faces' rows run along x, so slabs along x
+	// put the workers into the same rows, and the cache lines they share moved between
+	// the cores at each particle (transfer.go runs such a P2G on one worker where the rows
+	// are short; docs/benchmarks.md, "Two workers in the P2G of a narrow region"). The
+	// axis does not depend on the workers: nor do the bits.
 	n := [3]int{s.nx, s.ny, s.nz}
 	s.slabAxis = 0
-	if n[1] > n[0] {
+	if n[1] >= 8 || n[1] > n[0] {
 		s.slabAxis = 1
 	}
 	if n[s.slabAxis] < 8 && n[2] > n[s.slabAxis] {
