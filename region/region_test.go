@@ -194,8 +194,9 @@ func channel(t testing.TB, refine, workers int) (before, after []float64, worst 
 // step, and what the region reflects (the largest difference from the run without it
 // at the probe before the region) and lets through (the largest surface at the probe
 // after it, over the run without the region's) are reported; the issue asks for 10% and
-// 90%. Measured: 17% reflected, 111% through (the region's own waves at this resolution
-// run about 10% high, docs/method.md); the test holds them to 30% and 80 to 130%.
+// 90%. Measured: 13% reflected (17% while the columns' liquid read in the cells over
+// the surface: kernelLiquid), 112% through (the region's own waves at this resolution
+// run about 10% high, docs/method.md); the test holds them to 15% and 80 to 130%.
 func TestWave(t *testing.T) {
 	b0, a0, _, _ := channel(t, 0, 2)
 	b1, a1, worst, _ := channel(t, 8, 2)
@@ -207,8 +208,8 @@ func TestWave(t *testing.T) {
 	}
 	r, tr := refl/inc, through1/through0
 	t.Logf("incident %.3f mm; reflected %.3f mm (%.0f%%); through %.3f mm of %.3f mm (%.0f%%); volume within %.3g", inc*1e3, refl*1e3, 100*r, through1*1e3, through0*1e3, 100*tr, worst)
-	if r > 0.3 || tr < 0.8 || tr > 1.3 {
-		t.Errorf("reflected %.0f%%, through %.0f%%: want at most 30%% and 80 to 130%%", 100*r, 100*tr)
+	if r > 0.15 || tr < 0.8 || tr > 1.3 {
+		t.Errorf("reflected %.0f%%, through %.0f%%: want at most 15%% and 80 to 130%%", 100*r, 100*tr)
 	}
 }
 
