@@ -212,7 +212,7 @@ func capHeadLimit(x, d float32, p *capParams) float32 {
 func capPressureColumn(i int, h, b, s []float32, adjStart, adjOther []int32, p *capParams, wet []uint8) (x float32, faces int, up bool) {
 	hi := h[i]
 	for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
-		if h[j]-b[j] <= DryDepth && wet[j] == 0 && b[j] < hi {
+		if wet[j] == 0 && h[j]-b[j] <= DryDepth && b[j] < hi { // the wetted flag first (capEdgeColumns)
 			faces++ // dry ground, not wetted ground (contactline.go)
 			up = up || b[j] > b[i]
 		}
@@ -229,7 +229,7 @@ func capPressure(i int, h, b, s []float32, adjStart, adjOther []int32, p *capPar
 	k := 0
 	if p.dropA > 0 {
 		for _, j := range adj {
-			if h[j]-b[j] <= DryDepth && wet[j] == 0 && b[j] < hi {
+			if wet[j] == 0 && h[j]-b[j] <= DryDepth && b[j] < hi { // the wetted flag first (capEdgeColumns)
 				k++
 			}
 		}
@@ -542,7 +542,9 @@ func (c *cpuBackend) capEdgeColumns(lo, hi int, damp float32) {
 		i := lo + k
 		faces, up := 0, false
 		for _, j := range adjOther[adjStart[i]:adjStart[i+1]] {
-			if hAll[j]-bAll[j] <= DryDepth && wet[j] == 0 && bAll[j] < hk {
+			// The wetted flag first: a byte, and set for every neighbour that was wet at
+			// the last pass (most of a wet column's), which then needs no height.
+			if wet[j] == 0 && hAll[j]-bAll[j] <= DryDepth && bAll[j] < hk {
 				faces++
 				up = up || bAll[j] > b[k]
 			}
