@@ -109,9 +109,9 @@ func liquidShare(l float64, k int) float64 {
 // the rounding (a layer never straddles a kink of the kernel, which is linear between).
 // Summing the layers' shares by the cell-averaged weights instead (1/8, 3/4, 1/8, as
 // across the side) counted the liquid of a partly filled layer as spread over its
-// whole layer: in the layer above the surface up to 0.125 where the particles give at
-// most 0.125 of the square of the filled share, and the region at rest beside its
-// columns moved (docs/method.md, "The coupling to the columns").
+// whole layer: the layer above the surface read s/8 of the filled share s where the
+// particles put (s - 1/2)^2 / 2 (nothing for s under a half), and the region at rest
+// beside its columns moved (docs/method.md, "Measured": "Rest").
 func kernelLiquid(l float64, k int) float64 {
 	x := min(max(l-float64(k)-0.5, -1), 1)
 	if x <= 0 {

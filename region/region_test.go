@@ -74,10 +74,10 @@ func step(t testing.TB, g *Region) {
 // in the lower and in the upper half of a region cell), at rest, a region of 2 mm cells
 // over 24 x 16 mm of it from the floor to 48 mm, cutting the surface, and the same
 // turned a quarter at three levels (the layer above the surface once read liquid the
-// particles do not put there, and such a tank moved at 0.06 to 0.13 m/s by 2 s): after 2 s the
-// fastest particle and the fastest column move under 1 mm/s, the surface inside (the
-// region's thickness) and outside (the columns around the box) agree within 0.05 mm,
-// and the volume is exact to 1e-9 after every step.
+// particles do not put there, and such a tank moved at 0.06 to 0.13 m/s by 2 s): after
+// 2 s the fastest particle and the fastest column move under 1 mm/s, the surface inside
+// (the region's thickness) and outside (the columns around the box) agree within 0.05
+// mm, and the volume is exact to 1e-9 after every step.
 func TestRest(t *testing.T) {
 	const dx = 4e-3
 	for _, tc := range []struct {
