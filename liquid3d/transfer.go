@@ -24,9 +24,10 @@ func (s *Sim) p2g() {
 		// Slabs along x put the workers in the same rows of faces (x runs fastest in
 		// them); where a worker's part of a row is under a cache line (16 floats), most
 		// of the lines it writes are another's too and move between the cores at each
-		// particle: at 16^3 two workers took 2.3 to 3.2 times one's time, at 32^3 (a
-		// third of the lines shared) 0.9 (docs/benchmarks.md, "Two workers in the P2G of
-		// a narrow region"). The same slabs in order on one worker give the same sums.
+		// particle: at 16^3 two workers took 784 to 898 ns a cell-substep where one took
+		// 262 to 484, at 32^3 (a third of the lines shared) about one's time
+		// (docs/benchmarks.md, "Two workers in the P2G of a narrow region"). The same
+		// slabs in order on one worker give the same sums.
 		k = 1
 	}
 	s.parK(phP2GEven, k)
