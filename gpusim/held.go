@@ -41,11 +41,13 @@ type heldState struct {
 // exchanged: out when a column is held, in when it is let go. The heights they hold
 // stay until SetHeld writes others.
 //
-// For the cpu backend and the pipes method only, without surface tension and where no
-// passage can form (a terrain without capped columns); the dense layout's fast path and
-// the general layout's vector kernels do not take held columns or the free columns
-// beside them (the general layout's column loops do), so a Sim on the dense layout moves
-// to the general one, which gives the same bits. A held column may not lie on an open
+// For the cpu backend and the pipes method only, and where no passage can form (a
+// terrain without capped columns); the dense layout's fast path and the general
+// layout's vector kernels do not take held columns or the free columns beside them (the
+// general layout's column loops do), so a Sim on the dense layout moves to the general
+// one, which gives the same bits. With surface tension the capillary head reads the
+// held heights as any column's (it moves no liquid: it drives the pipes' fluxes,
+// the border pipes' too). A held column may not lie on an open
 // side's border, be an emitter's target or have a lifted floor. On an error nothing
 // changes.
 func (s *Sim) Hold(cols []int) error {
@@ -135,8 +137,6 @@ func (s *Sim) canHold(mark []uint8) error {
 		return fmt.Errorf("hold: the %s backend cannot hold columns (the cpu backend only, for now)", s.be.name())
 	case st.Method != MethodPipes:
 		return fmt.Errorf("hold: method %q cannot hold columns (the pipes only, for now)", st.Method)
-	case st.SurfaceTension > 0:
-		return fmt.Errorf("hold: surface tension is %g N/m: columns are held without surface tension only, for now", st.SurfaceTension)
 	case s.be.(*cpuBackend).ext != nil:
 		return fmt.Errorf("hold: this terrain has capped columns (passages may form): columns are held on terrains without, for now")
 	}
@@ -193,15 +193,17 @@ func heldTarget(em *emitterSet, mark []uint8) (col, id int, ok bool) {
 }
 
 // toGeneral moves the CPU backend from the dense layout to the general one (the same
-// bits), with the state carried over: heights, residuals, fluxes and lifted floors (as
-// switchMethod does; the capillary head and the passages, which Hold refuses, have
-// none).
+// bits), with the state carried over: heights, residuals, fluxes, lifted floors and the
+// capillary head's last pass (its heights and wetted flags, as switchMethod carries
+// them; the passages, which Hold refuses, have none).
 func (s *Sim) toGeneral() {
 	n := s.cols.NumColumns()
 	h, r := make([]float32, n), make([]float32, n)
 	s.be.readHeight(h)
 	s.be.readResidual(r)
 	f := s.Fluxes(nil)
+	capPrev, capWet := make([]float32, n), make([]uint8, n)
+	capFresh, capOn := s.be.(*cpuBackend).saveCap(capPrev, capWet)
 	var cols []int32
 	var floors []float32
 	for _, i := range s.lift.lifted {
@@ -221,6 +223,9 @@ func (s *Sim) toGeneral() {
 	be.writeHeight(h)
 	be.writeResidual(r)
 	be.writeFlux(f)
+	if capOn {
+		be.restoreCap(capPrev, capWet, capFresh)
+	}
 }
 
 // Held returns the held columns, in the order Hold got them (nil: none).
@@ -481,8 +486,8 @@ func (s *Sim) checkHeldSaved(cp *checkpoint, st Settings, em *emitterSet) ([]uin
 	switch {
 	case s.be.name() != "cpu":
 		return nil, fmt.Errorf("checkpoint: it holds %d columns (a 3D region's): the %s backend cannot hold columns (the cpu backend only, for now)", len(cp.held), s.be.name())
-	case st.Method != MethodPipes || st.SurfaceTension > 0:
-		return nil, fmt.Errorf("checkpoint is corrupt: it holds %d columns with method %q and surface tension %g N/m (the pipes without surface tension only)", len(cp.held), st.Method, st.SurfaceTension)
+	case st.Method != MethodPipes:
+		return nil, fmt.Errorf("checkpoint is corrupt: it holds %d columns with method %q (the pipes only)", len(cp.held), st.Method)
 	case s.be.(*cpuBackend).ext != nil:
 		return nil, fmt.Errorf("checkpoint is corrupt: it holds %d columns on a terrain with capped columns", len(cp.held))
 	}

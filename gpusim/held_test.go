@@ -64,12 +64,35 @@ func checkHeldBalance(t *testing.T, sim *Sim, scale float64, when string) {
 
 // TestHoldLetGoSameBits: holding columns and letting them go at once moves the Sim to the
 // general layout and changes nothing else: a wave runs the same bits as without (on the
-// dense layout), the vector kernels' and the Go loops', and Exchanged is back at 0.
+// dense layout), the vector kernels' and the Go loops', and Exchanged is back at 0. With
+// surface tension (the capillary pressure and the contact line: the wave's tank half
+// filled, its edge on dry floor), held mid-run, so that the layout's change carries the
+// capillary head's last pass (its heights and wetted flags).
 func TestHoldLetGoSameBits(t *testing.T) {
 	t.Parallel()
-	st := settings(0, 1e-6, 2)
+	t.Run("no tension", func(t *testing.T) { holdLetGo(t, settings(0, 1e-6, 2), false) })
+	t.Run("tension", func(t *testing.T) {
+		st := settings(0, 1e-6, 2)
+		st.SurfaceTension, st.CapillaryPressure = 0.072, true
+		holdLetGo(t, st, true)
+	})
+}
+
+func holdLetGo(t *testing.T, st Settings, edge bool) {
+	t.Parallel()
 	run := func(o backendOptions, hold bool) []float32 {
 		sim := waveTank(t, st, o)
+		if edge { // the last third of the tank dry: a contact line
+			h := slices.Clone(sim.LiveHeights(nil))
+			for y := range sim.Columns().Ny {
+				for x := 20; x < sim.Columns().Nx; x++ {
+					lo, _ := sim.Columns().Cell(x, y)
+					h[lo] = float32(sim.Floor(lo))
+				}
+			}
+			mustDo(t, sim.SetHeights(h))
+		}
+		sim.Step(40)
 		if hold {
 			if err := sim.Hold(heldBlock(sim.Columns(), 12, 2, 20, 6)); err != nil {
 				t.Fatal(err)
@@ -80,11 +103,12 @@ func TestHoldLetGoSameBits(t *testing.T) {
 			if sim.be.(*cpuBackend).dense != nil {
 				t.Fatal("a Sim that held columns is still on the dense layout")
 			}
-			if e := sim.Exchanged(); e != 0 {
+			// Out and back in: the same depths, summed in another order after the steps.
+			if e := sim.Exchanged(); math.Abs(e) > 1e-12*sim.Volume() {
 				t.Errorf("exchanged %g after holding and letting go", e)
 			}
 		}
-		sim.Step(300)
+		sim.Step(260)
 		return slices.Clone(sim.LiveHeights(nil))
 	}
 	want := run(backendOptions{}, false)
@@ -285,7 +309,6 @@ func TestHoldRefused(t *testing.T) {
 		{"outside", func(*Settings) {}, []int{-1}, "outside"},
 		{"twice", func(*Settings) {}, []int{3, 3}, "twice"},
 		{"swe", func(s *Settings) { s.Method = MethodSWE }, block, "pipes only"},
-		{"surface tension", func(s *Settings) { s.SurfaceTension = 0.072 }, block, "surface tension"},
 		{"open side", func(s *Settings) { s.Sides[SideMinusX] = SideOpen }, heldBlock(cols, 0, 2, 3, 4), "open side"},
 	} {
 		sim := mk(c.edit)

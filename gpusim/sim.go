@@ -318,8 +318,8 @@ func (s *Sim) Set(st Settings) error {
 	if st.Backend != s.settings.Backend {
 		return fmt.Errorf("backend cannot change mid-run (%q, asked for %q)", s.settings.Backend, st.Backend)
 	}
-	if s.held != nil && (st.Method != MethodPipes || st.SurfaceTension > 0) {
-		return fmt.Errorf("method %q with surface tension %g N/m: columns are held (Hold) with the pipes and without surface tension only, for now", st.Method, st.SurfaceTension)
+	if s.held != nil && st.Method != MethodPipes {
+		return fmt.Errorf("method %q: columns are held (Hold) with the pipes only, for now", st.Method)
 	}
 	if st.Method != s.settings.Method {
 		if err := s.switchMethod(st); err != nil {

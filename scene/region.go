@@ -89,7 +89,8 @@ func (s *Scene) RegionError() error { return s.rg.err }
 // (lo[2] at or below the lowest), stand above their liquid, and lie in the domain.
 //
 // The limits (docs/method.md, "The coupling to the columns"): one region at a time; the
-// cpu backend and the pipes method, without surface tension (capillarity off); a terrain
+// cpu backend and the pipes method (surface tension acts on the columns around it, not
+// on its own liquid); a terrain
 // without capped columns and with one column in each of the box's cells and those
 // around it; no floating bodies; the box off the domain's open sides and no source or
 // sink under it (falling ones may pour in). The region takes the solver's gravity,
@@ -154,8 +155,6 @@ func (s *Scene) regionSettings(lo, hi [3]float64, refine int) (region.Settings, 
 		return region.Settings{}, fmt.Errorf("the solver runs on the %s backend: a region couples to the cpu backend only, for now (backend = \"cpu\" in vp.sim, or --backend cpu)", s.sim.Stats().Backend)
 	case st.Method != gpusim.MethodPipes:
 		return region.Settings{}, fmt.Errorf("method is %q: a region couples to the pipes only, for now (method = \"pipes\", and no --method swe)", st.Method)
-	case st.SurfaceTension > 0:
-		return region.Settings{}, fmt.Errorf("capillarity is on: a region couples to columns without surface tension only, for now (set capillarity = \"off\" in vp.sim or sim:set)")
 	case s.bodies.world != nil && (s.bodies.world.Count() > 0 || s.bodies.world.Lifting()):
 		return region.Settings{}, fmt.Errorf("the scene has floating bodies: a region takes none yet (they would not enter its 3D liquid); place it in a scene without bodies")
 	case refine < 1 || refine > MaxRefine:
@@ -385,7 +384,7 @@ func (s *Scene) regionRefuses(what string) error {
 }
 
 // regionChange refuses a change of the solver's settings the region in place cannot
-// follow (a method other than the pipes, surface tension, another gravity, a side of
+// follow (a method other than the pipes, another gravity, a side of
 // the domain the box touches opened), or nil.
 func (s *Scene) regionChange(old, st gpusim.Settings) error {
 	if s.rg.g == nil {
@@ -396,8 +395,6 @@ func (s *Scene) regionChange(old, st gpusim.Settings) error {
 	switch {
 	case st.Method != gpusim.MethodPipes:
 		return fmt.Errorf("method = %q: a region is in place, and it couples to the pipes only, for now: remove it first (region:remove())", st.Method)
-	case st.SurfaceTension > 0:
-		return fmt.Errorf("capillarity = \"on\": a region is in place, and it couples to columns without surface tension only, for now: remove it first (region:remove())")
 	case st.Gravity != old.Gravity:
 		return fmt.Errorf("gravity = %s: a region is in place, and its gravity is the one it was placed with: remove it first (region:remove())", fmtG(st.Gravity))
 	}

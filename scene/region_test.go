@@ -290,7 +290,6 @@ func TestRegionRefused(t *testing.T) {
 		refine int
 		want   string
 	}{
-		{name: "capillarity", edit: func(c *Config) { c.Settings.Capillarity = true }, want: `set capillarity = "off"`},
 		{name: "swe", edit: func(c *Config) { c.Method = "swe" }, want: `method is "swe"`},
 		{name: "outside", lo: [3]float64{0.05, 0, 0}, hi: [3]float64{0.07, 0.01, 0.02}, want: "reaches out of the domain"},
 		{name: "empty", lo: [3]float64{0.02, 0, 0}, hi: [3]float64{0.02, 0.01, 0.02}, want: "the box would be empty along x"},
@@ -362,7 +361,6 @@ func TestRegionRefused(t *testing.T) {
 			_, err := s.Change(func(st *Settings) { st.Solver.Method = gpusim.MethodSWE })
 			return err
 		}, "couples to the pipes only"},
-		{"capillarity", func() error { _, err := s.Change(func(st *Settings) { st.Capillarity = true }); return err }, `capillarity = "on"`},
 		{"gravity", func() error { _, err := s.Change(func(st *Settings) { st.Solver.Gravity = 5 }); return err }, "gravity = 5"},
 	} {
 		if err := k.do(); err == nil || !strings.Contains(err.Error(), k.want) {
