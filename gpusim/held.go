@@ -41,8 +41,8 @@ type heldState struct {
 // exchanged: out when a column is held, in when it is let go. The heights they hold
 // stay until SetHeld writes others.
 //
-// For the cpu backend and the pipes method only, and where no passage can form (a
-// terrain without capped columns); the dense layout's fast path and the general
+// For the cpu backend and the pipes method only, and where no extended pipe can reach (no
+// capped column within heldReach cells of a held one: cappedNear); the dense layout's fast path and the general
 // layout's vector kernels do not take held columns or the free columns beside them (the
 // general layout's column loops do), so a Sim on the dense layout moves to the general
 // one, which gives the same bits. With surface tension the capillary head reads the
@@ -137,8 +137,9 @@ func (s *Sim) canHold(mark []uint8) error {
 		return fmt.Errorf("hold: the %s backend cannot hold columns (the cpu backend only, for now)", s.be.name())
 	case st.Method != MethodPipes:
 		return fmt.Errorf("hold: method %q cannot hold columns (the pipes only, for now)", st.Method)
-	case s.be.(*cpuBackend).ext != nil:
-		return fmt.Errorf("hold: this terrain has capped columns (passages may form): columns are held on terrains without, for now")
+	}
+	if i, j, ok := cappedNear(s.cols, mark); ok {
+		return fmt.Errorf("hold: %s", cappedNearError(s.cols, i, j))
 	}
 	if i, side, ok := heldOnOpenSide(s.cols, mark, st.Sides); ok {
 		return fmt.Errorf("hold: column %d lies on the open side %s's border", i, SideNames[side])
@@ -153,6 +154,57 @@ func (s *Sim) canHold(mark []uint8) error {
 		return fmt.Errorf("hold: column %d is source or sink %d's target (at {%g, %g, %g})", i, id, e.X, e.Y, e.Z)
 	}
 	return nil
+}
+
+// heldReach is how many cells (steps to a cell beside) from a held column a capped column
+// may not lie (cappedNear): an extended pipe ends at a column beside a capped one (an end
+// of a run of full columns, or a column opening onto a passage), so none ends at a held
+// column or at a free one beside held ones, whose updates leave extended flows out
+// (heldOutflow, heldHeight), and neither is capped (a full flag the height phase keeps).
+const heldReach = 2
+
+// cappedNear finds a column a solid caps (Max below the domain's top: passages may form
+// there) in a cell within heldReach cells of a cell holding a column marked held; it
+// returns that held column and the capped one.
+func cappedNear(c *terrain.Columns, mark []uint8) (held, capped int, ok bool) {
+	isCapped := func(j int) bool { return float64(c.Max[j]) < c.Height*(1-1e-6) }
+	for y := range c.Ny {
+		for x := range c.Nx {
+			lo, hi := c.Cell(x, y)
+			for i := lo; i < hi; i++ {
+				if mark[i] != markHeld {
+					continue
+				}
+				for dy := -heldReach; dy <= heldReach; dy++ {
+					for dx := -heldReach; dx <= heldReach; dx++ {
+						x2, y2 := x+dx, y+dy
+						if max(dx, -dx)+max(dy, -dy) > heldReach || x2 < 0 || y2 < 0 || x2 >= c.Nx || y2 >= c.Ny {
+							continue
+						}
+						a, b := c.Cell(x2, y2)
+						for j := a; j < b; j++ {
+							if isCapped(j) {
+								return i, j, true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// cappedNearError says that capped column j lies too near held column i (cappedNear).
+func cappedNearError(c *terrain.Columns, i, j int) string {
+	cell := func(k int) (int, int) {
+		n := sort.Search(c.Nx*c.Ny, func(n int) bool { return int(c.CellStart[n+1]) > k })
+		return n % c.Nx, n / c.Nx
+	}
+	xi, yi := cell(i)
+	xj, yj := cell(j)
+	return fmt.Sprintf("column %d in cell (%d, %d) lies under a solid (at %g m: an overhang or a roof, passages may form) within %d cells of held column %d in cell (%d, %d): held columns stand %d cells off capped ones, for now",
+		j, xj, yj, c.Max[j], heldReach, i, xi, yi, heldReach+1)
 }
 
 // heldOnOpenSide finds a column marked held in a cell on the border of an open side
@@ -488,8 +540,9 @@ func (s *Sim) checkHeldSaved(cp *checkpoint, st Settings, em *emitterSet) ([]uin
 		return nil, fmt.Errorf("checkpoint: it holds %d columns (a 3D region's): the %s backend cannot hold columns (the cpu backend only, for now)", len(cp.held), s.be.name())
 	case st.Method != MethodPipes:
 		return nil, fmt.Errorf("checkpoint is corrupt: it holds %d columns with method %q (the pipes only)", len(cp.held), st.Method)
-	case s.be.(*cpuBackend).ext != nil:
-		return nil, fmt.Errorf("checkpoint is corrupt: it holds %d columns on a terrain with capped columns", len(cp.held))
+	}
+	if i, j, ok := cappedNear(s.cols, mark); ok {
+		return nil, fmt.Errorf("checkpoint is corrupt: %s", cappedNearError(s.cols, i, j))
 	}
 	for k, i := range cp.liftCol {
 		if mark[i] == markHeld {
@@ -521,7 +574,7 @@ func (s *Sim) restoreHeld(cols []int32, mark []uint8) {
 // heldAfterTerrain is the columns to hold in the terrain cols after SetTerrain, the
 // columns of the cells the held columns lie in, in Hold's order (nil: none held), or why
 // they cannot be held there: a cell that does not hold exactly one column, capped columns
-// (passages may form), a source's or sink's target (em, retargeted to cols). What Hold
+// near them (cappedNear: passages may form), a source's or sink's target (em, retargeted to cols). What Hold
 // checks besides does not change with the terrain (the backend, the method, surface
 // tension, the open sides' cells); lifted floors are dropped with it.
 func (s *Sim) heldAfterTerrain(cols *terrain.Columns, em *emitterSet) ([]int, error) {
@@ -541,10 +594,8 @@ func (s *Sim) heldAfterTerrain(cols *terrain.Columns, em *emitterSet) ([]int, er
 		out = append(out, lo)
 		mark[lo] = markHeld
 	}
-	for _, m := range cols.Max {
-		if float64(m) < cols.Height*(1-1e-6) {
-			return nil, fmt.Errorf("the new terrain has capped columns (passages may form) and columns are held (Hold): held columns need a terrain without, for now")
-		}
+	if i, j, ok := cappedNear(cols, mark); ok {
+		return nil, fmt.Errorf("in the new terrain %s", cappedNearError(cols, i, j))
 	}
 	if i, id, ok := heldTarget(em, mark); ok {
 		e := em.list[id]

@@ -356,6 +356,41 @@ func TestHoldRefused(t *testing.T) {
 	}
 }
 
+// TestHoldNearCapped: a held column may stand three cells off a capped one (a roof over
+// a cell: passages may form there and extended pipes end beside it) and no nearer, on
+// the terrain Hold is given and on a new one (SetTerrain); the error names both columns.
+func TestHoldNearCapped(t *testing.T) {
+	t.Parallel()
+	roofed := func(rx int) *terrain.Columns { // 12 x 6, a roof at 4 mm over cell (rx, 3)
+		cells := make([][]terrain.Interval, 12*6)
+		for i := range cells {
+			cells[i] = []terrain.Interval{{Min: 0.001, Base: 0.001, Max: 0.03}}
+		}
+		cells[3*12+rx] = []terrain.Interval{{Min: 0.001, Base: 0.001, Max: 0.004}, {Min: 0.005, Base: 0.005, Max: 0.03}}
+		cols, err := terrain.FromIntervals(12, 6, 0.001, 0.03, 2, cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cols
+	}
+	for _, c := range []struct {
+		rx int
+		ok bool
+	}{{10, true}, {9, false}, {8, false}} {
+		cols := roofed(c.rx)
+		sim := newSim(t, cols, settings(0, 1e-6, 1))
+		err := sim.Hold(heldBlock(cols, 4, 2, 8, 4)) // cells 4 to 7: the roof 3, 2 or 1 cells off
+		if c.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), "lies under a solid")) {
+			t.Errorf("a roof over cell (%d, 3): %v", c.rx, err)
+		}
+	}
+	sim := newSim(t, roofed(10), settings(0, 1e-6, 1))
+	mustDo(t, sim.Hold(heldBlock(sim.Columns(), 4, 2, 8, 4)))
+	if _, err := sim.SetTerrain(roofed(9)); err == nil || !strings.Contains(err.Error(), "in cell (9, 3) lies under a solid") {
+		t.Errorf("a new terrain with the roof two cells off: %v", err)
+	}
+}
+
 // with returns s changed by edit.
 func (s Settings) with(edit func(*Settings)) Settings {
 	edit(&s)

@@ -81,10 +81,44 @@ func (g *Region) checkColumns(cols *terrain.Columns) error {
 			}
 		}
 	}
-	for _, m := range cols.Max {
-		if float64(m) < cols.Height*(1-1e-6) {
-			return fmt.Errorf("region: the new terrain has capped columns (an overhang, a roof: passages may form): a region stands on a terrain without, for now")
-		}
+	if x, y, top, ok := CappedNear(cols, set.X, set.Y, set.NX, set.NY); ok {
+		return fmt.Errorf("region: in the new terrain %s", CappedNearError(x, y, top))
 	}
 	return nil
+}
+
+// CappedReach is how near, in cells (steps to a cell beside), a region's box may not come
+// to a column a solid caps (an overhang, a roof: a passage may form under it, and the
+// columns' extended pipes end beside such columns, which the held columns and those
+// beside them cannot take: gpusim's Hold refuses them there too).
+const CappedReach = 2
+
+// CappedNear finds a cell within CappedReach cells of the box of cells [x0, x0+nx) x
+// [y0, y0+ny) holding a column a solid caps, and that solid's underside (m).
+func CappedNear(cols *terrain.Columns, x0, y0, nx, ny int) (x, y int, top float64, ok bool) {
+	for j := y0 - CappedReach; j < y0+ny+CappedReach; j++ {
+		for i := x0 - CappedReach; i < x0+nx+CappedReach; i++ {
+			if i < 0 || j < 0 || i >= cols.Nx || j >= cols.Ny {
+				continue
+			}
+			di := max(x0-i, i-(x0+nx-1), 0)
+			dj := max(y0-j, j-(y0+ny-1), 0)
+			if di+dj > CappedReach {
+				continue
+			}
+			lo, hi := cols.Cell(i, j)
+			for k := lo; k < hi; k++ {
+				if m := float64(cols.Max[k]); m < cols.Height*(1-1e-6) {
+					return i, j, m, true
+				}
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// CappedNearError says that cell (x, y), CappedNear's, is too near the box.
+func CappedNearError(x, y int, top float64) string {
+	return fmt.Sprintf("cell (%d, %d) lies under a solid (its underside at %g m: an overhang or a roof, where passages may form) within %d cells of the box: a region stands %d cells off overhangs and roofs, for now",
+		x, y, float32(top), CappedReach, CappedReach+1)
 }

@@ -90,10 +90,10 @@ func (s *Scene) RegionError() error { return s.rg.err }
 //
 // The limits (docs/method.md, "The coupling to the columns"): one region at a time; the
 // cpu backend and the pipes method (surface tension acts on the columns around it, not
-// on its own liquid); a terrain
-// without capped columns and with one column in each of the box's cells and those
-// around it; no floating bodies; the box off the domain's open sides and no source or
-// sink under it (falling ones may pour in). The region takes the solver's gravity,
+// on its own liquid); a terrain with one column in each of the box's cells and those
+// around it, and no overhang or roof over a cell within region.CappedReach cells of it;
+// no floating bodies; the box off the domain's open sides and no source or sink under it
+// (falling ones may pour in). The region takes the solver's gravity,
 // viscosity and workers when it is placed.
 func (s *Scene) PlaceRegion(lo, hi [3]float64, refine int) (RegionInfo, error) {
 	if _, err := s.EnsureSolver(); err != nil {
@@ -211,6 +211,10 @@ func (s *Scene) regionSettings(lo, hi [3]float64, refine int) (region.Settings, 
 			}
 			cols = append(cols, a)
 		}
+	}
+	if i, j, under, ok := region.CappedNear(c, x0, y0, x1-x0, y1-y0); ok {
+		return region.Settings{}, fmt.Errorf("the cell at {%s, %s} lies under a solid (its underside at %s m: an overhang or a roof) within %d cells of the box: a region stands %d cells off overhangs and roofs, for now (move the box, or make it smaller)",
+			fmtG((float64(i)+0.5)*dx), fmtG((float64(j)+0.5)*dx), fmtG(under), region.CappedReach, region.CappedReach+1)
 	}
 	levels := s.sim.Levels(cols, nil)
 	lowest, highest := math.Inf(1), math.Inf(-1)

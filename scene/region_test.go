@@ -345,11 +345,11 @@ func TestRegionRefused(t *testing.T) {
 		want string
 	}{
 		{"a second", func() error { _, err := s.PlaceRegion(lo, hi, 2); return err }, "one at a time"},
-		{"terrain", func() error { // a lid over the channel's far end: capped columns
-			lid, _ := terrain.Box(terrain.Vec3{X: 0.05, Y: -0.001, Z: 0.02}, terrain.Vec3{X: 0.061, Y: 0.011, Z: 0.031})
+		{"terrain", func() error { // a lid over the channel from two cells beyond the box on: capped columns
+			lid, _ := terrain.Box(terrain.Vec3{X: 0.042, Y: -0.001, Z: 0.02}, terrain.Vec3{X: 0.061, Y: 0.011, Z: 0.031})
 			_, _, err := s.SetTerrain(lid)
 			return err
-		}, "the new terrain has capped columns (an overhang"},
+		}, "cell (21, 0) lies under a solid (its underside at 0.02 m: an overhang or a roof, where passages may form) within 2 cells of the box"},
 		{"fill", func() error { _, err := s.Fill(0.005, 0.005, 0.001, 0.01); return err }, "a fill cannot pour"},
 		{"source", func() error { _, err := s.AddEmitter(Emitter{X: 0.03, Y: 0.005, Z: 0.001, Rate: 1e-8}); return err }, "pours into the columns under the region"},
 		{"body", func() error {

@@ -145,7 +145,10 @@ sim:region{ min = {0.02, 0, 0}, max = {0.04, 0.01, 0.02} }`, 2, `sim:region: met
 		{"a body", regionChannel + `sim:body{ solid = vp.box{ min = {0.004, 0.002, 0.006}, max = {0.008, 0.006, 0.01} }, density = 500 }
 ` + place, 4, "sim:region: the scene has floating bodies"},
 		{"a body after", regionChannel + place + `sim:body{ solid = vp.box{ min = {0.004, 0.002, 0.006}, max = {0.008, 0.006, 0.01} }, density = 500 }`, 4, "sim:body: a region is in place: floating bodies do not enter a region yet"},
-		{"terrain", regionChannel + place + `sim:terrain(vp.box{ min = {0.05, -0.001, 0.02}, max = {0.061, 0.011, 0.031} })`, 4, "sim:terrain: region: the new terrain has capped columns (an overhang, a roof: passages may form): a region stands on a terrain without, for now"},
+		{"terrain", regionChannel + place + `sim:terrain(vp.box{ min = {0.042, -0.001, 0.02}, max = {0.061, 0.011, 0.031} })`, 4, "sim:terrain: region: in the new terrain cell (21, 0) lies under a solid (its underside at 0.02 m: an overhang or a roof, where passages may form) within 2 cells of the box: a region stands 3 cells off overhangs and roofs, for now"},
+		{"near a roof", `local sim = vp.sim{ size = {0.06, 0.01}, height = 0.03, dx = 0.002, workers = 1, capillarity = "off" }
+sim:terrain(vp.box{ min = {0.042, -0.001, 0.02}, max = {0.061, 0.011, 0.031} })
+sim:region{ min = {0.02, 0, 0}, max = {0.04, 0.01, 0.02} }`, 3, "sim:region: the cell at {0.043, 0.001} lies under a solid (its underside at 0.02 m: an overhang or a roof) within 2 cells of the box: a region stands 3 cells off overhangs and roofs, for now (move the box, or make it smaller)"},
 		{"fill", regionChannel + place + `sim:fill{ at = {0.001, 0.001, 0.001}, level = 0.01 }`, 4, "sim:fill: a fill cannot pour into the columns (the region owns those under it) while a region is in place"},
 		{"source", regionChannel + place + `sim:source{ at = {0.03, 0.005, 0.001}, rate = 1e-8 }`, 4, "sim:source: at = {0.03, 0.005, 0.001} pours into the columns under the region"},
 		{"swe later", regionChannel + place + `sim:set{ method = "swe" }`, 4, `sim:set: method = "swe": a region is in place, and it couples to the pipes only`},
