@@ -263,6 +263,17 @@ func (s *Sim) AddParticles(ps []Particle) error {
 	return nil
 }
 
+// InSolid tells whether a particle at pos would be inside the region's solid (as
+// AddParticles samples it); a position outside the box is not.
+func (s *Sim) InSolid(pos terrain.Vec3) bool {
+	g := pos.Sub(s.set.Origin).Scale(1 / s.h)
+	if g.X < 0 || g.Y < 0 || g.Z < 0 || g.X >= float64(s.nx) || g.Y >= float64(s.ny) || g.Z >= float64(s.nz) {
+		return false
+	}
+	d, _, _, _ := s.solidAt(float32(g.X), float32(g.Y), float32(g.Z))
+	return d <= 0
+}
+
 func (s *Sim) check(p Particle) error {
 	if !(p.Volume > 0) || math.IsInf(p.Volume, 0) {
 		return fmt.Errorf("volume %g: it must be a finite number > 0", p.Volume)

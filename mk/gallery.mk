@@ -6,8 +6,8 @@
 # (up to the OpenGL implementation's rasterization). It needs ffmpeg and, without a
 # display, Xvfb, which only make test installs otherwise (deps-ffmpeg, deps-xvfb).
 
-GALLERY_STILLS := bowl:3 three_layers:3 coffee:3 surgery:2 rock:3 passages:3 waterfall:1.5 rain:2 gauze:2 fountain:2 dambreak:0.35 bore:0.3 splash:0.13
-GALLERY_CLIPS := surgery:2.4 coffee:3 waterfall:2 rain:2 fountain:2 dambreak:0.6 splash:0.4:50
+GALLERY_STILLS := bowl:3 three_layers:3 coffee:3 surgery:2 rock:3 passages:3 waterfall:1.5 rain:2 gauze:2 fountain:2 dambreak:0.35 bore:0.3 splash:0.13 jug:0.6 drip:0.3
+GALLERY_CLIPS := surgery:2.4 coffee:3 waterfall:2 rain:2 fountain:2 dambreak:0.6 splash:0.4:50 jug:1.4 drip:1:30
 
 .PHONY: gallery
 gallery: build deps-ffmpeg deps-xvfb

@@ -281,12 +281,27 @@ func (g *Region) findPipes() error {
 	return nil
 }
 
-// seed puts each held column's liquid (its exact level less its floor) into the region.
+// seed puts each held column's liquid (its exact level less its floor) into the region:
+// in layers half a region cell thick, four particles a layer and region column (the last
+// layer as thick as what is left). A column cell the region's solid cuts (a curved wall
+// the columns see as a whole cell open) has lattice points inside that solid: their
+// liquid is stacked over the cell's quarter columns that are open above its level
+// instead, a layer at a time in turn (seedSpill), or, where none is, over the nearest
+// cell's, so that the volume is exact and every particle stands for the same volume as
+// its neighbours (a denser particle would stay dense: the projection keeps the velocity
+// divergence-free, not the particles' spacing). The liquid there then stands higher in
+// the region than outside it, by what the columns' cell held beyond the region's open
+// part, and settles as a small wave.
 func (g *Region) seed(levels []float64) error {
 	set, r, h := g.set, g.r, g.h
 	vol8 := h * h * h / 8
 	var ps []liquid3d.Particle
 	hs := g.sim.Heights(nil)
+	// Each held column's quarter columns open above its level: (x, y) and the centre
+	// height of the next layer over it.
+	quarters := make([][]terrain.Vec3, len(g.held))
+	vels := make([]terrain.Vec3, len(g.held))
+	spills := make([]float64, len(g.held))
 	for k, col := range g.held {
 		d := levels[k] - g.base[k]
 		if !(d > 0) {
@@ -294,9 +309,17 @@ func (g *Region) seed(levels []float64) error {
 		}
 		vx, vy := g.sim.ColumnVelocity(col, hs[col])
 		vel := terrain.Vec3{X: vx, Y: vy}
+		vels[k] = vel
 		ci, cj := k%set.NX, k/set.NX
 		n := int(math.Floor(d / (h / 2)))
 		rest := d - float64(n)*(h/2)
+		add := func(p liquid3d.Particle) {
+			if g.liq.InSolid(p.Pos) {
+				spills[k] += p.Volume
+				return
+			}
+			ps = append(ps, p)
+		}
 		for b := 0; b < r; b++ {
 			for a := 0; a < r; a++ {
 				x0 := (float64(set.X+ci) + float64(a)/float64(r)) * g.dx
@@ -305,11 +328,36 @@ func (g *Region) seed(levels []float64) error {
 					x := x0 + h*(0.25+0.5*float64(o&1))
 					y := y0 + h*(0.25+0.5*float64(o>>1))
 					for m := range n {
-						ps = append(ps, liquid3d.Particle{Pos: terrain.Vec3{X: x, Y: y, Z: g.base[k] + (float64(m)+0.5)*h/2}, Vel: vel, Volume: vol8})
+						add(liquid3d.Particle{Pos: terrain.Vec3{X: x, Y: y, Z: g.base[k] + (float64(m)+0.5)*h/2}, Vel: vel, Volume: vol8})
 					}
 					if rest > 0 {
-						ps = append(ps, liquid3d.Particle{Pos: terrain.Vec3{X: x, Y: y, Z: g.base[k] + float64(n)*h/2 + rest/2}, Vel: vel, Volume: rest * h * h / 4})
+						add(liquid3d.Particle{Pos: terrain.Vec3{X: x, Y: y, Z: g.base[k] + float64(n)*h/2 + rest/2}, Vel: vel, Volume: rest * h * h / 4})
 					}
+					if q := (terrain.Vec3{X: x, Y: y, Z: g.base[k] + d + h/4}); !g.liq.InSolid(q) {
+						quarters[k] = append(quarters[k], q)
+					}
+				}
+			}
+		}
+	}
+	for k, spill := range spills {
+		if spill == 0 {
+			continue
+		}
+		ci, cj := k%set.NX, k/set.NX
+		// This cell's open quarter columns, else the nearest cell's that has some (rings
+		// of cells about it, each in cell order).
+		for rad := 0; spill > 0; rad++ {
+			if rad > max(set.NX, set.NY) {
+				return fmt.Errorf("region: the columns' liquid in cell (%d, %d): %.3g m^3 of it lies where the region's solid is, and no cell of the box has room above its liquid to take it", set.X+ci, set.Y+cj, spill)
+			}
+			for j := max(cj-rad, 0); j <= min(cj+rad, set.NY-1) && spill > 0; j++ {
+				for i := max(ci-rad, 0); i <= min(ci+rad, set.NX-1) && spill > 0; i++ {
+					if max(i-ci, ci-i, j-cj, cj-j) != rad {
+						continue
+					}
+					q := j*set.NX + i
+					ps, spill = g.seedSpill(ps, quarters[q], spill, vels[k])
 				}
 			}
 		}
@@ -318,6 +366,37 @@ func (g *Region) seed(levels []float64) error {
 		return fmt.Errorf("region: the columns' liquid: %w", err)
 	}
 	return nil
+}
+
+// seedSpill appends to ps particles holding up to volume spill, stacked over the
+// quarter columns given (x, y, and the centre height of each one's next layer, moved up
+// as it fills): a layer of particles of an eighth of a cell (the last what is left) over
+// each in turn, a quarter column closed at its next layer (the solid over it, or the
+// box's top) taking no more. It returns ps and the volume left.
+func (g *Region) seedSpill(ps []liquid3d.Particle, quarters []terrain.Vec3, spill float64, vel terrain.Vec3) ([]liquid3d.Particle, float64) {
+	h := g.h
+	vol8 := h * h * h / 8
+	top := g.set.Bottom + float64(g.set.NZ)*h
+	open := len(quarters)
+	for spill > 0 && open > 0 {
+		open = 0
+		for q := range quarters {
+			p := &quarters[q]
+			if p.Z >= top || g.liq.InSolid(*p) {
+				p.Z = top // closed from here up
+				continue
+			}
+			v := min(vol8, spill)
+			ps = append(ps, liquid3d.Particle{Pos: *p, Vel: vel, Volume: v})
+			spill -= v
+			p.Z += h / 2
+			open++
+			if spill <= 0 {
+				break
+			}
+		}
+	}
+	return ps, max(spill, 0)
 }
 
 // Liquid is the region's solver, for reading (its particles, speeds, thickness); the
@@ -689,6 +768,38 @@ func spread(c, half, n float64, loWall, hiWall bool) (i int, w0, w1 float64) {
 // twice Refine) whenever one crossed a column's side, and the border pipes turned each
 // jump into a wave. What the sides' reservoirs hold (Pending) stands in the cells
 // beside them.
+// beside tells whether a particle at height z stands beside held column k rather than
+// over it: the column's floor a region cell or more above it, as a wall's top is to the
+// liquid below it (writeHeld gives such a column none of its liquid: the wall would
+// show it standing on its top).
+func (g *Region) beside(k int, z float64) bool { return g.base[k] >= z+g.h }
+
+// underParticle is the held column nearest to pos (by the cells' centres, the first in
+// cell order among equals) within a cell of pos's own whose floor is not beside it, for
+// a particle every column of whose spread square is a wall to it (the region's solid
+// and the columns' floors disagree there: a curved wall the columns see as a whole cell
+// of wall); ok is false when none is.
+func (g *Region) underParticle(pos terrain.Vec3) (k int, ok bool) {
+	set := g.set
+	ci := int(math.Floor(pos.X/g.dx)) - set.X
+	cj := int(math.Floor(pos.Y/g.dx)) - set.Y
+	best := math.Inf(1)
+	for j := max(cj-1, 0); j <= min(cj+1, set.NY-1); j++ {
+		for i := max(ci-1, 0); i <= min(ci+1, set.NX-1); i++ {
+			q := i + set.NX*j
+			if g.beside(q, pos.Z) {
+				continue
+			}
+			dx := (float64(set.X+i)+0.5)*g.dx - pos.X
+			dy := (float64(set.Y+j)+0.5)*g.dx - pos.Y
+			if d := dx*dx + dy*dy; d < best {
+				best, k, ok = d, q, true
+			}
+		}
+	}
+	return k, ok
+}
+
 func (g *Region) writeHeld() error {
 	set := g.set
 	n := len(g.held)
@@ -707,17 +818,41 @@ func (g *Region) writeHeld() error {
 	for _, p := range g.parts {
 		i0, ax0, ax1 := spread((p.Pos.X-x0)/g.dx, half, nx, wx, wy)
 		j0, ay0, ay1 := spread((p.Pos.Y-y0)/g.dx, half, ny, wy0, wy1)
+		var ks [4]int
+		var ws [4]float64
+		// The square's cells (its weights' sum is 1 but where it reaches out through an
+		// open side), the liquid of those beside the particle going to the others.
+		n, open, total := 0, 0.0, 0.0
 		for b, fy := range [2]float64{ay0, ay1} {
 			for a, fx := range [2]float64{ax0, ax1} {
 				if fx <= 0 || fy <= 0 || i0+a < 0 || i0+a >= set.NX || j0+b < 0 || j0+b >= set.NY {
 					continue
 				}
-				k := i0 + a + set.NX*(j0+b)
-				w := fx * fy * p.Volume
-				g.cellT[k] += w
-				g.cellU[k] += w * p.Vel.X
-				g.cellV[k] += w * p.Vel.Y
+				ks[n], ws[n] = i0+a+set.NX*(j0+b), fx*fy
+				total += ws[n]
+				if !g.beside(ks[n], p.Pos.Z) {
+					open += ws[n]
+				}
+				n++
 			}
+		}
+		scale := 1.0 // where no cell is beside it, the same bits as the weights alone
+		if open > 0 && open != total {
+			scale = total / open
+		} else if open == 0 && n > 0 {
+			if k, ok := g.underParticle(p.Pos); ok { // every cell of its square is a wall to it
+				ks[0], ws[0], n = k, total, 1
+			}
+		}
+		for m := range n {
+			k := ks[m]
+			if open > 0 && g.beside(k, p.Pos.Z) {
+				continue
+			}
+			w := ws[m] * scale * p.Volume
+			g.cellT[k] += w
+			g.cellU[k] += w * p.Vel.X
+			g.cellV[k] += w * p.Vel.Y
 		}
 	}
 	for _, sd := range g.sides {

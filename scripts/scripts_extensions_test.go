@@ -443,3 +443,103 @@ func TestSplash(t *testing.T) {
 		t.Errorf("the depth 30 mm from the middle moved %.2f mm: the rings did not leave the region", moved*1e3)
 	}
 }
+
+// TestJug: jug.lua's stream falls from the jug's lip into the glass and plunges: the
+// volume is the books' after every chunk (load's check); the stream lands in the glass
+// and its liquid joins the region (its particles grow by what it poured); the plunge
+// throws liquid up above the glass's water (the region's particles drawn in the air);
+// the stream lands in the glass (what reaches the table outside it, splashed over the
+// rim, is under 1% of what was poured: 0.3 microlitres by 0.45 s) and no wall's top
+// shows liquid (the held heights give a wall's top none of the liquid beside
+// it).
+func TestJug(t *testing.T) {
+	r := load(t, "jug.lua", nil)
+	r.chunk = 5
+	in0, ok := r.scene().RegionInfo()
+	if !ok {
+		t.Fatal("no region in place")
+	}
+	splash := 0.0
+	r.advance(0.45, func() {
+		in, _ := r.scene().RegionInfo()
+		if in.Airborne > 0 {
+			splash = max(splash, in.AirTop)
+		}
+	})
+	in, _ := r.scene().RegionInfo()
+	poured := 6e-6 * (r.scene().Time() - 0.1)
+	cols := r.cols()
+	spilt, wallWet := 0.0, 0
+	for y := range cols.Ny {
+		for x := range cols.Nx {
+			lo, hi := cols.Cell(x, y)
+			for i := lo; i < hi; i++ {
+				d := float64(r.snap.Height[i]) - float64(cols.Base[i])
+				inBox := x >= in.X && x < in.X+in.CellsX && y >= in.Y && y < in.Y+in.CellsY
+				switch {
+				case !inBox && d > 0:
+					spilt += d * cols.Dx * cols.Dx
+				case inBox && cols.Base[i] > 0.03 && d != 0:
+					wallWet++
+				}
+			}
+		}
+	}
+	level := 0.003 + 0.02 - 0.003 // the water's surface at the start, m
+	t.Logf("%.2f s: the region's liquid %.3f ml (%.3f at the start; %.3f ml poured, some in the air), its particles up to %.1f mm (the water at %.0f mm); %.3g ml on the table outside the glass; %d wall columns wet on top",
+		r.scene().Time(), in.Volume*1e6, in0.Volume*1e6, poured*1e6, splash*1e3, level*1e3, spilt*1e6, wallWet)
+	if got := in.Volume - in0.Volume; got < 0.5*poured {
+		t.Errorf("the region took in %.3f ml of the %.3f poured: the stream did not join it", got*1e6, poured*1e6)
+	}
+	if splash < level+0.008 {
+		t.Errorf("the highest of the region's liquid in the air %.1f mm, the water at %.0f mm: the plunge threw nothing up", splash*1e3, level*1e3)
+	}
+	if spilt > 0.01*poured || wallWet > 0 {
+		t.Errorf("%.3g ml outside the glass, %d wall columns wet on top: want under 1%% of the pour and none", spilt*1e6, wallWet)
+	}
+}
+
+// TestDrip: drip.lua's drops fall into the wound's pool and splash in the 3D region, in
+// columns with blood's surface tension: the volume is the books' after every chunk
+// (load's check); the drops join the region (what it gained from the air, its liquid's
+// change less what its sides took in and plus what they let out, is a drop or more); the first throws liquid up above the pool (the region's particles drawn in
+// the air); the ring leaves the region (the depth 10 mm from the middle, outside the
+// box, moves by more than half a millimetre).
+func TestDrip(t *testing.T) {
+	r := load(t, "drip.lua", nil)
+	r.chunk = 2
+	in0, ok := r.scene().RegionInfo()
+	if !ok {
+		t.Fatal("no region in place")
+	}
+	if st := r.scene().SolverSettings(); st.SurfaceTension <= 0 {
+		t.Fatalf("surface tension %g: the scene is to keep blood's", st.SurfaceTension)
+	}
+	const level = 0.007
+	depth := func() float64 { // 10 mm from the middle, outside the box
+		lo, _ := r.cols().Cell(30, 20)
+		return float64(r.snap.Height[lo]) - float64(r.cols().Base[lo])
+	}
+	depth0 := depth()
+	top, moved := 0.0, 0.0
+	r.advance(0.4, func() {
+		in, _ := r.scene().RegionInfo()
+		if in.Airborne > 0 {
+			top = max(top, in.AirTop-level)
+		}
+		moved = max(moved, math.Abs(depth()-depth0))
+	})
+	in, _ := r.scene().RegionInfo()
+	landed := in.Volume - in0.Volume - in.In + in.Out
+	t.Logf("%.2f s: the region's liquid %.4f ml (%.4f at the start, in %.4f, out %.4f: %.4f ml from the air); its liquid up to %.1f mm above the pool; the depth 10 mm out moved %.2f mm",
+		r.scene().Time(), in.Volume*1e6, in0.Volume*1e6, in.In*1e6, in.Out*1e6, landed*1e6, top*1e3, moved*1e3)
+	if landed < 0.99*2e-8 {
+		t.Errorf("the region took %.4f ml from the air: the drop (0.02 ml) did not join it", landed*1e6)
+	}
+	if top < 0.003 {
+		t.Errorf("the region's liquid rose %.1f mm above the pool: want a splash of 3 mm or more", top*1e3)
+	}
+	if moved < 0.0005 {
+		t.Errorf("the depth 10 mm out moved %.2f mm: the ring did not leave the region", moved*1e3)
+	}
+}

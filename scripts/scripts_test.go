@@ -184,12 +184,12 @@ const ml = 1e-6 // m^3
 // cpuOnlyOff are the parameters that turn off what a scene runs on the cpu backend only
 // (bore.lua's and splash.lua's 3D regions: a region couples to the cpu backend's columns), so that the device
 // backends' comparisons (pipelined_test.go, cuda_test.go) run the same scene on both.
-var cpuOnlyOff = map[string]map[string]string{"bore.lua": {"region": "off"}, "splash.lua": {"region": "off"}}
+var cpuOnlyOff = map[string]map[string]string{"bore.lua": {"region": "off"}, "splash.lua": {"region": "off"}, "jug.lua": {"region": "off"}, "drip.lua": {"region": "off"}}
 
 // TestLibraryComplete: every scene the library promises is here, with a comment on top,
 // and the embedded copies are the files.
 func TestLibraryComplete(t *testing.T) {
-	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain", "gauze", "fountain", "dambreak", "bore", "splash"} {
+	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain", "gauze", "fountain", "dambreak", "bore", "splash", "jug", "drip"} {
 		src, err := os.ReadFile(name + ".lua")
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -205,8 +205,8 @@ func TestLibraryComplete(t *testing.T) {
 	}
 	// Every scene in the folder has its test below: a new scene needs one.
 	files, _ := filepath.Glob("*.lua")
-	if len(files) != 16 {
-		t.Errorf("the library has %d scenes, the tests know 16: %v", len(files), files)
+	if len(files) != 18 {
+		t.Errorf("the library has %d scenes, the tests know 18: %v", len(files), files)
 	}
 	demo, _ := os.ReadFile("demo.lua")
 	if string(scripts.Demo) != string(demo) {

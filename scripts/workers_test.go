@@ -18,12 +18,18 @@ func TestLibraryWorkersSameBits(t *testing.T) {
 	if testing.Short() {
 		until = 0.15
 	}
-	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain", "gauze", "fountain", "dambreak", "bore", "splash"} {
+	for _, name := range []string{"demo", "viscosity", "bowl", "three_layers", "passages", "cross_passage", "surgery", "coffee", "rock", "waterfall", "rain", "gauze", "fountain", "dambreak", "bore", "splash", "jug", "drip"} {
 		t.Run(name, func(t *testing.T) {
 			var first uint64
 			until := until
 			if name == "splash" {
 				until = 0.15 // its drop lands at 0.09 s; its region costs 90 ms a step
+			}
+			if name == "drip" {
+				until = 0.25 // its first drop lands at 0.22 s
+			}
+			if name == "jug" {
+				until = 0.21 // its stream reaches the glass's water at 0.2 s; its region costs 100 ms a step and more
 			}
 			for _, workers := range []int{1, 2, 3} {
 				h := workersRun(t, name+".lua", workers, until)
