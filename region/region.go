@@ -70,6 +70,8 @@ type Region struct {
 	heights []float64
 	innerF  []float32
 	cellT   []float64 // per held cell: the region's mean thickness
+	cellP   []float64 // per held cell: its particles' share of cellT (m^3, before the division)
+	cellZ   []float64 // per held cell: the highest particle with a share in it, m
 	cellU   []float64
 	cellV   []float64
 	recs    []liquid3d.Particle
@@ -805,6 +807,10 @@ func (g *Region) writeHeld() error {
 	n := len(g.held)
 	if len(g.heights) != n {
 		g.heights, g.cellT, g.cellU, g.cellV = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		g.cellP, g.cellZ = make([]float64, n), make([]float64, n)
+	}
+	for k := range g.cellZ {
+		g.cellZ[k] = math.Inf(-1)
 	}
 	clear(g.cellT)
 	clear(g.cellU)
@@ -853,8 +859,10 @@ func (g *Region) writeHeld() error {
 			g.cellT[k] += w
 			g.cellU[k] += w * p.Vel.X
 			g.cellV[k] += w * p.Vel.Y
+			g.cellZ[k] = max(g.cellZ[k], p.Pos.Z)
 		}
 	}
+	copy(g.cellP, g.cellT)
 	for _, sd := range g.sides {
 		if sd == nil {
 			continue
@@ -889,6 +897,13 @@ func (g *Region) writeHeld() error {
 			g.cellV[k] /= t
 		}
 		g.cellT[k] /= a
+		// The particles' thickness, but no higher than the highest of them and half their
+		// spacing: where the region's flow packed its particles tighter than they were
+		// seeded (a plunging stream; the projection does not keep their spacing), their
+		// volume over the cell stood as a spike far above the liquid.
+		if over := g.cellP[k]/a - (g.cellZ[k] + g.h/2 - g.base[k]); g.cellP[k] > 0 && over > 0 {
+			g.cellT[k] = max(g.cellT[k]-over, 0)
+		}
 		g.heights[k] = min(g.base[k]+g.cellT[k], g.top[k])
 	}
 	for k := range g.inner {

@@ -20,16 +20,17 @@
 -- Every 0.1 s a line gives the glass's level, the region's particles in the air and the
 -- highest of them, and the volume against the books; at the end, the highest splash.
 -- Measured (2 s, 331 steps of 6.06 ms; a 2-vCPU VM, 2 workers): the stream reaches the
--- water at 0.2 s; the plunge throws liquid up to 26.6 mm above the glass's water (at
--- 0.36 s), 30 to 160 of the region's particles in the air while it pours; a few drops
+-- water at 0.2 s; the plunge throws liquid up to 31.8 mm above the glass's water (at
+-- 0.35 s), 30 to 160 of the region's particles in the air while it pours; a few drops
 -- splash over the rim (0.3 microlitres by 0.45 s); the volume equals the books to 2e-12;
 -- 130 ms a step (0.05x real time), 65,000 to 113,000 particles. What is wrong: the
 -- plunge packs the region's particles tighter than they were seeded (at 1.5 s its
--- 15.36 ml fill 11,101 cells of 1 mm^3: 1.38 times packed; 9,408 cells for 8.5 ml at
+-- 15.36 ml fill 11,017 cells of 1 mm^3: 1.39 times packed; 9,401 cells for 8.5 ml at
 -- 0.25 s), and the region keeps its velocity divergence-free but not its particles'
--- spacing (docs/method.md, "The 3D region": a density correction is still to do), so the
--- held columns, which read volume, show the glass's water uneven: 20 to 61 mm deep over
--- the inner cells at 1.5 s (28 mm on average; 31 would fill the glass evenly).
+-- spacing (docs/method.md, "The 3D region": a density correction is still to do). The
+-- held columns read the packed liquid's top (docs/method.md, step 6 of the coupling), so
+-- the glass's water shows 20 to 24 mm deep at 1.5 s and 17.5 mm in the middle at 2 s,
+-- where its 15.36 ml would stand 31 mm deep.
 --
 --   vpbench scripts/jug.lua
 --   vpbench run --headless --until 2 scripts/jug.lua
