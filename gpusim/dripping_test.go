@@ -276,3 +276,32 @@ func TestDripHold(t *testing.T) {
 	}
 	t.Logf("without supply: %d drops fell whole, %.3g m^3 (Tate %.3g)", len(got), got, tateWater)
 }
+
+// TestDripHeldChange: holding columns (a holder such as a 3D region taking them) and
+// letting them go while drops gather at the edges lets the drops fall from their edges
+// (the edges are found anew), the volume exact: it once indexed the new, empty list of
+// edges and panicked.
+func TestDripHeldChange(t *testing.T) {
+	d := newDripRun(t, dripSettings(1), 1e-7, math.Inf(1))
+	d.step(t, 400)
+	if d.sim.fall.hanging() == 0 {
+		t.Fatal("nothing gathering at the edges after 400 steps")
+	}
+	cols := d.sim.Columns()
+	var block []int // floor cells x 20 to 24, between the ledge and the drain
+	for y := 2; y < cols.Ny-2; y++ {
+		for x := 20; x < 25; x++ {
+			lo, _ := cols.Cell(x, y)
+			block = append(block, lo)
+		}
+	}
+	mustDo(t, d.sim.Hold(block))
+	if h := d.sim.fall.hanging(); h != 0 {
+		t.Errorf("held: %g m^3 still gathering at the edges", h)
+	}
+	checkHeldBalance(t, d.sim, 1e-6, "held")
+	d.step(t, 100)
+	mustDo(t, d.sim.Hold(nil))
+	checkHeldBalance(t, d.sim, 1e-6, "let go")
+	d.step(t, 100)
+}

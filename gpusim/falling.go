@@ -222,8 +222,11 @@ func (f *fallState) configure(st Settings) {
 // isHeld tells whether column i is held (held.go).
 func (f *fallState) isHeld(i int32) bool { return f.held != nil && f.held[i] == markHeld }
 
-// setHeld marks the held columns (nil: none) and finds the candidate pipes again.
+// setHeld marks the held columns (nil: none) and finds the candidate pipes again. The
+// drops gathering at the edges fall first, from the edges they hang at (the candidates
+// are found anew, and a pending drop is its candidate's).
 func (f *fallState) setHeld(mark []uint8, st Settings) {
+	f.flushPending()
 	f.held = mark
 	f.cand = nil
 	f.configure(st)
