@@ -168,31 +168,41 @@ const heldReach = 2
 // returns that held column and the capped one.
 func cappedNear(c *terrain.Columns, mark []uint8) (held, capped int, ok bool) {
 	isCapped := func(j int) bool { return float64(c.Max[j]) < c.Height*(1-1e-6) }
-	for y := range c.Ny {
-		for x := range c.Nx {
-			lo, hi := c.Cell(x, y)
-			for i := lo; i < hi; i++ {
-				if mark[i] != markHeld {
+	held, ok = firstHeld(c, mark, func(x, y, _ int) bool {
+		for dy := -heldReach; dy <= heldReach; dy++ {
+			for dx := -heldReach; dx <= heldReach; dx++ {
+				x2, y2 := x+dx, y+dy
+				if max(dx, -dx)+max(dy, -dy) > heldReach || x2 < 0 || y2 < 0 || x2 >= c.Nx || y2 >= c.Ny {
 					continue
 				}
-				for dy := -heldReach; dy <= heldReach; dy++ {
-					for dx := -heldReach; dx <= heldReach; dx++ {
-						x2, y2 := x+dx, y+dy
-						if max(dx, -dx)+max(dy, -dy) > heldReach || x2 < 0 || y2 < 0 || x2 >= c.Nx || y2 >= c.Ny {
-							continue
-						}
-						a, b := c.Cell(x2, y2)
-						for j := a; j < b; j++ {
-							if isCapped(j) {
-								return i, j, true
-							}
-						}
+				a, b := c.Cell(x2, y2)
+				for j := a; j < b; j++ {
+					if isCapped(j) {
+						capped = j
+						return true
 					}
 				}
 			}
 		}
+		return false
+	})
+	return held, capped, ok
+}
+
+// firstHeld is the first column marked held, in column order, of whose cell (x, y) test
+// says true.
+func firstHeld(c *terrain.Columns, mark []uint8, test func(x, y, i int) bool) (int, bool) {
+	for y := range c.Ny {
+		for x := range c.Nx {
+			lo, hi := c.Cell(x, y)
+			for i := lo; i < hi; i++ {
+				if mark[i] == markHeld && test(x, y, i) {
+					return i, true
+				}
+			}
+		}
 	}
-	return 0, 0, false
+	return 0, false
 }
 
 // cappedNearError says that capped column j lies too near held column i (cappedNear).
@@ -210,22 +220,16 @@ func cappedNearError(c *terrain.Columns, i, j int) string {
 // heldOnOpenSide finds a column marked held in a cell on the border of an open side
 // (the first in column order, and that side), which Hold refuses.
 func heldOnOpenSide(c *terrain.Columns, mark []uint8, sides [4]Side) (col, side int, ok bool) {
-	for y := range c.Ny {
-		for x := range c.Nx {
-			lo, hi := c.Cell(x, y)
-			for i := lo; i < hi; i++ {
-				if mark[i] != markHeld {
-					continue
-				}
-				for side, on := range [4]bool{x == 0, x == c.Nx-1, y == 0, y == c.Ny-1} {
-					if on && sides[side] == SideOpen {
-						return i, side, true
-					}
-				}
+	col, ok = firstHeld(c, mark, func(x, y, _ int) bool {
+		for s, on := range [4]bool{x == 0, x == c.Nx-1, y == 0, y == c.Ny-1} {
+			if on && sides[s] == SideOpen {
+				side = s
+				return true
 			}
 		}
-	}
-	return 0, 0, false
+		return false
+	})
+	return col, side, ok
 }
 
 // heldTarget finds a column marked held that an active source or sink of em pours into

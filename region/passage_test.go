@@ -5,7 +5,6 @@ package region
 // upstream, none reaching the held columns.
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim"
@@ -33,11 +32,7 @@ func passageBreak(t testing.TB, workers int, until float64) (*gpusim.Sim, *Regio
 	}
 	st := gpusim.DefaultSettings()
 	st.Workers = workers
-	sim, err := gpusim.New(c, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := newSim(t, c, st)
 	hs := make([]float32, c.NumColumns())
 	for x := range 60 {
 		lo, hi := c.Cell(x, 0)
@@ -54,11 +49,7 @@ func passageBreak(t testing.TB, workers int, until float64) (*gpusim.Sim, *Regio
 	}
 	g := newRegion(t, sim, Settings{X: 30, NX: 10, NY: 1, Refine: 2, NZ: 12, Workers: workers})
 	most := 0
-	for sim.Time() < until {
-		step(t, g)
-		checkVolume(t, g, "step")
-		most = max(most, sim.Stats().Extended)
-	}
+	stepChecked(t, g, until, func() { most = max(most, sim.Stats().Extended) })
 	return sim, g, most
 }
 
@@ -75,9 +66,5 @@ func TestPassageUpstream(t *testing.T) {
 		t.Errorf("extended pipes %d, in %.3g m^3, out %.3g: the bore did not run through the passage and the region", most, in, out)
 	}
 	s2, g2, _ := passageBreak(t, 2, 1.5)
-	hs1, hs2 := slices.Clone(s1.LiveHeights(nil)), slices.Clone(s2.LiveHeights(nil))
-	p1, p2 := g1.Liquid().Particles(nil), g2.Liquid().Particles(nil)
-	if !slices.Equal(hs1, hs2) || !slices.Equal(p1, p2) {
-		t.Errorf("1 and 2 workers differ: heights equal %v, particles equal %v", slices.Equal(hs1, hs2), slices.Equal(p1, p2))
-	}
+	checkSameBits(t, s1, g1, s2, g2)
 }

@@ -6,7 +6,6 @@ package region
 
 import (
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/vpbench/vpbench/gpusim"
@@ -23,37 +22,10 @@ func withTension(st gpusim.Settings) gpusim.Settings {
 // surfaces inside and outside the box agree within 0.05 mm, the volume exact after every
 // step.
 func TestTensionRest(t *testing.T) {
-	const dx = 4e-3
 	for _, level := range []float64{0.0227, 0.0233} {
-		c := flat(t, 16, 8, dx, 0.048)
 		st := withTension(gpusim.DefaultSettings())
 		st.Workers = 2
-		sim := newColumns(t, c, st, level)
-		g := newRegion(t, sim, Settings{X: 5, Y: 2, NX: 6, NY: 4, Refine: 2, NZ: 24, Workers: 2})
-		worst := 0.0
-		for sim.Time() < 2-1e-9 {
-			step(t, g)
-			worst = max(worst, math.Abs(checkVolume(t, g, "step")))
-		}
-		vx, vy := sim.Velocities(nil, nil)
-		colSpeed := 0.0
-		for i := range vx {
-			colSpeed = max(colSpeed, math.Hypot(float64(vx[i]), float64(vy[i])))
-		}
-		thick := g.Liquid().ColumnThickness(nil)
-		lo, hi := slices.Min(thick), slices.Max(thick)
-		out := sim.Levels(outsideRing(c, 5, 2, 6, 4), nil)
-		olo, ohi := slices.Min(out), slices.Max(out)
-		diff := max(math.Abs(hi-olo), math.Abs(ohi-lo))
-		speed := g.Liquid().MaxSpeed()
-		t.Logf("filled to %.1f mm: fastest particle %.3g m/s, column %.3g m/s; surfaces differ by %.3g mm; volume within %.3g",
-			level*1e3, speed, colSpeed, diff*1e3, worst)
-		if speed >= 1e-3 || colSpeed >= 1e-3 {
-			t.Errorf("filled to %.1f mm: the fastest particle %.3g m/s, column %.3g m/s: want under 1 mm/s", level*1e3, speed, colSpeed)
-		}
-		if diff > 0.05e-3 {
-			t.Errorf("filled to %.1f mm: the surfaces inside and outside differ by %.3g mm, want within 0.05 mm", level*1e3, diff*1e3)
-		}
+		checkRest(t, st, 16, 8, 5, 2, 6, 4, level)
 	}
 }
 
@@ -69,25 +41,10 @@ func spreadOnto(t testing.TB, workers int, until float64) (*gpusim.Sim, *Region)
 	st := withTension(gpusim.DefaultSettings())
 	st.ContactAngle = math.Pi / 6
 	st.Workers = workers
-	sim, err := gpusim.New(c, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	hs := make([]float32, c.NumColumns())
-	for i := range hs {
-		if i < 12 {
-			hs[i] = 0.006
-		}
-	}
-	if err := sim.SetHeights(hs); err != nil {
-		t.Fatal(err)
-	}
+	sim := newSim(t, c, st)
+	setLine(t, sim, 12, 0.006, 0)
 	g := newRegion(t, sim, Settings{X: 16, NX: 8, NY: 1, Refine: 2, NZ: 12, Workers: workers})
-	for sim.Time() < until {
-		step(t, g)
-		checkVolume(t, g, "step")
-	}
+	stepChecked(t, g, until, nil)
 	return sim, g
 }
 
@@ -104,12 +61,5 @@ func TestTensionSpread(t *testing.T) {
 		t.Errorf("in %.3g m^3, out %.3g, the column beyond %.3f mm deep: the liquid did not run through the region", in, out, beyond*1e3)
 	}
 	s2, g2 := spreadOnto(t, 2, 1.5)
-	hs1, hs2 := slices.Clone(s1.LiveHeights(nil)), slices.Clone(s2.LiveHeights(nil))
-	p1, p2 := g1.Liquid().Particles(nil), g2.Liquid().Particles(nil)
-	v1, b1 := g1.Balance()
-	v2, b2 := g2.Balance()
-	if !slices.Equal(hs1, hs2) || !slices.Equal(p1, p2) || v1 != v2 || b1 != b2 {
-		t.Errorf("1 and 2 workers differ: heights equal %v, particles equal %v (%d, %d), volume %.17g and %.17g",
-			slices.Equal(hs1, hs2), slices.Equal(p1, p2), len(p1), len(p2), v1, v2)
-	}
+	checkSameBits(t, s1, g1, s2, g2)
 }

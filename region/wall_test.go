@@ -38,20 +38,13 @@ func TestCurvedWall(t *testing.T) {
 	}
 	st := gpusim.DefaultSettings()
 	st.Workers = 2
-	sim, err := gpusim.New(c, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := newSim(t, c, st)
 	if _, err := sim.Fill(0.03, 0.03, 0.004, 0.012); err != nil {
 		t.Fatal(err)
 	}
 	// The glass's cells, x and y 14 to 46 mm: 7 to 23.
 	g := newRegion(t, sim, Settings{X: 7, Y: 7, NX: 16, NY: 16, Refine: 2, NZ: 26, Workers: 2, Solid: glass})
-	for sim.Time() < 0.3 {
-		step(t, g)
-		checkVolume(t, g, "step")
-	}
+	stepChecked(t, g, 0.3, nil)
 	hs := sim.LiveHeights(nil)
 	walls, wet := 0, 0
 	for _, col := range g.Held() {

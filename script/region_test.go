@@ -14,6 +14,17 @@ const regionChannel = `local sim = vp.sim{ size = {0.06, 0.01}, height = 0.03, d
 sim:fill{ at = {0.001, 0.001, 0.001}, level = 0.008, velocity = {0.1, 0} }
 `
 
+// regionBooks places a region over the middle of regionChannel (r) and checks every 0.02
+// s, and wherever the script calls books(when), that the volume is the books to 1e-9.
+const regionBooks = `local r = sim:region{ min = {0.021, 0, 0}, max = {0.039, 0.01, 0.02}, dx = 0.001 }
+local function books(when)
+  local st = sim:stats()
+  local books = st.added - st.removed - st.outflow
+  assert(math.abs(st.volume - books) < 1e-9 * books, string.format("%s: volume %.17g, books %.17g", when, st.volume, books))
+end
+sim:every(0.02, function() books("every") end)
+`
+
 // TestRegionScript: a script places a region over the middle of the running channel
 // (with a source upstream and a sink downstream), reads its figures, the volume and the
 // stats while it runs, removes it, and goes on: sim:volume() and sim:stats().volume are
@@ -88,14 +99,7 @@ end
 // out).
 func TestRegionCapillarity(t *testing.T) {
 	log := &printLog{}
-	src := strings.Replace(regionChannel, `capillarity = "off"`, `capillarity = "on"`, 1) + `
-local r = sim:region{ min = {0.021, 0, 0}, max = {0.039, 0.01, 0.02}, dx = 0.001 }
-local function books(when)
-  local st = sim:stats()
-  local books = st.added - st.removed - st.outflow
-  assert(math.abs(st.volume - books) < 1e-9 * books, string.format("%s: volume %.17g, books %.17g", when, st.volume, books))
-end
-sim:every(0.02, function() books("every") end)
+	src := strings.Replace(regionChannel, `capillarity = "off"`, `capillarity = "on"`, 1) + regionBooks + `
 function main()
   assert(sim:info().capillarity == "on", "capillarity " .. tostring(sim:info().capillarity))
   vp.wait(0.2)
@@ -204,14 +208,7 @@ end
 // liquid is rejected, and the region's liquid lies on the new floor.
 func TestRegionTerrainScript(t *testing.T) {
 	log := &printLog{}
-	s := mustLoad(t, "region_terrain.lua", regionChannel+`
-local r = sim:region{ min = {0.021, 0, 0}, max = {0.039, 0.01, 0.02}, dx = 0.001 }
-local function books(when)
-  local st = sim:stats()
-  local books = st.added - st.removed - st.outflow
-  assert(math.abs(st.volume - books) < 1e-9 * books, string.format("%s: volume %.17g, books %.17g", when, st.volume, books))
-end
-sim:every(0.02, function() books("every") end)
+	s := mustLoad(t, "region_terrain.lua", regionChannel+regionBooks+`
 function main()
   vp.wait(0.2)
   sim:terrain(vp.box{ min = {0.03, -0.001, -0.001}, max = {0.045, 0.011, 0.002} })
