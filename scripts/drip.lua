@@ -18,9 +18,9 @@
 -- (outside the region), and the volume against the books; at the end, the highest.
 -- Measured (1 s, 234 steps of 4.28 ms; a 2-vCPU VM, 2 workers): a drop lands 0.07 s
 -- after it leaves; each throws a crown and then a thin jet up to 8 to 9 mm above the pool
--- (the first's at 0.31 s), 30 to 170 of the region's particles in the air; the depth 10
+-- (the first's at 0.31 s), 20 to 180 of the region's particles in the air; the depth 10
 -- mm out swings between 2.3 and 4.3 mm (3.0 at rest) as the rings pass; the volume equals
--- the books to 7e-14; about 28 ms a step (0.14x real time). The rings leave the box as a
+-- the books to 7e-14; 28 to 32 ms a step (0.12-0.14x real time). The rings leave the box as a
 -- rounded square for a moment: the impact raises the region's liquid over its 12 x 12 mm
 -- before the columns beyond take it away (docs/method.md, "A wave": the border reflects
 -- part of a wave); at the start the box's corners show dimples a tenth of a millimetre

@@ -23,7 +23,7 @@
 -- water at 0.2 s; the plunge throws liquid up to 31.8 mm above the glass's water (at
 -- 0.35 s), 30 to 160 of the region's particles in the air while it pours; a few drops
 -- splash over the rim (0.3 microlitres by 0.45 s); the volume equals the books to 2e-12;
--- 130 ms a step (0.05x real time), 65,000 to 113,000 particles. What is wrong: the
+-- 130 to 160 ms a step (0.04-0.05x real time), 65,000 to 113,000 particles. What is wrong: the
 -- plunge packs the region's particles tighter than they were seeded (at 1.5 s its
 -- 15.36 ml fill 11,017 cells of 1 mm^3: 1.39 times packed; 9,401 cells for 8.5 ml at
 -- 0.25 s), and the region keeps its velocity divergence-free but not its particles'

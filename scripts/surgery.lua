@@ -37,8 +37,8 @@
 -- particles in the air at 1 s) and run out of it over the floor towards the body
 -- (measured, 2.4 s: 0.9 ml came into it from the air, 0.68 ml in through its sides and
 -- 1.56 ml out; the volume exact to 5e-13; 7 ms a step for the region, 0.4x real time in
--- all). The region stands in the scene's multi-layer terrain (the process overhangs
--- four cells from its box: a region stands three cells off overhangs) with blood's
+-- all). The region stands in the scene's multi-layer terrain (the process's overhang
+-- three cells or more from its box, as a region needs) with blood's
 -- surface tension on the columns around it (docs/method.md, "The coupling to the
 -- columns").
 --
