@@ -28,12 +28,17 @@
 --
 -- Parameters: region ("on", "off": the same basin on the columns alone, where the drop
 -- lands as a parcel and makes a ring of waves only), refine (the region's cells per
--- column cell, 2).
+-- column cell, 2), depth (the basin's water, m, 0.01), fall (the drop's height above it,
+-- m, 0.04; issue 40's splash is depth = 0.02, fall = 0.05, TestSplash's second case).
 
 local useRegion = vp.param("region", "on")
 local refine = vp.param("refine", 2)
 local dx = 0.002
-local level = 0.01
+local level = vp.param("depth", 0.01) -- the basin's water, m
+local fall = vp.param("fall", 0.04)    -- the drop's height above it, m
+-- The crown rises while the crater is open, the jet after it closes: 0.17 s parts them
+-- at the defaults, later by as much as the drop's fall takes longer.
+local crownEnd = 0.17 + math.sqrt(2 * fall / 9.81) - math.sqrt(2 * 0.04 / 9.81)
 
 local sim = vp.sim{
   size = {0.08, 0.08}, height = 0.08, dx = dx, layers = 1,
@@ -51,15 +56,15 @@ if useRegion == "on" then
   end
 end
 
-sim:drop{ at = {0.04, 0.04, level + 0.04}, volume = 5.2e-7, velocity = {0, 0, 0} }
+sim:drop{ at = {0.04, 0.04, level + fall}, volume = 5.2e-7, velocity = {0, 0, 0} }
 
-local crown = { h = 0, t = 0 } -- the most above the surface before 0.17 s
+local crown = { h = 0, t = 0 } -- the most above the surface before crownEnd
 local jet = { h = 0, t = 0 }   -- after it
 local probe = 0.07             -- 30 mm from the middle, outside the region
 sim:every(0.005, function(t)
   local r = sim:stats().region
   if r and r.airborne > 0 then
-    local h, rec = r.air_top - level, (t < 0.17) and crown or jet
+    local h, rec = r.air_top - level, (t < crownEnd) and crown or jet
     if h > rec.h then rec.h, rec.t = h, t end
   end
 end)
