@@ -560,31 +560,3 @@ func TestDrip(t *testing.T) {
 		t.Errorf("the depth 10 mm out moved %.2f mm: the ring did not leave the region", moved*1e3)
 	}
 }
-
-// TestSurgeryRegion: surgery.lua with --param region=on places a 3D region on the
-// wound's floor under the right process's edge, in the scene's multi-layer terrain with
-// blood's surface tension: the volume is the books' after every chunk (load's check,
-// through the drips, the suction and the viscosity's change); the blood that drips off
-// the process's edge joins the region from the air (what it gained beyond what its
-// sides took in, its liquid's change plus what they let out, is over 0.1 ml by 1.2 s) and
-// splashes (its particles in the air).
-func TestSurgeryRegion(t *testing.T) {
-	r := load(t, "surgery.lua", map[string]string{"region": "on"})
-	r.chunk = 10
-	in0, ok := r.scene().RegionInfo()
-	if !ok {
-		t.Fatal("no region in place")
-	}
-	air := 0
-	r.advance(1.2, func() {
-		in, _ := r.scene().RegionInfo()
-		air = max(air, in.Airborne)
-	})
-	in, _ := r.scene().RegionInfo()
-	landed := in.Volume - in0.Volume - in.In + in.Out
-	t.Logf("%.2f s: the region took %.3f ml from the air (in %.3f, out %.3f through its sides), up to %d of its particles in the air",
-		r.scene().Time(), landed*1e6, in.In*1e6, in.Out*1e6, air)
-	if landed < 1e-7 || air == 0 {
-		t.Errorf("the region took %.3f ml from the air, %d particles in the air at most: the drips did not land in it", landed*1e6, air)
-	}
-}

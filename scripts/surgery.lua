@@ -31,17 +31,6 @@
 -- them, it falls as drops (falling = "particles", the default; docs/solver.md, "Liquid
 -- that falls"); --param falling=off gives the paper's method.
 --
--- --param region=on adds a 3D region (sim:region, issue 40) of 0.5 mm cells on the
--- wound's floor under the right transverse process's edge, 10 x 7.5 mm, where the blood
--- that drips off that edge lands: the drops join the region, splash (180 of its
--- particles in the air at 1 s) and run out of it over the floor towards the body
--- (measured, 2.4 s: 0.9 ml came into it from the air, 0.68 ml in through its sides and
--- 1.56 ml out; the volume exact to 5e-13; 7 ms a step for the region, 0.4x real time in
--- all). The region stands in the scene's multi-layer terrain (the process's overhang
--- three cells or more from its box, as a region needs) with blood's
--- surface tension on the columns around it (docs/method.md, "The coupling to the
--- columns").
---
 --   vpbench scripts/surgery.lua
 --   vpbench run --headless --until 3 scripts/surgery.lua
 
@@ -102,20 +91,6 @@ sim:set{ liquid = "blood" } -- the preview's colour
 -- The bleeding vessel, right of the arch, just above it.
 sim:source{ at = {cx + 0.008, cy - 0.004, 0.050}, radius = 0.002, rate = 2e-6, start = 0.2, stop = 1.4 }
 
--- --param region=on: where the blood that runs off the right transverse process's edge
--- drips onto the wound's floor, a 3D region (sim:region, issue 40) takes it: the drops
--- splash there and join the pool in 3D.
-if vp.param("region", "off") == "on" then
-  local info = sim:info()
-  if info.backend == "cpu" and info.method == "pipes" then
-    local r = sim:region{ min = {0.067, 0.038, 0.0045}, max = {0.077, 0.0455, 0.016} }
-    local i = r:info()
-    print(string.format("a 3D region under the right process's edge: %d x %d x %d cells of %.1f mm", i.nx, i.ny, i.nz, i.dx * 1e3))
-  else
-    print(string.format("no region: it couples to the pipes on the cpu backend only (this run: %s, %s)", info.backend, info.method))
-  end
-end
-
 sim:at(1.0, function()
   -- The suction tip, at the bottom of the wound beside the body, where the blood pools.
   sim:sink{ at = {cx + 0.013, cy - 0.008, 0.006}, radius = 0.003, rate = 1e-6 }
@@ -131,9 +106,4 @@ sim:every(0.5, function()
   local st = sim:stats()
   print(string.format("t = %.1f s: blood %.2f ml (bled %.2f, sucked %.2f), %d wet columns",
     sim:time(), st.volume * 1e6, st.added * 1e6, st.removed * 1e6, st.wet))
-  local r = st.region
-  if r then
-    print(string.format("  the region: %.3f ml in %d particles (in %.3f ml, out %.3f ml through its sides), %d in the air",
-      r.volume * 1e6, r.particles, r.inflow * 1e6, r.outflow * 1e6, r.airborne))
-  end
 end)
