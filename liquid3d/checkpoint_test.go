@@ -230,7 +230,7 @@ var checkpointLedger = map[string]map[string]string{
 		"slabAxis": "derived", "slabs": "derived", "workerMax": "scratch", "workerCount": "scratch",
 		"cellToM": "scratch (pressure)", "lcell": "scratch", "nbr": "scratch", "diag": "scratch", "offx": "scratch", "offy": "scratch", "offz": "scratch",
 		"precon": "scratch", "pres": "scratch (zeroed before each solve)", "res": "scratch", "zv": "scratch", "sv": "scratch", "qv": "scratch",
-		"partial": "scratch", "alpha": "scratch", "beta": "scratch",
+		"partial": "scratch", "alpha": "scratch", "beta": "scratch", "spreading": "scratch (a substep's)", "deep": "scratch (a substep's)",
 		"added": "saved", "out": "saved", "in": "saved", "outflow": "saved", "cols": "saved (sideColumns)",
 	},
 	"sideColumns": {

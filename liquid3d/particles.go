@@ -164,9 +164,16 @@ func (s *Sim) g2p(w int) {
 	nx, ny, nz := s.nx, s.ny, s.nz
 	for p := lo; p < hi; p++ {
 		x, y, z := s.px[p], s.py[p], s.pz[p]
-		vx, c0, c1, c2 := sample(s.u, nx+1, ny, nz, x, y-0.5, z-0.5)
-		vy, c3, c4, c5 := sample(s.v, nx, ny+1, nz, x-0.5, y, z-0.5)
-		vz, c6, c7, c8 := sample(s.w, nx, ny, nz+1, x-0.5, y-0.5, z)
+		var vx, vy, vz, c0, c1, c2, c3, c4, c5, c6, c7, c8, dx, dy, dz float32
+		if s.spreading { // the density correction where the liquid packed (spread.go), read as the velocities are
+			vx, c0, c1, c2, dx = sampleWith(s.u, s.tu, nx+1, ny, nz, x, y-0.5, z-0.5)
+			vy, c3, c4, c5, dy = sampleWith(s.v, s.tv, nx, ny+1, nz, x-0.5, y, z-0.5)
+			vz, c6, c7, c8, dz = sampleWith(s.w, s.tw, nx, ny, nz+1, x-0.5, y-0.5, z)
+		} else {
+			vx, c0, c1, c2 = sample(s.u, nx+1, ny, nz, x, y-0.5, z-0.5)
+			vy, c3, c4, c5 = sample(s.v, nx, ny+1, nz, x-0.5, y, z-0.5)
+			vz, c6, c7, c8 = sample(s.w, nx, ny, nz+1, x-0.5, y-0.5, z)
+		}
 		s.cm[0][p], s.cm[1][p], s.cm[2][p] = c0, c1, c2
 		s.cm[3][p], s.cm[4][p], s.cm[5][p] = c3, c4, c5
 		s.cm[6][p], s.cm[7][p], s.cm[8][p] = c6, c7, c8
@@ -177,6 +184,9 @@ func (s *Sim) g2p(w int) {
 		uy := value(s.v, nx, ny+1, nz, mx-0.5, my, mz-0.5)
 		uz := value(s.w, nx, ny, nz+1, mx-0.5, my-0.5, mz)
 		x, y, z = x+dt*ux, y+dt*uy, z+dt*uz
+		if s.spreading {
+			x, y, z = x+clampSpread(dx), y+clampSpread(dy), z+clampSpread(dz)
+		}
 		if s.set.Solid != nil {
 			if d, gx, gy, gz := s.solidAt(x, y, z); d < solidMargin*s.hf {
 				if l := float32(math.Sqrt(float64(gx*gx + gy*gy + gz*gz))); l > 0 {
@@ -249,12 +259,26 @@ func sample(f []float32, n0, n1, n2 int, tx, ty, tz float32) (val, gx, gy, gz fl
 	return
 }
 
+// sampleWith is sample of f, and value of d on the same grid from the same corners:
+// the density correction read where the velocity is (g2p), the corners found once.
+func sampleWith(f, d []float32, n0, n1, n2 int, tx, ty, tz float32) (val, gx, gy, gz, dval float32) {
+	val, gx, gy, gz = sample(f, n0, n1, n2, tx, ty, tz)
+	i, fx, sx := axis(tx, n0, 1)
+	j, fy, sy := axis(ty, n1, n0)
+	k, fz, sz := axis(tz, n2, n0*n1)
+	return val, gx, gy, gz, trilinear(d, i+n0*(j+n1*k), sx, sy, sz, fx, fy, fz)
+}
+
 // value is sample without the gradient.
 func value(f []float32, n0, n1, n2 int, tx, ty, tz float32) float32 {
 	i, fx, sx := axis(tx, n0, 1)
 	j, fy, sy := axis(ty, n1, n0)
 	k, fz, sz := axis(tz, n2, n0*n1)
-	b := i + n0*(j+n1*k)
+	return trilinear(f, i+n0*(j+n1*k), sx, sy, sz, fx, fy, fz)
+}
+
+// trilinear is value's interpolation from the corner b, its strides and fractions.
+func trilinear(f []float32, b, sx, sy, sz int, fx, fy, fz float32) float32 {
 	x00 := f[b] + fx*(f[b+sx]-f[b])
 	x10 := f[b+sy] + fx*(f[b+sx+sy]-f[b+sy])
 	x01 := f[b+sz] + fx*(f[b+sx+sz]-f[b+sz])

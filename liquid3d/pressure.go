@@ -52,20 +52,38 @@ func (s *Sim) project() (int, bool) {
 		s.par(phApplyW)
 		return 0, false
 	}
-	// The conjugate gradient's passes are short (a few microseconds on a small grid):
-	// below solveSplit cells a worker would wait to start longer than it helps.
-	k := s.k
-	if nl < solveSplit {
-		k = 1
-	}
+	k := s.solveWorkers(nl)
 	s.parK(phBuild, k)
 	s.micFactor()
+	iters, capped := s.solve(k, s.set.MaxIterations, s.set.Tolerance)
+	s.par(phApplyU)
+	s.par(phApplyV)
+	s.par(phApplyW)
+	return iters, capped
+}
+
+// solveWorkers is the workers the solve's passes of nl cells are split over.
+func (s *Sim) solveWorkers(nl int) int {
+	// The conjugate gradient's passes are short (a few microseconds on a small grid):
+	// below solveSplit cells a worker would wait to start longer than it helps.
+	if nl < solveSplit {
+		return 1
+	}
+	return s.k
+}
+
+// solve runs the conjugate gradient on the matrix build made and MIC(0)'s factor, from
+// pres = 0 with the right-hand side res, on k workers, until the largest residual is at
+// most tol times the largest before, for at most most iterations. It returns the
+// iterations and whether it stopped at the cap.
+func (s *Sim) solve(k, most int, tol float64) (int, bool) {
+	nl := len(s.lcell)
 	nb := (nl + blockSize - 1) / blockSize
 	s.partial = s.partial[:nb]
 	r0 := maxAbs(s.res)
 	iters, capped := 0, false
 	if r0 > 0 {
-		tol := s.set.Tolerance * r0
+		tol := tol * r0
 		sigma := s.micApply()
 		copy(s.sv, s.zv)
 		for {
@@ -80,7 +98,7 @@ func (s *Sim) project() (int, bool) {
 			if s.maxPartial() <= tol {
 				break
 			}
-			if iters >= s.set.MaxIterations {
+			if iters >= most {
 				capped = true
 				break
 			}
@@ -90,9 +108,6 @@ func (s *Sim) project() (int, bool) {
 			s.parK(phDirection, k) // s = z + beta s
 		}
 	}
-	s.par(phApplyU)
-	s.par(phApplyV)
-	s.par(phApplyW)
 	return iters, capped
 }
 
@@ -356,8 +371,17 @@ func maxAbs(v []float64) float64 {
 // apply subtracts the pressure gradient from the faces of component comp (0 u, 1 v, 2
 // w) that touch liquid, marks them valid, and the others not (closed faces hold 0); a
 // columns side's wet faces keep their prescribed velocity and are valid.
-func (s *Sim) apply(w, comp int) {
+func (s *Sim) apply(w, comp int) { s.gradient(w, comp, false) }
+
+// displace sets the density correction's displacement of the faces of component comp
+// (tu, tv or tw, in cells): minus the gradient of what solve left in pres where a face
+// touches liquid, 0 elsewhere and on a columns side's wet faces (spread.go).
+func (s *Sim) displace(w, comp int) { s.gradient(w, comp, true) }
+
+// gradient is apply, or with spread displace: the same faces and the same differences.
+func (s *Sim) gradient(w, comp int, spread bool) {
 	f, a, fl, n0, n1, n2, st := s.faceGrid(comp)
+	out := [3][]float32{s.tu, s.tv, s.tw}[comp]
 	lo, hi := parallel.Chunk(n1*n2, s.kc, w)
 	last := [3]int{s.nx, s.ny, s.nz}[comp]
 	for r := lo; r < hi; r++ {
@@ -365,7 +389,11 @@ func (s *Sim) apply(w, comp int) {
 		for i := 0; i < n0; i++ {
 			fi := i + n0*r
 			if a[fi] == 0 {
-				f[fi], fl[fi] = 0, 0
+				if spread {
+					out[fi] = 0
+				} else {
+					f[fi], fl[fi] = 0, 0
+				}
 				continue
 			}
 			// The cells below (L) and above (R) the face along comp's axis.
@@ -384,7 +412,11 @@ func (s *Sim) apply(w, comp int) {
 					col = i
 				}
 				if s.wetFace(side, col, k) {
-					fl[fi] = faceValid
+					if spread {
+						out[fi] = 0
+					} else {
+						fl[fi] = faceValid
+					}
 					continue
 				}
 			}
@@ -404,17 +436,27 @@ func (s *Sim) apply(w, comp int) {
 			if cR >= 0 {
 				mR = s.cellToM[cR]
 			}
+			var g float32 // the face's change
 			switch {
 			case mL >= 0 && mR >= 0:
-				f[fi] -= float32(s.pres[mR] - s.pres[mL])
+				g = -float32(s.pres[mR] - s.pres[mL])
 			case mL >= 0:
-				f[fi] += float32(s.pres[mL] / theta(0.5-s.rho[cL], s.air(cR)))
+				g = float32(s.pres[mL] / theta(0.5-s.rho[cL], s.air(cR)))
 			case mR >= 0:
-				f[fi] -= float32(s.pres[mR] / theta(0.5-s.rho[cR], s.air(cL)))
+				g = -float32(s.pres[mR] / theta(0.5-s.rho[cR], s.air(cL)))
 			default:
-				fl[fi] = 0
+				if spread {
+					out[fi] = 0
+				} else {
+					fl[fi] = 0
+				}
 				continue
 			}
+			if spread {
+				out[fi] = g
+				continue
+			}
+			f[fi] += g
 			fl[fi] = faceValid
 		}
 	}

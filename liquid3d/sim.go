@@ -25,14 +25,19 @@ type StepStats struct {
 	// Settings.MaxIterations before reaching the tolerance.
 	Iterations, MaxIterations, Capped int
 	LiquidCells                       int // cells in the last substep's pressure solve
-	Left                              int // particles that left through open and columns sides
-	Seeded                            int // particles seeded by inflow through columns sides
+	// Packed is the most cells a substep found packed (over Settings.Packing), and
+	// SpreadIterations the density correction's conjugate gradient's iterations over
+	// the step (spread.go).
+	Packed, SpreadIterations int
+	Left                     int // particles that left through open and columns sides
+	Seeded                   int // particles seeded by inflow through columns sides
 	// The wall time of the step's phases: the sort (with the particles that leave and
 	// those the columns sides' inflow seeds), the particles to the grid (with gravity
 	// and viscosity), the pressure projection (its matrix, MIC(0)'s factor and the
 	// conjugate gradient; Precondition: the triangular solves alone, sequential), the
 	// extrapolation, and the grid to the particles (with their move).
 	Sort, P2G, Pressure, Precondition, Extrapolate, G2P time.Duration
+	Spread                                              time.Duration // the density correction's solve
 }
 
 // Sim is a 3D region of liquid: a MAC grid with APIC particles. Its methods must be
@@ -53,6 +58,8 @@ type Sim struct {
 	dtSub       float64 // the substep's, as Step cut it
 	time        float64
 	sortPending bool
+	spreading   bool    // the substep's density correction is in tu, tv, tw (spread.go)
+	deep        []uint8 // per liquid cell: inside the liquid, as found (spread.go)
 	lastStats   StepStats
 	cur         StepStats // the step's, while it runs
 	maxSpeed    float32   // the fastest particle at the last sort, m/s
@@ -63,7 +70,7 @@ type Sim struct {
 	au, av, aw []float32 // the faces' open shares (0 closed: a wall, or in the solid)
 	u, v, w    []float32 // the faces' velocities, m/s
 	mu, mv, mw []float32 // the particles' weights on the faces (P2G)
-	tu, tv, tw []float32 // scratch: the velocities before viscosity
+	tu, tv, tw []float32 // scratch: the velocities before viscosity; the density correction (spread.go)
 	fu, fv, fw []uint8   // the faces' state (faceValid or 0)
 	gu, gv, gw []uint8   // the next extrapolation layer's states
 	layer      int       // the extrapolation layer being made
@@ -427,6 +434,9 @@ func (s *Sim) substep(st *StepStats) {
 		st.Capped++
 	}
 	st.LiquidCells = len(s.lcell)
+	t4 := time.Now()
+	s.spread()
+	st.Spread += time.Since(t4)
 	s.extrapolate()
 	t3 := time.Now()
 	s.par(phG2P)
@@ -451,6 +461,9 @@ const (
 	phApplyU
 	phApplyV
 	phApplyW
+	phDisplaceU
+	phDisplaceV
+	phDisplaceW
 	phExtrapU
 	phExtrapV
 	phExtrapW
@@ -491,6 +504,8 @@ func (s *Sim) runJob(w int) {
 		s.direction(w)
 	case phApplyU, phApplyV, phApplyW:
 		s.apply(w, s.phase-phApplyU)
+	case phDisplaceU, phDisplaceV, phDisplaceW:
+		s.displace(w, s.phase-phDisplaceU)
 	case phExtrapU, phExtrapV, phExtrapW:
 		s.extrapLayer(w, s.phase-phExtrapU)
 	case phG2P:
