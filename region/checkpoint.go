@@ -20,8 +20,9 @@ import (
 )
 
 // CheckpointVersion is the version of the format WriteCheckpoint writes; Restore reads it
-// alone.
-const CheckpointVersion = 1
+// and version 1 (written before the density correction: it has no Packing, and resumes
+// without one, as it ran).
+const CheckpointVersion = 2
 
 // checkpointMagic opens every region checkpoint.
 const checkpointMagic = "vpbench-region-checkpoint"
@@ -40,7 +41,7 @@ type savedRegion struct {
 // little-endian: the magic "vpbench-region-checkpoint"; the version (uint32,
 // CheckpointVersion); the payload's length (uint64); the payload; a CRC-32 (IEEE) of
 // everything before it. The payload: the settings (X, Y, NX, NY, Refine, NZ as uint32;
-// Bottom and Viscosity as float64; whether it has a solid, a byte: the solid itself is
+// Bottom, Viscosity and Packing as float64; whether it has a solid, a byte: the solid itself is
 // the terrain's, given again to Restore); the held columns (a count, then each, uint32);
 // each side's outflow buffers (a byte, 1 for a Columns side, then their count and values,
 // float64); the steps taken (uint64) and their wall times, the columns' and the
@@ -62,6 +63,7 @@ func (g *Region) WriteCheckpoint(w io.Writer) error {
 	}
 	e.F64(set.Bottom)
 	e.F64(set.Viscosity)
+	e.F64(set.Packing)
 	e.Bool(set.Solid != nil)
 	e.U64(uint64(len(g.held)))
 	for _, c := range g.held {
@@ -126,8 +128,9 @@ func decodeCheckpoint(data []byte) (Settings, *savedRegion, error) {
 	case len(data) < m+4:
 		return set, nil, fmt.Errorf("region checkpoint is truncated: %d bytes, not even its header", len(data))
 	}
-	if v := binary.LittleEndian.Uint32(data[m:]); v != CheckpointVersion {
-		return set, nil, fmt.Errorf("region checkpoint format version %d: this build reads version %d", v, CheckpointVersion)
+	version := binary.LittleEndian.Uint32(data[m:])
+	if version != CheckpointVersion && version != 1 {
+		return set, nil, fmt.Errorf("region checkpoint format version %d: this build reads versions 1 and %d", version, CheckpointVersion)
 	}
 	if len(data) < header {
 		return set, nil, fmt.Errorf("region checkpoint is truncated: %d bytes, not even its header", len(data))
@@ -152,6 +155,9 @@ func decodeCheckpoint(data []byte) (Settings, *savedRegion, error) {
 	}
 	set.X, set.Y, set.NX, set.NY, set.Refine, set.NZ = v[0], v[1], v[2], v[3], v[4], v[5]
 	set.Bottom, set.Viscosity = d.F64(), d.F64()
+	if version >= 2 {
+		set.Packing = d.F64()
+	}
 	saved := &savedRegion{hasSolid: d.Bool()}
 	d.What = "the held columns"
 	saved.held = make([]int32, d.Count(4))
@@ -174,8 +180,9 @@ func decodeCheckpoint(data []byte) (Settings, *savedRegion, error) {
 	if d.Len() != 0 {
 		return set, nil, fmt.Errorf("region checkpoint is corrupt: %d bytes left after the region's liquid", d.Len())
 	}
-	if !ckcodec.Finite(set.Bottom) || !(set.Viscosity >= 0) || !ckcodec.Finite(set.Viscosity) || saved.steps < 0 {
-		return set, nil, fmt.Errorf("region checkpoint is corrupt: bottom %g m, viscosity %g m^2/s, %d steps", set.Bottom, set.Viscosity, saved.steps)
+	if !ckcodec.Finite(set.Bottom) || !(set.Viscosity >= 0) || !ckcodec.Finite(set.Viscosity) || saved.steps < 0 ||
+		(set.Packing != 0 && !(set.Packing >= 1 && ckcodec.Finite(set.Packing))) {
+		return set, nil, fmt.Errorf("region checkpoint is corrupt: bottom %g m, viscosity %g m^2/s, packing %g, %d steps", set.Bottom, set.Viscosity, set.Packing, saved.steps)
 	}
 	for s, b := range saved.buf {
 		for k, x := range b {

@@ -2,6 +2,8 @@ package region
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"math"
 	"slices"
 	"strings"
@@ -121,6 +123,53 @@ func TestCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	} else {
 		g.Close()
+	}
+}
+
+// TestCheckpointPacking: a region with the density correction (Packing) resumes with it,
+// to the same bits as the run not stopped; a version 1 checkpoint (written before the
+// correction, without the field) is read, and resumes without one, as it ran.
+func TestCheckpointPacking(t *testing.T) {
+	simA, gA := damBreakPacking(t, 1, 0.5, 1.1)
+	if p := gA.Liquid().Settings().Packing; p != 1.1 {
+		t.Fatalf("the region's liquid has packing %g, want 1.1", p)
+	}
+	cols, reg := ckOf(t, simA, gA)
+	restore := func(data []byte) (*gpusim.Sim, *Region) {
+		st := gpusim.DefaultSettings()
+		st.Workers = 1
+		sim := newColumns(t, flat(t, 60, 1, 0.01, 0.08), st, 0.02)
+		if err := sim.ReadCheckpoint(bytes.NewReader(cols)); err != nil {
+			t.Fatal(err)
+		}
+		g, err := Restore(sim, data, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(g.Close)
+		return sim, g
+	}
+	simB, gB := restore(reg)
+	if p := gB.Settings().Packing; p != 1.1 {
+		t.Fatalf("restored with packing %g, want 1.1", p)
+	}
+	for range 30 {
+		step(t, gA)
+		step(t, gB)
+		if !slices.Equal(regionBits(simA, gA), regionBits(simB, gB)) {
+			t.Fatalf("t = %.4g s: the states differ", simA.Time())
+		}
+	}
+	// Version 1: the same bytes without Packing (after the six sizes, the floor and the
+	// viscosity), its length and checksum made again.
+	m := len(checkpointMagic)
+	at := m + 4 + 8 + 6*4 + 2*8
+	v1 := slices.Concat(reg[:at], reg[at+8:len(reg)-4])
+	binary.LittleEndian.PutUint32(v1[m:], 1)
+	binary.LittleEndian.PutUint64(v1[m+4:], uint64(len(v1)-(m+4+8)))
+	v1 = binary.LittleEndian.AppendUint32(v1, crc32.ChecksumIEEE(v1))
+	if _, g1 := restore(v1); g1.Settings().Packing != 0 || g1.Liquid().Settings().Packing != 0 {
+		t.Errorf("a version 1 checkpoint resumed with packing %g", g1.Settings().Packing)
 	}
 }
 

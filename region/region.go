@@ -43,6 +43,9 @@ type Settings struct {
 	Solid terrain.Solid
 	// Viscosity is the region's kinematic viscosity, m^2/s (0: none).
 	Viscosity float64
+	// Packing is the liquid fraction above which the region spreads packed particles
+	// (liquid3d.Settings.Packing, with its default Spread; 0: no density correction).
+	Packing float64
 	// Workers is the region's goroutines (< 1: every processor); the results are the same
 	// bits for any number.
 	Workers int
@@ -163,7 +166,7 @@ func place(sim *gpusim.Sim, set Settings, saved *savedRegion) (*Region, error) {
 	// The region, its sides.
 	ls := liquid3d.DefaultSettings(set.NX*g.r, set.NY*g.r, set.NZ, g.h)
 	ls.Origin = terrain.Vec3{X: float64(set.X) * c.Dx, Y: float64(set.Y) * c.Dx, Z: set.Bottom}
-	ls.Solid, ls.Viscosity, ls.Workers = set.Solid, set.Viscosity, set.Workers
+	ls.Solid, ls.Viscosity, ls.Workers, ls.Packing = set.Solid, set.Viscosity, set.Workers, set.Packing
 	ls.Gravity = sim.Settings().Gravity
 	for s, onBorder := range [4]bool{set.X == 0, set.X+set.NX == c.Nx, set.Y == 0, set.Y+set.NY == c.Ny} {
 		if !onBorder {

@@ -272,13 +272,19 @@ func TestWave(t *testing.T) {
 // 6 cm, for the given time; the volume exact after every step. It returns the region.
 func damBreak(t testing.TB, workers int, until float64) (*gpusim.Sim, *Region) {
 	t.Helper()
+	return damBreakPacking(t, workers, until, 0)
+}
+
+// damBreakPacking is damBreak with the region's density correction at packing (0: none).
+func damBreakPacking(t testing.TB, workers int, until, packing float64) (*gpusim.Sim, *Region) {
+	t.Helper()
 	const dx = 0.01
 	c := flat(t, 60, 1, dx, 0.08)
 	st := gpusim.DefaultSettings()
 	st.Workers = workers
 	sim := newColumns(t, c, st, 0.01)
 	setLine(t, sim, 15, 0.03, 0.01)
-	g := newRegion(t, sim, Settings{X: 25, NX: 10, NY: 1, Refine: 2, NZ: 12, Workers: workers})
+	g := newRegion(t, sim, Settings{X: 25, NX: 10, NY: 1, Refine: 2, NZ: 12, Workers: workers, Packing: packing})
 	stepChecked(t, g, until, nil)
 	return sim, g
 }
