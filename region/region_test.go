@@ -212,6 +212,12 @@ func outsideRing(c *terrain.Columns, x, y, nx, ny int) []int {
 // other half, back from the -x wall, reaches the region and its echo the probe), and
 // the coupled volume's largest relative error.
 func channel(t testing.TB, refine, workers int) (before, after []float64, worst float64, g *Region) {
+	before, after, _, worst, g = channelTimed(t, refine, workers)
+	return before, after, worst, g
+}
+
+// channelTimed is channel with the time of each sample, s.
+func channelTimed(t testing.TB, refine, workers int) (before, after, times []float64, worst float64, g *Region) {
 	t.Helper()
 	const dx, d = 0.01, 0.01
 	c := flat(t, 120, 1, dx, 0.04)
@@ -239,29 +245,47 @@ func channel(t testing.TB, refine, workers int) (before, after []float64, worst 
 		}
 		lv := sim.Levels(probes, nil)
 		before, after = append(before, lv[0]-d), append(after, lv[1]-d)
+		times = append(times, sim.Time())
 	}
-	return before, after, worst, g
+	return before, after, times, worst, g
 }
 
 // TestWave: a wave made in the columns crosses a region (8 region cells a column cell,
 // the channel's depth 8 of them) and goes on: the volume is exact to 1e-9 after every
 // step, and what the region reflects (the largest difference from the run without it
-// at the probe before the region) and lets through (the largest surface at the probe
-// after it, over the run without the region's) are reported; the issue asks for 10% and
-// 90%. Measured: 13% reflected (17% while the columns' liquid read in the cells over
-// the surface: kernelLiquid), 112% through (the region's own waves at this resolution
-// run about 10% high, docs/method.md); the test holds them to 15% and 80 to 130%.
+// at the probe before the region; and within the time each border's echo passes the
+// probe) and lets through (the largest surface at the probe after it, over the run
+// without the region's) are reported; the issue asks for 10% and 90%. Measured: 13%
+// reflected, 9% at the -x border (where the wave enters) and 13% at the +x border (where
+// it leaves; 17% in all while the columns' liquid read in the cells over the surface:
+// kernelLiquid), 112% through (the region's own waves at this resolution run about 10%
+// high, docs/method.md); the test holds them to 15% and 80 to 130%. The figures swing
+// with the region's particle noise: any change to the particles' paths moved the two
+// borders' echoes between 9% and 24% (docs/method.md, "A density correction").
 func TestWave(t *testing.T) {
-	b0, a0, _, _ := channel(t, 0, 2)
-	b1, a1, worst, _ := channel(t, 8, 2)
-	inc, refl, through0, through1 := 0.0, 0.0, 0.0, 0.0
+	b0, a0, tm, _, _ := channelTimed(t, 0, 2)
+	b1, a1, _, worst, _ := channelTimed(t, 8, 2)
+	// Each border's echo passes the probe before the region (x = 0.405 m) when a wave
+	// from the hump (0.2 m) that turned at the border (0.5 m, 0.6 m) would, at the
+	// shallow water's speed: within 0.34 s of it (the hump's half-width at 1% of its top).
+	c := math.Sqrt(9.81 * 0.01)
+	tIn, tOut := (0.5-0.2+0.5-0.405)/c, (0.6-0.2+0.6-0.405)/c
+	inc, refl, reflIn, reflOut, through0, through1 := 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
 	for k := range b0 {
 		inc = max(inc, b0[k])
-		refl = max(refl, math.Abs(b1[k]-b0[k]))
+		d := math.Abs(b1[k] - b0[k])
+		refl = max(refl, d)
+		if math.Abs(tm[k]-tIn) <= 0.34 {
+			reflIn = max(reflIn, d)
+		}
+		if math.Abs(tm[k]-tOut) <= 0.34 {
+			reflOut = max(reflOut, d)
+		}
 		through0, through1 = max(through0, a0[k]), max(through1, a1[k])
 	}
 	r, tr := refl/inc, through1/through0
-	t.Logf("incident %.3f mm; reflected %.3f mm (%.0f%%); through %.3f mm of %.3f mm (%.0f%%); volume within %.3g", inc*1e3, refl*1e3, 100*r, through1*1e3, through0*1e3, 100*tr, worst)
+	t.Logf("incident %.3f mm; reflected %.3f mm (%.0f%%: at the -x border %.0f%%, at %.2f s, at the +x border %.0f%%, at %.2f s); through %.3f mm of %.3f mm (%.0f%%); volume within %.3g",
+		inc*1e3, refl*1e3, 100*r, 100*reflIn/inc, tIn, 100*reflOut/inc, tOut, through1*1e3, through0*1e3, 100*tr, worst)
 	if r > 0.15 || tr < 0.8 || tr > 1.3 {
 		t.Errorf("reflected %.0f%%, through %.0f%%: want at most 15%% and 80 to 130%%", 100*r, 100*tr)
 	}
