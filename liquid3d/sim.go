@@ -434,15 +434,15 @@ func (s *Sim) substep(st *StepStats) {
 		st.Capped++
 	}
 	st.LiquidCells = len(s.lcell)
-	t4 := time.Now()
 	s.spread()
-	st.Spread += time.Since(t4)
+	t4 := time.Now()
+	st.Spread += t4.Sub(t2)
 	s.extrapolate()
 	t3 := time.Now()
 	s.par(phG2P)
 	st.P2G += t1.Sub(t0)
 	st.Pressure += t2.Sub(t1)
-	st.Extrapolate += t3.Sub(t2)
+	st.Extrapolate += t3.Sub(t4)
 	st.G2P += time.Since(t3)
 }
 
