@@ -66,20 +66,8 @@ func TestCheckpoint(t *testing.T) {
 	if gA.Liquid().Inflow() == 0 {
 		t.Fatal("nothing flowed in yet: the checkpoint does not test the sides")
 	}
-	fresh := func() *gpusim.Sim {
-		st := gpusim.DefaultSettings()
-		st.Workers = 2
-		return newColumns(t, flat(t, 60, 1, 0.01, 0.08), st, 0.02)
-	}
-	simB := fresh()
-	if err := simB.ReadCheckpoint(bytes.NewReader(cols)); err != nil {
-		t.Fatal(err)
-	}
-	gB, err := Restore(simB, reg, nil, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(gB.Close)
+	fresh := func() *gpusim.Sim { return damBreakColumns(t, 2) }
+	simB, gB := restoreDamBreak(t, cols, reg, 2)
 	if !slices.Equal(regionBits(simA, gA), regionBits(simB, gB)) {
 		t.Fatal("just restored: the states differ")
 	}
@@ -135,21 +123,7 @@ func TestCheckpointPacking(t *testing.T) {
 		t.Fatalf("the region's liquid has packing %g, want 1.1", p)
 	}
 	cols, reg := ckOf(t, simA, gA)
-	restore := func(data []byte) (*gpusim.Sim, *Region) {
-		st := gpusim.DefaultSettings()
-		st.Workers = 1
-		sim := newColumns(t, flat(t, 60, 1, 0.01, 0.08), st, 0.02)
-		if err := sim.ReadCheckpoint(bytes.NewReader(cols)); err != nil {
-			t.Fatal(err)
-		}
-		g, err := Restore(sim, data, nil, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(g.Close)
-		return sim, g
-	}
-	simB, gB := restore(reg)
+	simB, gB := restoreDamBreak(t, cols, reg, 1)
 	if p := gB.Settings().Packing; p != 1.1 {
 		t.Fatalf("restored with packing %g, want 1.1", p)
 	}
@@ -168,9 +142,33 @@ func TestCheckpointPacking(t *testing.T) {
 	binary.LittleEndian.PutUint32(v1[m:], 1)
 	binary.LittleEndian.PutUint64(v1[m+4:], uint64(len(v1)-(m+4+8)))
 	v1 = binary.LittleEndian.AppendUint32(v1, crc32.ChecksumIEEE(v1))
-	if _, g1 := restore(v1); g1.Settings().Packing != 0 || g1.Liquid().Settings().Packing != 0 {
+	if _, g1 := restoreDamBreak(t, cols, v1, 1); g1.Settings().Packing != 0 || g1.Liquid().Settings().Packing != 0 {
 		t.Errorf("a version 1 checkpoint resumed with packing %g", g1.Settings().Packing)
 	}
+}
+
+// damBreakColumns is a fresh Sim for damBreak's columns (nothing in them yet: a
+// checkpoint's columns are read into it), on workers workers.
+func damBreakColumns(t *testing.T, workers int) *gpusim.Sim {
+	st := gpusim.DefaultSettings()
+	st.Workers = workers
+	return newColumns(t, flat(t, 60, 1, 0.01, 0.08), st, 0.02)
+}
+
+// restoreDamBreak reads a damBreak run's columns' checkpoint cols into fresh columns and
+// restores its region's checkpoint reg over them, on workers workers.
+func restoreDamBreak(t *testing.T, cols, reg []byte, workers int) (*gpusim.Sim, *Region) {
+	t.Helper()
+	sim := damBreakColumns(t, workers)
+	if err := sim.ReadCheckpoint(bytes.NewReader(cols)); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Restore(sim, reg, nil, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Close)
+	return sim, g
 }
 
 // flatSolid is the solid below z = 0.
